@@ -1,0 +1,15 @@
+//! Cards: the model, card files (`assets/cards/*.ron`), validation with
+//! `file:line:column` errors, and look-up by number or name.
+
+mod load;
+mod model;
+mod number;
+mod set;
+
+pub use load::{Limits, LoadError, LoadErrorKind, LoadErrors, read_ron, write_ron};
+pub use model::{
+    Attribute, BattleType, Card, CardKind, CommandCard, Digimon, Field, Level, LevelQuery,
+    OptionCard, Requirements, Stage, Technique, Techniques, X_ANTIBODY, base_name,
+};
+pub use number::{CardNumber, ParseCardNumberError, Prefix};
+pub use set::{CardSet, EMBEDDED_CARDS, ResolveError};

@@ -1,0 +1,286 @@
+//! Card numbers (`Dα-001`, `DM02-095`, `OP-009`): their prefixes, what each
+//! prefix means, and the forgiving parser for numbers typed by a person.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::CardKind;
+
+/// The series prefix of a card number, as the Card Game Alpha rulebook lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(test, derive(proptest_derive::Arbitrary))]
+pub enum Prefix {
+    /// `Dα-`: Card Game Alpha Digimon.
+    DAlpha,
+    /// `DM-`: Battle Terminal Digimon.
+    Dm,
+    /// `DM02-`: Battle Terminal 02 Digimon.
+    Dm02,
+    /// `SPα-`: promotional Alpha Digimon.
+    SpAlpha,
+    /// `SP-`: promotional Digimon or Option cards.
+    Sp,
+    /// `SP02-`: promotional Battle Terminal 02 cards.
+    Sp02,
+    /// `Oα-`: Card Game Alpha Option cards.
+    OAlpha,
+    /// `OP-`: Battle Terminal Option cards.
+    Op,
+    /// `OP02-`: Battle Terminal 02 Option cards.
+    Op02,
+    /// `LTP-`: Option cards bundled with the Digimon Battle Junction.
+    Ltp,
+    /// `Cα-`: Card Game Alpha Command cards.
+    CAlpha,
+}
+
+impl Prefix {
+    /// Every prefix, in the rulebook's order.
+    pub const ALL: [Prefix; 11] = [
+        Prefix::DAlpha,
+        Prefix::Dm,
+        Prefix::Dm02,
+        Prefix::SpAlpha,
+        Prefix::Sp,
+        Prefix::Sp02,
+        Prefix::OAlpha,
+        Prefix::Op,
+        Prefix::Op02,
+        Prefix::Ltp,
+        Prefix::CAlpha,
+    ];
+
+    /// The prefix as printed on the card, without the dash.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Prefix::DAlpha => "Dα",
+            Prefix::Dm => "DM",
+            Prefix::Dm02 => "DM02",
+            Prefix::SpAlpha => "SPα",
+            Prefix::Sp => "SP",
+            Prefix::Sp02 => "SP02",
+            Prefix::OAlpha => "Oα",
+            Prefix::Op => "OP",
+            Prefix::Op02 => "OP02",
+            Prefix::Ltp => "LTP",
+            Prefix::CAlpha => "Cα",
+        }
+    }
+
+    /// What the prefix tells about the card.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Prefix::DAlpha => "Card Game Alpha series Digimon card",
+            Prefix::Dm => "Battle Terminal series Digimon card",
+            Prefix::Dm02 => "Battle Terminal 02 series Digimon card",
+            Prefix::SpAlpha => "promotional Alpha Digimon card",
+            Prefix::Sp => "promotional card",
+            Prefix::Sp02 => "promotional Battle Terminal 02 card",
+            Prefix::OAlpha => "Card Game Alpha series Option card",
+            Prefix::Op => "Battle Terminal series Option card",
+            Prefix::Op02 => "Battle Terminal 02 series Option card",
+            Prefix::Ltp => "Option card bundled with the Digimon Battle Junction",
+            Prefix::CAlpha => "Card Game Alpha Command card",
+        }
+    }
+
+    /// The kinds of card that may carry this prefix.
+    pub fn allows(self, kind: CardKind) -> bool {
+        match self {
+            Prefix::DAlpha | Prefix::Dm | Prefix::Dm02 | Prefix::SpAlpha => {
+                kind == CardKind::Digimon
+            }
+            Prefix::Sp | Prefix::Sp02 => kind != CardKind::Command,
+            Prefix::OAlpha | Prefix::Op | Prefix::Op02 | Prefix::Ltp => kind == CardKind::Option,
+            Prefix::CAlpha => kind == CardKind::Command,
+        }
+    }
+
+    /// The prefix folded to plain ASCII capitals (`α` is `A`), as typed input is folded.
+    fn folded(self) -> &'static str {
+        match self {
+            Prefix::DAlpha => "DA",
+            Prefix::Dm => "DM",
+            Prefix::Dm02 => "DM02",
+            Prefix::SpAlpha => "SPA",
+            Prefix::Sp => "SP",
+            Prefix::Sp02 => "SP02",
+            Prefix::OAlpha => "OA",
+            Prefix::Op => "OP",
+            Prefix::Op02 => "OP02",
+            Prefix::Ltp => "LTP",
+            Prefix::CAlpha => "CA",
+        }
+    }
+}
+
+/// A card number: a series prefix and a serial, written `Dα-001`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+#[cfg_attr(test, derive(proptest_derive::Arbitrary))]
+pub struct CardNumber {
+    /// The series prefix.
+    pub prefix: Prefix,
+    /// The serial within the series (printed with at least three digits).
+    #[cfg_attr(test, proptest(strategy = "0u16..=9999"))]
+    pub serial: u16,
+}
+
+impl CardNumber {
+    /// A card number from its parts.
+    pub const fn new(prefix: Prefix, serial: u16) -> Self {
+        CardNumber { prefix, serial }
+    }
+
+    /// The number folded the way typed input is folded (`DA001`), for
+    /// comparing and for suggesting the nearest number.
+    pub fn folded(&self) -> String {
+        format!("{}{:03}", self.prefix.folded(), self.serial)
+    }
+}
+
+impl fmt::Display for CardNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{:03}", self.prefix.as_str(), self.serial)
+    }
+}
+
+impl From<CardNumber> for String {
+    fn from(n: CardNumber) -> String {
+        n.to_string()
+    }
+}
+
+impl TryFrom<String> for CardNumber {
+    type Error = ParseCardNumberError;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
+/// Why a text is not a card number.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "\"{input}\" is not a card number: {reason} (card numbers look like Dα-001, DM02-095 or OP-009)"
+)]
+pub struct ParseCardNumberError {
+    /// The text as given.
+    pub input: String,
+    /// What is wrong with it.
+    pub reason: &'static str,
+}
+
+/// Folds typed input: capitals, `α`/`Α`/`a` all as `A`, no dashes, spaces or underscores.
+pub(crate) fn fold(input: &str) -> String {
+    input
+        .chars()
+        .filter(|c| !matches!(c, '-' | ' ' | '_' | '‐' | '–' | '.'))
+        .map(|c| match c {
+            'α' | 'Α' | 'ɑ' => 'A',
+            c => c.to_ascii_uppercase(),
+        })
+        .collect()
+}
+
+impl FromStr for CardNumber {
+    type Err = ParseCardNumberError;
+
+    /// Parses a number forgivingly: `Dα-001`, `da-001`, `DA001` and `d-alpha 1`
+    /// are not all accepted, but the first three are the same card.
+    fn from_str(input: &str) -> Result<Self, Self::Err> {
+        let err = |reason| ParseCardNumberError {
+            input: input.to_string(),
+            reason,
+        };
+        let trimmed = input.trim();
+        if trimmed.is_empty() {
+            return Err(err("it is empty"));
+        }
+        // With a dash, the dash says where the prefix ends.
+        let (prefix_part, serial_part) = match trimmed.split_once(['-', '‐', '–']) {
+            Some((p, s)) => (fold(p), fold(s)),
+            None => {
+                let folded = fold(trimmed);
+                let split = folded
+                    .find(|c: char| c.is_ascii_digit())
+                    .unwrap_or(folded.len());
+                let (p, s) = folded.split_at(split);
+                // "DM02095": a serial is at most four digits, so five or more
+                // digits starting with 02 belong to the 02 series.
+                if s.len() >= 5 && s.starts_with("02") {
+                    (format!("{p}02"), s[2..].to_string())
+                } else {
+                    (p.to_string(), s.to_string())
+                }
+            }
+        };
+        let prefix = Prefix::ALL
+            .into_iter()
+            .find(|p| p.folded() == prefix_part)
+            .ok_or_else(|| err("unknown prefix"))?;
+        if serial_part.is_empty() || !serial_part.chars().all(|c| c.is_ascii_digit()) {
+            return Err(err("the part after the prefix must be digits"));
+        }
+        if serial_part.len() > 4 {
+            return Err(err("the serial has more than four digits"));
+        }
+        let serial = serial_part
+            .parse()
+            .map_err(|_| err("the serial is not a number"))?;
+        Ok(CardNumber { prefix, serial })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn typed_forms_are_the_same_card() {
+        let want = CardNumber::new(Prefix::DAlpha, 1);
+        for typed in ["Dα-001", "da-001", "DA001", " dA-1 ", "DΑ-001"] {
+            assert_eq!(typed.parse::<CardNumber>().unwrap(), want, "{typed}");
+        }
+    }
+
+    #[test]
+    fn series_02_without_a_dash() {
+        assert_eq!(
+            "DM02095".parse::<CardNumber>().unwrap(),
+            CardNumber::new(Prefix::Dm02, 95)
+        );
+        assert_eq!(
+            "dm02-095".parse::<CardNumber>().unwrap(),
+            CardNumber::new(Prefix::Dm02, 95)
+        );
+        assert_eq!(
+            "DM-095".parse::<CardNumber>().unwrap(),
+            CardNumber::new(Prefix::Dm, 95)
+        );
+        assert_eq!(
+            "spα-3".parse::<CardNumber>().unwrap(),
+            CardNumber::new(Prefix::SpAlpha, 3)
+        );
+    }
+
+    #[test]
+    fn bad_numbers_say_why() {
+        let e = "XY-001".parse::<CardNumber>().unwrap_err();
+        assert_eq!(e.reason, "unknown prefix");
+        let e = "Dα-abc".parse::<CardNumber>().unwrap_err();
+        assert_eq!(e.reason, "the part after the prefix must be digits");
+        assert!("".parse::<CardNumber>().is_err());
+        assert!("Dα-12345".parse::<CardNumber>().is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn display_parses_back(n: CardNumber) {
+            prop_assert_eq!(n.to_string().parse::<CardNumber>().unwrap(), n);
+            prop_assert_eq!(n.folded().parse::<CardNumber>().unwrap(), n);
+        }
+    }
+}

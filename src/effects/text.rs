@@ -1,0 +1,887 @@
+//! Abilities as readable English, and back.
+//!
+//! [`render`] builds the sentence from the data; [`parse`] reads exactly the
+//! sentences `render` writes, so `parse(&render(a)) == Ok(a)` for every
+//! ability. The sentence follows the effect-reading guide's order:
+//!
+//! `◎ [Battle] (Once per turn) When this Digimon would be deleted, if the
+//! opposing Digimon is Virus, you may prevent the deletion of this Digimon.`
+
+use std::fmt::Write as _;
+
+use super::{
+    Ability, Change, Condition, Count, Effect, Filter, Happening, Limit, Mark, Player, Target,
+    TechniqueSlot, Timing, Trigger,
+};
+use crate::cards::{Attribute, BattleType, Field, Stage};
+
+const TIMINGS: &[(&str, Timing)] = &[
+    ("Always", Timing::Always),
+    ("Preparation", Timing::Preparation),
+    ("When Digivolving", Timing::Evolution),
+    ("Battle", Timing::Battle),
+    ("After Battle", Timing::AfterBattle),
+    ("When Attacking", Timing::Attacking),
+    ("When Blocking", Timing::Blocking),
+    ("End of Turn", Timing::EndOfTurn),
+];
+
+/// (what happened, what would happen) for each happening.
+const HAPPENINGS: &[(&str, &str, Happening)] = &[
+    (
+        "this Digimon is deleted",
+        "this Digimon would be deleted",
+        Happening::ThisDeleted,
+    ),
+    (
+        "the opposing Digimon is deleted",
+        "the opposing Digimon would be deleted",
+        Happening::OpponentDeleted,
+    ),
+    (
+        "this Digimon wins a battle",
+        "this Digimon would win a battle",
+        Happening::ThisWins,
+    ),
+    (
+        "this Digimon loses a battle",
+        "this Digimon would lose a battle",
+        Happening::ThisLoses,
+    ),
+    (
+        "this Digimon digivolves",
+        "this Digimon would digivolve",
+        Happening::ThisDigivolves,
+    ),
+    (
+        "this Digimon is blocked",
+        "this Digimon would be blocked",
+        Happening::ThisBlocked,
+    ),
+    (
+        "you lose points",
+        "you would lose points",
+        Happening::YouLosePoints,
+    ),
+    (
+        "your opponent uses an Option card",
+        "your opponent would use an Option card",
+        Happening::OpponentUsesOption,
+    ),
+];
+
+const ATTRIBUTES: [(&str, Attribute); 5] = [
+    ("Vaccine", Attribute::Vaccine),
+    ("Data", Attribute::Data),
+    ("Virus", Attribute::Virus),
+    ("Unknown", Attribute::Unknown),
+    ("Variable", Attribute::Variable),
+];
+
+const BATTLE_TYPES: [(&str, BattleType); 3] = [
+    ("A", BattleType::A),
+    ("B", BattleType::B),
+    ("C", BattleType::C),
+];
+
+const STAGES: [(&str, Stage); 4] = [
+    ("Level III", Stage::III),
+    ("Level IV", Stage::IV),
+    ("Perfect", Stage::Perfect),
+    ("Ultimate", Stage::Ultimate),
+];
+
+fn field_table() -> [(&'static str, Field); 8] {
+    Field::ALL.map(|f| (f.name(), f))
+}
+
+/// The ability as one English sentence.
+pub fn render(a: &Ability) -> String {
+    let mut s = String::new();
+    s.push_str(match a.mark {
+        Mark::Auto => "◎",
+        Mark::Action => "[Action:]",
+    });
+    let timing = TIMINGS
+        .iter()
+        .find(|(_, t)| *t == a.timing)
+        .map_or("?", |(n, _)| n);
+    let _ = write!(s, " [{timing}]");
+    if let Some(limit) = a.limit {
+        let (n, per) = match limit {
+            Limit::PerTurn(n) => (n, "turn"),
+            Limit::PerGame(n) => (n, "game"),
+        };
+        let times = match n {
+            1 => "Once".to_string(),
+            2 => "Twice".to_string(),
+            n => format!("{n} times"),
+        };
+        let _ = write!(s, " ({times} per {per})");
+    }
+    let mut clauses = Vec::new();
+    if let Some(trigger) = a.trigger {
+        let (h, would) = match trigger {
+            Trigger::When(h) => (h, false),
+            Trigger::WhenWould(h) => (h, true),
+        };
+        let row = HAPPENINGS
+            .iter()
+            .find(|r| r.2 == h)
+            .expect("every happening has words");
+        clauses.push(format!("when {}", if would { row.1 } else { row.0 }));
+    }
+    if !a.conditions.is_empty() {
+        let conds: Vec<String> = a.conditions.iter().map(condition).collect();
+        clauses.push(format!("if {}", conds.join(" and ")));
+    }
+    let mut body = clauses.join(", ");
+    if !body.is_empty() {
+        body.push_str(", ");
+    }
+    if a.optional {
+        body.push_str("you may ");
+    }
+    let effects: Vec<String> = a.effects.iter().map(effect).collect();
+    body.push_str(&effects.join(", then "));
+    let mut chars = body.chars();
+    if let Some(first) = chars.next() {
+        s.push(' ');
+        s.extend(first.to_uppercase());
+        s.push_str(chars.as_str());
+    }
+    s.push('.');
+    s
+}
+
+fn condition(c: &Condition) -> String {
+    const OPP: &str = "the opposing Digimon";
+    match c {
+        Condition::OpponentAttribute(a) => format!("{OPP} is {a}"),
+        Condition::OpponentField(f) => format!("{OPP} belongs to {f}"),
+        Condition::OpponentLevelAtLeast(s) => format!("{OPP} is {s} or higher"),
+        Condition::OpponentLevelAtMost(s) => format!("{OPP} is {s} or lower"),
+        Condition::OpponentBattleType(b) => format!("{OPP} has battle type {b}"),
+        Condition::ThisBattleType(b) => format!("this Digimon has battle type {b}"),
+        Condition::UsesTechnique(b) => format!("this Digimon uses its {b} technique"),
+        Condition::OpponentUsesTechnique(b) => format!("{OPP} uses its {b} technique"),
+        Condition::OpponentNamed(n) => format!("{OPP} is [{n}]"),
+        Condition::YouHave(n) => format!("you have [{n}] in play"),
+        Condition::PointsAtMost(n) => format!("you have {n} points or fewer"),
+        Condition::FewerPoints => "you have fewer points than your opponent".to_string(),
+        Condition::Faster => format!("this Digimon is faster than {OPP}"),
+        Condition::OpponentHpAtLeast(n) => format!("{OPP} has {n} HP or more"),
+    }
+}
+
+fn target(t: &Target) -> String {
+    match t {
+        Target::This => "this Digimon".to_string(),
+        Target::Opponent => "the opposing Digimon".to_string(),
+        Target::Choose {
+            side,
+            count,
+            filters,
+        } => {
+            let mut s = match count {
+                Count::Exactly(n) => format!("{n} of "),
+                Count::UpTo(n) => format!("up to {n} of "),
+                Count::All => "all of ".to_string(),
+            };
+            s.push_str(match side {
+                Player::You => "your Digimon",
+                Player::Opponent => "your opponent's Digimon",
+            });
+            if !filters.is_empty() {
+                let f: Vec<String> = filters.iter().map(filter).collect();
+                let _ = write!(s, " with {}", f.join(" and "));
+            }
+            s
+        }
+    }
+}
+
+fn filter(f: &Filter) -> String {
+    match f {
+        Filter::Field(f) => format!("Field {f}"),
+        Filter::Attribute(a) => format!("attribute {a}"),
+        Filter::Level(s) => format!("level {}", s.name().trim_start_matches("Level ")),
+        Filter::BattleType(b) => format!("battle type {b}"),
+        Filter::NameContains(n) => format!("[{n}] in its name"),
+    }
+}
+
+fn signed(n: i32) -> String {
+    if n < 0 {
+        format!("-{}", n.unsigned_abs())
+    } else {
+        format!("+{n}")
+    }
+}
+
+fn decimal(percent: u16) -> String {
+    match percent % 100 {
+        0 => format!("{}", percent / 100),
+        r if r % 10 == 0 => format!("{}.{}", percent / 100, r / 10),
+        r => format!("{}.{r:02}", percent / 100),
+    }
+}
+
+fn change(stat: &str, t: &Target, c: Change) -> String {
+    let t = target(t);
+    match c {
+        Change::Add(n) => format!("give {t} {} {stat}", signed(n)),
+        Change::Percent(p) => format!("multiply the {stat} of {t} by {}", decimal(p)),
+        Change::Set(v) => format!("set the {stat} of {t} to {v}"),
+    }
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn effect(e: &Effect) -> String {
+    match e {
+        Effect::Power(t, c) => change("attack power", t, *c),
+        Effect::Hp(t, c) => change("HP", t, *c),
+        Effect::Speed(t, c) => change("Speed", t, *c),
+        Effect::TechniqueToZero(t, TechniqueSlot::One(b)) => {
+            format!("reduce the {b} technique of {} to 0", target(t))
+        }
+        Effect::TechniqueToZero(t, TechniqueSlot::All) => {
+            format!("reduce every technique of {} to 0", target(t))
+        }
+        Effect::Delete(t) => format!("delete {}", target(t)),
+        Effect::PreventDeletion(t) => format!("prevent the deletion of {}", target(t)),
+        Effect::Points(p, n) => {
+            let amount = plural(u64::from(n.unsigned_abs()), "point", "points");
+            match (p, *n < 0) {
+                (Player::You, false) => format!("gain {amount}"),
+                (Player::You, true) => format!("lose {amount}"),
+                (Player::Opponent, false) => format!("your opponent gains {amount}"),
+                (Player::Opponent, true) => format!("your opponent loses {amount}"),
+            }
+        }
+        Effect::Draw(Player::You, n) => format!("draw {}", plural(u64::from(*n), "card", "cards")),
+        Effect::Draw(Player::Opponent, n) => format!(
+            "your opponent draws {}",
+            plural(u64::from(*n), "card", "cards")
+        ),
+        Effect::Discard(Player::You, n) => {
+            format!("discard {}", plural(u64::from(*n), "card", "cards"))
+        }
+        Effect::Discard(Player::Opponent, n) => {
+            format!(
+                "your opponent discards {}",
+                plural(u64::from(*n), "card", "cards")
+            )
+        }
+        Effect::ChangeAttribute(t, a) => format!("change the attribute of {} to {a}", target(t)),
+        Effect::ChangeBattleType(t, b) => format!("change the battle type of {} to {b}", target(t)),
+        Effect::Gauge(p, n) => {
+            let whose = match p {
+                Player::You => "your",
+                Player::Opponent => "your opponent's",
+            };
+            if *n < 0 {
+                format!("remove {}% from {whose} evolution gauge", n.unsigned_abs())
+            } else {
+                format!("add {n}% to {whose} evolution gauge")
+            }
+        }
+        Effect::NegateAbilities(t) => format!("negate the abilities of {}", target(t)),
+        Effect::Tap(t) => format!("tap {}", target(t)),
+        Effect::Untap(t) => format!("untap {}", target(t)),
+    }
+}
+
+/// Where and why a sentence is not one [`render`] would write.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("at character {column}: expected {expected}, found \"{found}\"")]
+pub struct ParseError {
+    /// 1-based character column.
+    pub column: usize,
+    /// What the grammar wanted there.
+    pub expected: String,
+    /// The text found there (shortened).
+    pub found: String,
+}
+
+struct Cursor<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+type PResult<T> = Result<T, ParseError>;
+
+impl<'a> Cursor<'a> {
+    fn rest(&self) -> &'a str {
+        &self.text[self.pos..]
+    }
+
+    fn error<T>(&self, expected: impl Into<String>) -> PResult<T> {
+        Err(ParseError {
+            column: self.text[..self.pos].chars().count() + 1,
+            expected: expected.into(),
+            found: self.rest().chars().take(24).collect(),
+        })
+    }
+
+    fn eat(&mut self, lit: &str) -> bool {
+        if self.rest().starts_with(lit) {
+            self.pos += lit.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, lit: &str) -> PResult<()> {
+        if self.eat(lit) {
+            Ok(())
+        } else {
+            self.error(format!("\"{lit}\""))
+        }
+    }
+
+    /// The longest entry of `table` the text starts with.
+    fn one_of<T: Copy>(&mut self, table: &[(&str, T)], what: &str) -> PResult<T> {
+        let best = table
+            .iter()
+            .filter(|(w, _)| self.rest().starts_with(w))
+            .max_by_key(|(w, _)| w.len())
+            .copied();
+        match best {
+            Some((w, v)) => {
+                self.pos += w.len();
+                Ok(v)
+            }
+            None => self.error(what),
+        }
+    }
+
+    fn digits(&mut self) -> PResult<u64> {
+        let n = self.rest().bytes().take_while(u8::is_ascii_digit).count();
+        if n == 0 {
+            return self.error("a number");
+        }
+        let v = self.rest()[..n]
+            .parse()
+            .or_else(|_| self.error("a smaller number"))?;
+        self.pos += n;
+        Ok(v)
+    }
+
+    fn number<T: TryFrom<u64>>(&mut self) -> PResult<T> {
+        let start = self.pos;
+        let v = self.digits()?;
+        T::try_from(v).or_else(|_| {
+            self.pos = start;
+            self.error("a number in range")
+        })
+    }
+
+    fn signed(&mut self) -> PResult<i32> {
+        let negative = if self.eat("+") {
+            false
+        } else if self.eat("-") {
+            true
+        } else {
+            return self.error("\"+\" or \"-\"");
+        };
+        let magnitude =
+            i64::try_from(self.digits()?).or_else(|_| self.error("a smaller number"))?;
+        let v = if negative { -magnitude } else { magnitude };
+        i32::try_from(v).or_else(|_| self.error("a number in range"))
+    }
+
+    fn decimal(&mut self) -> PResult<u16> {
+        let whole = self.digits()?;
+        let mut frac = 0;
+        if self.rest().starts_with('.')
+            && self.rest()[1..].starts_with(|c: char| c.is_ascii_digit())
+        {
+            self.pos += 1;
+            let n = self.rest().bytes().take_while(u8::is_ascii_digit).count();
+            if n > 2 {
+                return self.error("at most two decimals");
+            }
+            frac = self.digits()? * if n == 1 { 10 } else { 1 };
+        }
+        u16::try_from(whole * 100 + frac).or_else(|_| self.error("a smaller factor"))
+    }
+
+    fn bracketed(&mut self) -> PResult<String> {
+        self.expect("[")?;
+        let Some(end) = self.rest().find(']') else {
+            return self.error("\"]\"");
+        };
+        let name = self.rest()[..end].to_string();
+        self.pos += end + 1;
+        Ok(name)
+    }
+}
+
+/// Reads a sentence written by [`render`] back into an ability.
+pub fn parse(text: &str) -> Result<Ability, ParseError> {
+    let mut c = Cursor { text, pos: 0 };
+    let mark = if c.eat("◎") {
+        Mark::Auto
+    } else if c.eat("[Action:]") {
+        Mark::Action
+    } else {
+        return c.error("\"◎\" or \"[Action:]\"");
+    };
+    c.expect(" [")?;
+    let timing = c.one_of(TIMINGS, "a timing")?;
+    c.expect("]")?;
+    let limit = if c.eat(" (") {
+        let n = if c.eat("Once") {
+            1
+        } else if c.eat("Twice") {
+            2
+        } else {
+            let n = c.number()?;
+            c.expect(" times")?;
+            n
+        };
+        c.expect(" per ")?;
+        let limit = if c.eat("turn") {
+            Limit::PerTurn(n)
+        } else if c.eat("game") {
+            Limit::PerGame(n)
+        } else {
+            return c.error("\"turn\" or \"game\"");
+        };
+        c.expect(")")?;
+        Some(limit)
+    } else {
+        None
+    };
+    c.expect(" ")?;
+    // The body was capitalised for reading; parse it as it was built.
+    let mut body = String::with_capacity(c.rest().len());
+    let mut chars = c.rest().chars();
+    if let Some(first) = chars.next() {
+        body.extend(first.to_lowercase());
+        body.push_str(chars.as_str());
+    }
+    let offset = c.pos;
+    let mut b = Cursor {
+        text: &body,
+        pos: 0,
+    };
+    let shift = |e: ParseError| ParseError {
+        column: e.column + text[..offset].chars().count(),
+        ..e
+    };
+    parse_body(&mut b, mark, timing, limit).map_err(shift)
+}
+
+fn parse_body(
+    c: &mut Cursor<'_>,
+    mark: Mark,
+    timing: Timing,
+    limit: Option<Limit>,
+) -> PResult<Ability> {
+    let mut trigger = None;
+    if c.eat("when ") {
+        let is: Vec<(&str, Trigger)> = HAPPENINGS
+            .iter()
+            .map(|r| (r.0, Trigger::When(r.2)))
+            .collect();
+        let would: Vec<(&str, Trigger)> = HAPPENINGS
+            .iter()
+            .map(|r| (r.1, Trigger::WhenWould(r.2)))
+            .collect();
+        let all: Vec<(&str, Trigger)> = is.into_iter().chain(would).collect();
+        trigger = Some(c.one_of(&all, "a trigger condition")?);
+        c.expect(", ")?;
+    }
+    let mut conditions = Vec::new();
+    if c.eat("if ") {
+        conditions.push(parse_condition(c)?);
+        while c.eat(" and ") {
+            conditions.push(parse_condition(c)?);
+        }
+        c.expect(", ")?;
+    }
+    let optional = c.eat("you may ");
+    let mut effects = vec![parse_effect(c)?];
+    while c.eat(", then ") {
+        effects.push(parse_effect(c)?);
+    }
+    c.expect(".")?;
+    if !c.rest().is_empty() {
+        return c.error("the end of the sentence");
+    }
+    Ok(Ability {
+        mark,
+        timing,
+        limit,
+        trigger,
+        conditions,
+        optional,
+        effects,
+    })
+}
+
+fn parse_condition(c: &mut Cursor<'_>) -> PResult<Condition> {
+    if c.eat("the opposing Digimon ") {
+        if c.eat("is ") {
+            if c.rest().starts_with('[') {
+                return Ok(Condition::OpponentNamed(c.bracketed()?));
+            }
+            if let Ok(a) = c.one_of(&ATTRIBUTES, "") {
+                return Ok(Condition::OpponentAttribute(a));
+            }
+            let s = c.one_of(&STAGES, "an attribute, a level or a [name]")?;
+            if c.eat(" or higher") {
+                return Ok(Condition::OpponentLevelAtLeast(s));
+            }
+            c.expect(" or lower")?;
+            return Ok(Condition::OpponentLevelAtMost(s));
+        }
+        if c.eat("belongs to ") {
+            return Ok(Condition::OpponentField(
+                c.one_of(&field_table(), "a Field")?,
+            ));
+        }
+        if c.eat("has battle type ") {
+            return Ok(Condition::OpponentBattleType(
+                c.one_of(&BATTLE_TYPES, "A, B or C")?,
+            ));
+        }
+        if c.eat("uses its ") {
+            let b = c.one_of(&BATTLE_TYPES, "A, B or C")?;
+            c.expect(" technique")?;
+            return Ok(Condition::OpponentUsesTechnique(b));
+        }
+        if c.eat("has ") {
+            let n = c.number()?;
+            c.expect(" HP or more")?;
+            return Ok(Condition::OpponentHpAtLeast(n));
+        }
+        return c.error("\"is\", \"belongs to\", \"has\" or \"uses its\"");
+    }
+    if c.eat("this Digimon ") {
+        if c.eat("has battle type ") {
+            return Ok(Condition::ThisBattleType(
+                c.one_of(&BATTLE_TYPES, "A, B or C")?,
+            ));
+        }
+        if c.eat("uses its ") {
+            let b = c.one_of(&BATTLE_TYPES, "A, B or C")?;
+            c.expect(" technique")?;
+            return Ok(Condition::UsesTechnique(b));
+        }
+        c.expect("is faster than the opposing Digimon")?;
+        return Ok(Condition::Faster);
+    }
+    if c.eat("you have ") {
+        if c.eat("fewer points than your opponent") {
+            return Ok(Condition::FewerPoints);
+        }
+        if c.rest().starts_with('[') {
+            let name = c.bracketed()?;
+            c.expect(" in play")?;
+            return Ok(Condition::YouHave(name));
+        }
+        let n = c.number()?;
+        c.expect(" points or fewer")?;
+        return Ok(Condition::PointsAtMost(n));
+    }
+    c.error("an activation condition")
+}
+
+fn parse_target(c: &mut Cursor<'_>) -> PResult<Target> {
+    if c.eat("this Digimon") {
+        return Ok(Target::This);
+    }
+    if c.eat("the opposing Digimon") {
+        return Ok(Target::Opponent);
+    }
+    let count = if c.eat("all of ") {
+        Count::All
+    } else if c.eat("up to ") {
+        let n = c.number()?;
+        c.expect(" of ")?;
+        Count::UpTo(n)
+    } else {
+        let n = c.number()?;
+        c.expect(" of ")?;
+        Count::Exactly(n)
+    };
+    let side = if c.eat("your opponent's Digimon") {
+        Player::Opponent
+    } else if c.eat("your Digimon") {
+        Player::You
+    } else {
+        return c.error("\"your Digimon\" or \"your opponent's Digimon\"");
+    };
+    let mut filters = Vec::new();
+    if c.eat(" with ") {
+        filters.push(parse_filter(c)?);
+        while c.eat(" and ") {
+            filters.push(parse_filter(c)?);
+        }
+    }
+    Ok(Target::Choose {
+        side,
+        count,
+        filters,
+    })
+}
+
+fn parse_filter(c: &mut Cursor<'_>) -> PResult<Filter> {
+    if c.eat("Field ") {
+        return Ok(Filter::Field(c.one_of(&field_table(), "a Field")?));
+    }
+    if c.eat("attribute ") {
+        return Ok(Filter::Attribute(c.one_of(&ATTRIBUTES, "an attribute")?));
+    }
+    if c.eat("level ") {
+        const SHORT: [(&str, Stage); 4] = [
+            ("III", Stage::III),
+            ("IV", Stage::IV),
+            ("Perfect", Stage::Perfect),
+            ("Ultimate", Stage::Ultimate),
+        ];
+        return Ok(Filter::Level(c.one_of(&SHORT, "a level")?));
+    }
+    if c.eat("battle type ") {
+        return Ok(Filter::BattleType(c.one_of(&BATTLE_TYPES, "A, B or C")?));
+    }
+    if c.rest().starts_with('[') {
+        let name = c.bracketed()?;
+        c.expect(" in its name")?;
+        return Ok(Filter::NameContains(name));
+    }
+    c.error("a filter (Field, attribute, level, battle type or [name])")
+}
+
+const STATS: [(&str, Stat); 3] = [
+    ("attack power", Stat::Power),
+    ("HP", Stat::Hp),
+    ("Speed", Stat::Speed),
+];
+
+#[derive(Clone, Copy)]
+enum Stat {
+    Power,
+    Hp,
+    Speed,
+}
+
+fn stat_effect(stat: Stat, t: Target, ch: Change) -> Effect {
+    match stat {
+        Stat::Power => Effect::Power(t, ch),
+        Stat::Hp => Effect::Hp(t, ch),
+        Stat::Speed => Effect::Speed(t, ch),
+    }
+}
+
+fn parse_cards(c: &mut Cursor<'_>) -> PResult<u8> {
+    let n = c.number()?;
+    if !(c.eat(" cards") || c.eat(" card")) {
+        return c.error("\"cards\"");
+    }
+    Ok(n)
+}
+
+fn parse_points(c: &mut Cursor<'_>, negative: bool) -> PResult<i32> {
+    let n = i64::try_from(c.digits()?).or_else(|_| c.error("a smaller number"))?;
+    if !(c.eat(" points") || c.eat(" point")) {
+        return c.error("\"points\"");
+    }
+    i32::try_from(if negative { -n } else { n }).or_else(|_| c.error("a number in range"))
+}
+
+fn parse_effect(c: &mut Cursor<'_>) -> PResult<Effect> {
+    if c.eat("give ") {
+        let t = parse_target(c)?;
+        c.expect(" ")?;
+        let n = c.signed()?;
+        c.expect(" ")?;
+        let stat = c.one_of(&STATS, "attack power, HP or Speed")?;
+        return Ok(stat_effect(stat, t, Change::Add(n)));
+    }
+    if c.eat("multiply the ") {
+        let stat = c.one_of(&STATS, "attack power, HP or Speed")?;
+        c.expect(" of ")?;
+        let t = parse_target(c)?;
+        c.expect(" by ")?;
+        return Ok(stat_effect(stat, t, Change::Percent(c.decimal()?)));
+    }
+    if c.eat("set the ") {
+        let stat = c.one_of(&STATS, "attack power, HP or Speed")?;
+        c.expect(" of ")?;
+        let t = parse_target(c)?;
+        c.expect(" to ")?;
+        return Ok(stat_effect(stat, t, Change::Set(c.number()?)));
+    }
+    if c.eat("reduce ") {
+        let slot = if c.eat("every technique") {
+            TechniqueSlot::All
+        } else {
+            c.expect("the ")?;
+            let b = c.one_of(&BATTLE_TYPES, "A, B or C")?;
+            c.expect(" technique")?;
+            TechniqueSlot::One(b)
+        };
+        c.expect(" of ")?;
+        let t = parse_target(c)?;
+        c.expect(" to 0")?;
+        return Ok(Effect::TechniqueToZero(t, slot));
+    }
+    if c.eat("delete ") {
+        return Ok(Effect::Delete(parse_target(c)?));
+    }
+    if c.eat("prevent the deletion of ") {
+        return Ok(Effect::PreventDeletion(parse_target(c)?));
+    }
+    if c.eat("gain ") {
+        return Ok(Effect::Points(Player::You, parse_points(c, false)?));
+    }
+    if c.eat("lose ") {
+        return Ok(Effect::Points(Player::You, parse_points(c, true)?));
+    }
+    if c.eat("draw ") {
+        return Ok(Effect::Draw(Player::You, parse_cards(c)?));
+    }
+    if c.eat("discard ") {
+        return Ok(Effect::Discard(Player::You, parse_cards(c)?));
+    }
+    if c.eat("your opponent ") {
+        if c.eat("gains ") {
+            return Ok(Effect::Points(Player::Opponent, parse_points(c, false)?));
+        }
+        if c.eat("loses ") {
+            return Ok(Effect::Points(Player::Opponent, parse_points(c, true)?));
+        }
+        if c.eat("draws ") {
+            return Ok(Effect::Draw(Player::Opponent, parse_cards(c)?));
+        }
+        c.expect("discards ")?;
+        return Ok(Effect::Discard(Player::Opponent, parse_cards(c)?));
+    }
+    if c.eat("change the attribute of ") {
+        let t = parse_target(c)?;
+        c.expect(" to ")?;
+        return Ok(Effect::ChangeAttribute(
+            t,
+            c.one_of(&ATTRIBUTES, "an attribute")?,
+        ));
+    }
+    if c.eat("change the battle type of ") {
+        let t = parse_target(c)?;
+        c.expect(" to ")?;
+        return Ok(Effect::ChangeBattleType(
+            t,
+            c.one_of(&BATTLE_TYPES, "A, B or C")?,
+        ));
+    }
+    let gauge = if c.eat("add ") {
+        Some(false)
+    } else if c.eat("remove ") {
+        Some(true)
+    } else {
+        None
+    };
+    if let Some(negative) = gauge {
+        let n = i64::try_from(c.digits()?).or_else(|_| c.error("a smaller number"))?;
+        c.expect(if negative { "% from " } else { "% to " })?;
+        let p = if c.eat("your opponent's") {
+            Player::Opponent
+        } else {
+            c.expect("your")?;
+            Player::You
+        };
+        c.expect(" evolution gauge")?;
+        let n = i32::try_from(if negative { -n } else { n })
+            .or_else(|_| c.error("a number in range"))?;
+        return Ok(Effect::Gauge(p, n));
+    }
+    if c.eat("negate the abilities of ") {
+        return Ok(Effect::NegateAbilities(parse_target(c)?));
+    }
+    if c.eat("tap ") {
+        return Ok(Effect::Tap(parse_target(c)?));
+    }
+    if c.eat("untap ") {
+        return Ok(Effect::Untap(parse_target(c)?));
+    }
+    c.error("an effect")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn reads_like_the_guide() {
+        let a = Ability {
+            mark: Mark::Auto,
+            timing: Timing::Battle,
+            limit: Some(Limit::PerTurn(1)),
+            trigger: Some(Trigger::WhenWould(Happening::ThisDeleted)),
+            conditions: vec![Condition::OpponentAttribute(Attribute::Virus)],
+            optional: true,
+            effects: vec![Effect::PreventDeletion(Target::This)],
+        };
+        assert_eq!(
+            render(&a),
+            "◎ [Battle] (Once per turn) When this Digimon would be deleted, if the opposing \
+             Digimon is Virus, you may prevent the deletion of this Digimon."
+        );
+        assert!(a.is_interruptive());
+        assert_eq!(parse(&render(&a)), Ok(a));
+    }
+
+    #[test]
+    fn targets_say_n_or_up_to_n() {
+        let a = Ability {
+            mark: Mark::Action,
+            timing: Timing::Preparation,
+            limit: None,
+            trigger: None,
+            conditions: vec![],
+            optional: false,
+            effects: vec![
+                Effect::Power(
+                    Target::Choose {
+                        side: Player::You,
+                        count: Count::UpTo(2),
+                        filters: vec![Filter::Field(Field::DragonsRoar), Filter::Level(Stage::IV)],
+                    },
+                    Change::Add(-150),
+                ),
+                Effect::Points(Player::You, -1),
+            ],
+        };
+        assert_eq!(
+            render(&a),
+            "[Action:] [Preparation] Give up to 2 of your Digimon with Field Dragon's Roar and \
+             level IV -150 attack power, then lose 1 point."
+        );
+        assert_eq!(parse(&render(&a)), Ok(a));
+    }
+
+    #[test]
+    fn a_wrong_word_is_pointed_at() {
+        let e = parse("◎ [Battle] Give this Digimon +100 attack powr.").unwrap_err();
+        assert_eq!(e.column, 35, "{e}");
+        assert!(e.expected.contains("attack power"), "{e}");
+        assert!(parse("◎ [Battle] Delete this Digimon").is_err());
+        assert!(parse("[Battle] Delete this Digimon.").is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn every_ability_reads_back(a: Ability) {
+            let text = render(&a);
+            prop_assert_eq!(parse(&text), Ok(a), "{}", text);
+        }
+    }
+}

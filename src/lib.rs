@@ -1,0 +1,10 @@
+//! bterm: an arcade-style emulator of Bandai's Data Carddass *Digimon Battle
+//! Terminal*. The core (cards, the effect grammar, the command line) is pure
+//! Rust; everything Bevy lives in `arena` behind the `arena` feature.
+
+pub mod cards;
+pub mod cli;
+pub mod effects;
+
+#[cfg(feature = "arena")]
+pub mod arena;
