@@ -6,8 +6,12 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::cards::{Card, CardSet, Field, LevelQuery, Requirements};
+use crate::ai::Level;
+use crate::cards::{BattleType, Card, CardNumber, CardSet, Field, LevelQuery, Requirements};
 use crate::effects::text::render;
+use crate::replay::Replay;
+use crate::rules::Side;
+use crate::rules::terminal::{Action, Match, Setup, analysis, log};
 
 /// bterm — the Digimon Battle Terminal on a PC.
 #[derive(Debug, Parser)]
@@ -26,6 +30,90 @@ pub enum Command {
     /// Check, list and show cards.
     #[command(subcommand)]
     Cards(CardsCommand),
+    /// Play a Terminal Battle in the terminal (a human presses a/b/c or 1/2/3).
+    Battle(BattleArgs),
+    /// Play a saved battle back, print its log and check it ends the same.
+    Replay(ReplayArgs),
+    /// Measure the Terminal rules over the card set (stance matrix, win rates, rounds).
+    Analyze(AnalyzeArgs),
+}
+
+/// Who plays a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Controller {
+    /// A person at the keyboard.
+    Human,
+    /// CPU: random legal actions.
+    Easy,
+    /// CPU: greedy on this round.
+    Normal,
+    /// CPU: the stance game's Nash equilibrium.
+    Hard,
+}
+
+impl Controller {
+    fn level(self) -> Option<Level> {
+        match self {
+            Controller::Human => None,
+            Controller::Easy => Some(Level::Easy),
+            Controller::Normal => Some(Level::Normal),
+            Controller::Hard => Some(Level::Hard),
+        }
+    }
+}
+
+/// `bterm battle`.
+#[derive(Debug, Args)]
+pub struct BattleArgs {
+    /// Player 1's team: card numbers or names, comma-separated ("Dα-001,Dα-002,Oα-003"); "" for a default partner.
+    pub team_a: String,
+    /// Player 2's team.
+    pub team_b: String,
+    /// The seed (the same seed and inputs play the same battle).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Who plays P1.
+    #[arg(long, value_enum, default_value_t = Controller::Human)]
+    pub p1: Controller,
+    /// Who plays P2.
+    #[arg(long, value_enum, default_value_t = Controller::Normal)]
+    pub p2: Controller,
+    /// Save the battle as a replay file.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Card files to use instead of the built-in sample set.
+    #[arg(long, value_name = "PATH")]
+    pub cards: Option<PathBuf>,
+}
+
+/// `bterm replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The replay file.
+    pub file: PathBuf,
+    /// Replay in text only, with no window (the only way replays play until the arena's viewer lands).
+    #[arg(long)]
+    pub headless: bool,
+    /// Card files to use instead of the built-in sample set.
+    #[arg(long, value_name = "PATH")]
+    pub cards: Option<PathBuf>,
+}
+
+/// `bterm analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// Battles between equal-Cost teams to play.
+    #[arg(long, default_value_t = 1000)]
+    pub battles: usize,
+    /// The CPU level of both players.
+    #[arg(long, value_enum, default_value_t = Level::Normal)]
+    pub level: Level,
+    /// Seed for team generation and battles.
+    #[arg(long, default_value_t = 2006)]
+    pub seed: u64,
+    /// Card files to use instead of the built-in sample set.
+    #[arg(long, value_name = "PATH")]
+    pub cards: Option<PathBuf>,
 }
 
 /// Options for the game window.
@@ -81,6 +169,9 @@ pub fn run(cli: Cli) -> ExitCode {
         None => play(PlayArgs::default()),
         Some(Command::Play(args)) => play(args),
         Some(Command::Cards(c)) => cards(c),
+        Some(Command::Battle(args)) => battle(args),
+        Some(Command::Replay(args)) => replay(args),
+        Some(Command::Analyze(args)) => analyze(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -276,4 +367,204 @@ pub fn describe(card: &Card) -> String {
         }
     }
     s
+}
+
+/// Parses a team typed as card numbers or names, comma-separated.
+pub fn parse_team(text: &str, cards: &CardSet) -> Result<Vec<CardNumber>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            cards
+                .resolve(t)
+                .map(Card::number)
+                .map_err(|e| format!("error: team \"{text}\": {e}"))
+        })
+        .collect()
+}
+
+fn battle(args: BattleArgs) -> Result<(), String> {
+    let set = load_set(args.cards.as_deref())?;
+    let teams = [
+        parse_team(&args.team_a, &set)?,
+        parse_team(&args.team_b, &set)?,
+    ];
+    let setup = Setup::new(teams[0].clone(), teams[1].clone(), args.seed);
+    let mut m = Match::from_setup(&setup, &set).map_err(|e| format!("error: {e}"))?;
+    let controllers = [args.p1, args.p2];
+    let mut input = std::io::stdin().lock();
+    let mut failure: Option<String> = None;
+    let mut out = std::io::stdout();
+    let actions = analysis::play_out(
+        &mut m,
+        |m, side| {
+            if failure.is_some() {
+                return None;
+            }
+            match controllers[side.index()].level() {
+                Some(level) => crate::ai::choose(m, side, level),
+                None => match ask_human(m, side, &mut input) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        failure = Some(e);
+                        None
+                    }
+                },
+            }
+        },
+        |e| {
+            let _ = writeln!(out, "{}", log::describe(e, &set));
+        },
+    );
+    if let Some(path) = &args.save {
+        Replay::new(setup, actions, &m)
+            .save(path)
+            .map_err(|e| format!("error: cannot save the replay: {e}"))?;
+        let _ = writeln!(out, "replay saved to {}", path.display());
+    }
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Asks a person at the keyboard for `side`'s action, if it has one to take.
+fn ask_human(
+    m: &Match,
+    side: Side,
+    input: &mut impl std::io::BufRead,
+) -> Result<Option<Action>, String> {
+    let legal = m.legal_actions(side);
+    if legal.is_empty() {
+        return Ok(None);
+    }
+    let v = m.view(side);
+    let prompt = if legal.contains(&Action::Digivolve(false)) {
+        format!("{side}: digivolve {}? [y/n] ", v.front.name)
+    } else if legal.contains(&Action::AlphaBlock(false)) {
+        format!("{side}: alpha-block? [y/n] ")
+    } else {
+        let alpha = if legal.iter().any(|a| matches!(a, Action::AlphaAttack(_))) {
+            ", or x then a/b/c for an Alpha Strike"
+        } else {
+            ""
+        };
+        format!(
+            "{side}: {} ({} points) — press a, b or c (1, 2, 3){alpha}: ",
+            v.front.name, v.points
+        )
+    };
+    loop {
+        print!("{prompt}");
+        let _ = std::io::stdout().flush();
+        let mut line = String::new();
+        let read = input
+            .read_line(&mut line)
+            .map_err(|e| format!("error: cannot read the keyboard: {e}"))?;
+        if read == 0 {
+            return Err(format!(
+                "error: the input closed while waiting for {side}'s choice; use --{} easy|normal|hard for a CPU player",
+                side.to_string().to_lowercase()
+            ));
+        }
+        let key = line.trim().to_lowercase();
+        let stance = |k: &str| match k {
+            "a" | "1" => Some(BattleType::A),
+            "b" | "2" => Some(BattleType::B),
+            "c" | "3" => Some(BattleType::C),
+            _ => None,
+        };
+        let choice = match key.as_str() {
+            "y" | "yes" => [
+                Action::Jogress,
+                Action::Digivolve(true),
+                Action::AlphaBlock(true),
+            ]
+            .into_iter()
+            .find(|a| legal.contains(a)),
+            "n" | "no" => [Action::Digivolve(false), Action::AlphaBlock(false)]
+                .into_iter()
+                .find(|a| legal.contains(a)),
+            k if k.starts_with('x') => stance(k[1..].trim()).map(Action::AlphaAttack),
+            k => stance(k).map(Action::Stance),
+        };
+        match choice {
+            Some(a) if legal.contains(&a) => return Ok(Some(a)),
+            _ => println!("  \"{}\" is not a choice now", line.trim()),
+        }
+    }
+}
+
+fn replay(args: ReplayArgs) -> Result<(), String> {
+    let set = load_set(args.cards.as_deref())?;
+    let replay = Replay::load(&args.file).map_err(|e| format!("error: {e}"))?;
+    let mut out = std::io::stdout().lock();
+    let m = replay
+        .play(&set, |e| {
+            let _ = writeln!(out, "{}", log::describe(e, &set));
+        })
+        .map_err(|e| format!("error: {}: {e}", args.file.display()))?;
+    let _ = writeln!(
+        out,
+        "replay checked: {} actions, final state hash {:016x} matches",
+        replay.actions.len(),
+        m.state_hash()
+    );
+    Ok(())
+}
+
+fn analyze(args: AnalyzeArgs) -> Result<(), String> {
+    let set = load_set(args.cards.as_deref())?;
+    let r = analysis::analyze(&set, args.battles, [args.level, args.level], args.seed);
+    let mut out = std::io::stdout().lock();
+    let w = |out: &mut std::io::StdoutLock<'_>, s: String| {
+        writeln!(out, "{s}").map_err(|e| format!("error: {e}"))
+    };
+    w(&mut out, "Stance payoff matrix (P1's points swing; rows P1's stance, columns P2's), averaged over every pair of Digimon:".into())?;
+    w(&mut out, "        P2 A     P2 B     P2 C".into())?;
+    for (i, row) in r.stance_matrix.iter().enumerate() {
+        w(
+            &mut out,
+            format!(
+                "P1 {}  {:>7.2}  {:>7.2}  {:>7.2}",
+                BattleType::ALL[i],
+                row[0],
+                row[1],
+                row[2]
+            ),
+        )?;
+    }
+    let dominant = if r.dominant_rows.is_empty() {
+        "none".to_string()
+    } else {
+        format!("{:?}", r.dominant_rows)
+    };
+    w(&mut out, format!("Dominant row: {dominant}"))?;
+    w(
+        &mut out,
+        format!(
+            "Single matchups with a dominant stance: {:.1}%",
+            100.0 * r.matchups_with_dominant_stance
+        ),
+    )?;
+    let n = r.battles.max(1) as f64;
+    w(
+        &mut out,
+        format!(
+            "Equal-Cost battles ({:?} vs {:?}): {} — P1 wins {:.1}%, P2 wins {:.1}%, draws {:.1}%",
+            args.level,
+            args.level,
+            r.battles,
+            100.0 * r.results[0] as f64 / n,
+            100.0 * r.results[1] as f64 / n,
+            100.0 * r.results[2] as f64 / n
+        ),
+    )?;
+    w(
+        &mut out,
+        format!(
+            "Rounds per battle: mean {:.2}, median {}, range {}–{}",
+            r.rounds.0, r.rounds.1, r.rounds.2, r.rounds.3
+        ),
+    )
 }

@@ -2,9 +2,12 @@
 //! Terminal*. The core (cards, the effect grammar, the command line) is pure
 //! Rust; everything Bevy lives in `arena` behind the `arena` feature.
 
+pub mod ai;
 pub mod cards;
 pub mod cli;
 pub mod effects;
+pub mod replay;
+pub mod rules;
 
 #[cfg(feature = "arena")]
 pub mod arena;
