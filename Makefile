@@ -11,7 +11,7 @@ export CARGO_TERM_COLOR ?= never
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers
 
-.PHONY: deps run test test-core lint bench screenshot
+.PHONY: deps build run test test-core lint bench screenshot
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -25,10 +25,17 @@ deps:
 
 # The game on the built-in sample set. Without a display it runs under a
 # virtual one (xvfb), so the command works on a headless machine too.
-run: deps
-	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then cargo run --bin bterm -- play $(ARGS); \
+# Built with --all-targets so it shares every artifact with `make test`
+# (dev-dependencies change some shared crates' features).
+BTERM := $(CARGO_TARGET_DIR)/debug/bterm
+
+build:
+	cargo build --all-targets
+
+run: deps build
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then $(BTERM) play $(ARGS); \
 	else echo "no display: running under xvfb-run (nothing will be visible; ARGS=\"--screenshot shot.png\" saves a frame)"; \
-	  cargo build --bin bterm && xvfb-run -a -s "-screen 0 1280x720x24" $(CARGO_TARGET_DIR)/debug/bterm play $(ARGS); fi
+	  xvfb-run -a -s "-screen 0 1280x720x24" $(BTERM) play $(ARGS); fi
 
 # Everything: the core without Bevy (and a check that Bevy stays out of it),
 # then the whole package with the arena.
@@ -50,7 +57,6 @@ bench:
 	cargo bench --no-default-features
 
 # A frame of the game as the player sees it, under a virtual display.
-screenshot: deps
+screenshot: deps build
 	mkdir -p target/screenshots
-	cargo build --bin bterm
-	xvfb-run -a -s "-screen 0 1280x720x24" $(CARGO_TARGET_DIR)/debug/bterm play --screenshot target/screenshots/title.png
+	xvfb-run -a -s "-screen 0 1280x720x24" $(BTERM) play --screenshot target/screenshots/title.png

@@ -566,5 +566,25 @@ fn analyze(args: AnalyzeArgs) -> Result<(), String> {
             "Rounds per battle: mean {:.2}, median {}, range {}–{}",
             r.rounds.0, r.rounds.1, r.rounds.2, r.rounds.3
         ),
-    )
+    )?;
+    for (a, b) in [
+        (Level::Hard, Level::Normal),
+        (Level::Hard, Level::Easy),
+        (Level::Normal, Level::Easy),
+    ] {
+        let [wa, wb, d] = analysis::level_duel(&set, args.battles, a, b, args.seed);
+        let total = (wa + wb + d).max(1) as f64;
+        let pct = |x: usize| 100.0 * x as f64 / total;
+        w(
+            &mut out,
+            format!(
+                "{a:?} vs {b:?} ({} battles, seats swapped): {a:?} wins {:.1}%, {b:?} wins {:.1}%, draws {:.1}%",
+                wa + wb + d,
+                pct(wa),
+                pct(wb),
+                pct(d)
+            ),
+        )?;
+    }
+    Ok(())
 }

@@ -45,7 +45,10 @@ pub fn choose(m: &Match, side: Side, level: Level) -> Option<Action> {
     if !m.awaits_stance(side) {
         return legal.first().copied();
     }
-    let payoff = payoff_matrix(m, side);
+    let payoff = match level {
+        Level::Hard => lookahead_matrix(m, side, HARD_DEPTH),
+        _ => payoff_matrix(m, side),
+    };
     let mixed = match level {
         Level::Normal => {
             let row = (0..3)
@@ -104,6 +107,52 @@ pub fn payoff_matrix(m: &Match, side: Side) -> [[f64; 3]; 3] {
         }
     }
     a
+}
+
+/// Rounds the hard CPU looks ahead.
+const HARD_DEPTH: u32 = 3;
+/// How much a later round counts against this one.
+const DISCOUNT: f64 = 0.9;
+
+/// Like [`payoff_matrix`], but each cell also counts what the following
+/// rounds are worth when both sides play them at equilibrium.
+pub fn lookahead_matrix(m: &Match, side: Side, depth: u32) -> [[f64; 3]; 3] {
+    let mut a = [[0.0; 3]; 3];
+    for (i, &mine) in BattleType::ALL.iter().enumerate() {
+        for (j, &theirs) in BattleType::ALL.iter().enumerate() {
+            let Some(after) = m.try_stances(side, mine, theirs) else {
+                continue;
+            };
+            a[i][j] = value(m, &after, side);
+            if depth > 1 && after.outcome().is_none() {
+                let next = to_stances(after);
+                if next.awaits_stance(side) {
+                    a[i][j] += DISCOUNT * nash(&lookahead_matrix(&next, side, depth - 1)).2;
+                }
+            }
+        }
+    }
+    a
+}
+
+/// Answers evolution questions (always digivolving) until the match waits for stances.
+fn to_stances(mut m: Match) -> Match {
+    for _ in 0..4 {
+        let mut acted = false;
+        for s in Side::BOTH {
+            let legal = m.legal_actions(s);
+            if let Some(a) = [Action::Jogress, Action::Digivolve(true)]
+                .into_iter()
+                .find(|a| legal.contains(a))
+            {
+                acted |= m.apply(s, a).is_ok();
+            }
+        }
+        if !acted {
+            break;
+        }
+    }
+    m
 }
 
 /// A mixed Nash equilibrium of the zero-sum game `a` (row player

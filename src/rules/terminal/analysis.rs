@@ -215,3 +215,28 @@ pub fn analyze(cards: &CardSet, battles: usize, levels: [Level; 2], seed: u64) -
         ),
     }
 }
+
+/// Plays `battles` battles of level `a` against level `b` on random
+/// equal-Cost teams, swapping seats every battle: (a's wins, b's wins, draws).
+pub fn level_duel(cards: &CardSet, battles: usize, a: Level, b: Level, seed: u64) -> [usize; 3] {
+    let mut tally = [0usize; 3];
+    for (i, (t1, t2)) in equal_cost_pairs(cards, battles, seed)
+        .into_iter()
+        .enumerate()
+    {
+        let a_seat = if i % 2 == 0 { Side::P1 } else { Side::P2 };
+        let mut levels = [b; 2];
+        levels[a_seat.index()] = a;
+        let Ok(mut m) = Match::from_setup(&Setup::new(t1, t2, seed.wrapping_add(i as u64)), cards)
+        else {
+            continue;
+        };
+        cpu_battle(&mut m, levels);
+        match m.outcome() {
+            Some(Outcome::Win(w)) if w == a_seat => tally[0] += 1,
+            Some(Outcome::Win(_)) => tally[1] += 1,
+            _ => tally[2] += 1,
+        }
+    }
+    tally
+}

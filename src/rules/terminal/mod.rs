@@ -452,7 +452,6 @@ enum Phase {
 pub struct Match {
     tunables: Tunables,
     seed: u64,
-    rng: ChaCha8Rng,
     players: [Player; 2],
     round: u32,
     phase: Phase,
@@ -480,7 +479,42 @@ pub struct SideView<'a> {
     pub alpha_used: bool,
 }
 
+/// One evolution line as a HUD or test sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineView {
+    /// The scanned stages, lowest first.
+    pub stages: Vec<CardNumber>,
+    /// The stage in play.
+    pub at: usize,
+    /// Evolution gauge, percent.
+    pub gauge: u32,
+    /// Still in play (not deleted, not joined by Jogress).
+    pub in_play: bool,
+    /// The stage that is a Jogress card and the partner line it needs.
+    pub jogress: Option<(usize, usize)>,
+}
+
 impl Match {
+    /// A player's evolution lines.
+    pub fn lines(&self, side: Side) -> Vec<LineView> {
+        self.players[side.index()]
+            .lines
+            .iter()
+            .map(|l| LineView {
+                stages: l.stages.iter().map(|d| d.number).collect(),
+                at: l.at,
+                gauge: l.gauge,
+                in_play: l.in_play(),
+                jogress: l.jogress,
+            })
+            .collect()
+    }
+
+    /// Which line is at the front.
+    pub fn front_line(&self, side: Side) -> usize {
+        self.players[side.index()].front
+    }
+
     /// Checks a setup against the card set and starts the battle.
     pub fn from_setup(setup: &Setup, cards: &CardSet) -> Result<Match, SetupError> {
         let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
@@ -519,7 +553,6 @@ impl Match {
         let mut m = Match {
             tunables: setup.tunables.clone(),
             seed: setup.seed,
-            rng,
             players: [p1, p2],
             round: 0,
             phase: Phase::Over,
@@ -549,7 +582,6 @@ impl Match {
         let mut m = Match {
             tunables: tunables.clone(),
             seed,
-            rng: ChaCha8Rng::seed_from_u64(seed),
             players: [player(p1), player(p2)],
             round: 0,
             phase: Phase::Over,
@@ -633,8 +665,11 @@ impl Match {
     /// A fingerprint of the whole state: equal states have equal hashes on
     /// every machine.
     pub fn state_hash(&self) -> u64 {
-        let text = serde_json::to_string(self).unwrap_or_default();
-        crate::rules::fnv1a(text.as_bytes())
+        match serde_json::to_vec(self) {
+            Ok(bytes) => crate::rules::fnv1a(&bytes),
+            // Not reachable with the types in a Match (tested); never hash nothing.
+            Err(e) => crate::rules::fnv1a(format!("{e:?}{self:?}").as_bytes()),
+        }
     }
 
     /// Every action `side` may take now.

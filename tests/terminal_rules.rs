@@ -1,0 +1,1079 @@
+//! The Terminal Battle design page, sentence by sentence: each rule has a
+//! test named after it.
+
+use std::path::PathBuf;
+
+use bterm::cards::{BattleType, CardNumber, CardSet};
+use bterm::rules::terminal::{Action, Event, Match, PointsReason, Setup, SetupError, Tunables};
+use bterm::rules::{Outcome, Side};
+
+use BattleType::{A, B, C};
+use Side::{P1, P2};
+
+/// A Digimon in RON, with sensible defaults for the fields a test does not care about.
+#[derive(Clone)]
+struct D {
+    number: &'static str,
+    name: &'static str,
+    level: &'static str,
+    requirements: &'static str,
+    battle_type: &'static str,
+    hp: u32,
+    techniques: [u32; 3],
+    speed: u8,
+    cost: u8,
+    field: &'static str,
+    attribute: &'static str,
+    extra: &'static str,
+}
+
+const BASE: D = D {
+    number: "DM-900",
+    name: "Testmon",
+    level: "III",
+    requirements: "",
+    battle_type: "A",
+    hp: 500,
+    techniques: [300, 200, 100],
+    speed: 5,
+    cost: 1,
+    field: "DragonsRoar",
+    attribute: "Data",
+    extra: "",
+};
+
+impl D {
+    fn ron(&self) -> String {
+        let req = if self.requirements.is_empty() {
+            String::new()
+        } else {
+            format!("requirements: {},", self.requirements)
+        };
+        format!(
+            "Digimon(number: \"{}\", name: \"{}\", cost: {}, speed: {}, {req} battle_type: {}, hp: {}, \
+             techniques: (a: (name: \"{n} A\", power: {}), b: (name: \"{n} B\", power: {}), c: (name: \"{n} C\", power: {})), \
+             field: {}, level: {}, type: \"Test\", attribute: {}, {}),\n",
+            self.number,
+            self.name,
+            self.cost,
+            self.speed,
+            self.battle_type,
+            self.hp,
+            self.techniques[0],
+            self.techniques[1],
+            self.techniques[2],
+            self.field,
+            self.level,
+            self.attribute,
+            self.extra,
+            n = self.name,
+        )
+    }
+}
+
+fn set(cards: &[D], options: &str) -> CardSet {
+    let mut text = String::from("[\n");
+    for c in cards {
+        text.push_str(&c.ron());
+    }
+    text.push_str(options);
+    text.push_str("]\n");
+    CardSet::from_sources(&[(PathBuf::from("test.ron"), text)]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn n(s: &str) -> CardNumber {
+    s.parse().unwrap()
+}
+
+fn team(numbers: &[&str]) -> Vec<CardNumber> {
+    numbers.iter().map(|s| n(s)).collect()
+}
+
+fn start(cards: &CardSet, p1: &[&str], p2: &[&str]) -> Match {
+    Match::from_setup(&Setup::new(team(p1), team(p2), 1), cards).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn start_with(cards: &CardSet, p1: &[&str], p2: &[&str], t: Tunables) -> Match {
+    let mut s = Setup::new(team(p1), team(p2), 1);
+    s.tunables = t;
+    Match::from_setup(&s, cards).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn refused(cards: &CardSet, p1: &[&str]) -> String {
+    Match::from_setup(&Setup::new(team(p1), team(&["DM-900"]), 1), cards)
+        .unwrap_err()
+        .to_string()
+}
+
+/// Both press; returns the round's events.
+fn round(m: &mut Match, a: Action, b: Action) -> Vec<Event> {
+    let mut ev = m.apply(P1, a).unwrap();
+    ev.extend(m.apply(P2, b).unwrap());
+    ev
+}
+
+fn stances(m: &mut Match, a: BattleType, b: BattleType) -> Vec<Event> {
+    round(m, Action::Stance(a), Action::Stance(b))
+}
+
+fn clash(ev: &[Event]) -> ([u32; 2], Option<Side>) {
+    ev.iter()
+        .find_map(|e| match e {
+            Event::Clash { powers, winner, .. } => Some((*powers, *winner)),
+            _ => None,
+        })
+        .expect("a clash")
+}
+
+fn points(m: &Match) -> [i32; 2] {
+    [m.view(P1).points, m.view(P2).points]
+}
+
+/// Two plain Level III Digimon that never delete each other.
+fn sturdy() -> CardSet {
+    set(
+        &[
+            D {
+                number: "DM-900",
+                name: "Onemon",
+                hp: 5000,
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                hp: 5000,
+                ..BASE
+            },
+        ],
+        "",
+    )
+}
+
+fn line_cards() -> CardSet {
+    set(
+        &[
+            D {
+                number: "DM-900",
+                name: "Agumon",
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Greymon",
+                level: "IV",
+                requirements: "AnyOf([\"Agumon\"])",
+                techniques: [500, 400, 300],
+                hp: 800,
+                ..BASE
+            },
+            D {
+                number: "DM-902",
+                name: "Metal Greymon",
+                level: "Perfect",
+                requirements: "AnyOf([\"Greymon\"])",
+                ..BASE
+            },
+            D {
+                number: "DM-903",
+                name: "Gabumon",
+                ..BASE
+            },
+            D {
+                number: "DM-904",
+                name: "Garurumon",
+                level: "IV",
+                requirements: "AnyOf([\"Gabumon\"])",
+                ..BASE
+            },
+            D {
+                number: "DM-905",
+                name: "Omnimon",
+                level: "Ultimate",
+                requirements: "Jogress(\"Greymon\", \"Garurumon\")",
+                cost: 6,
+                techniques: [2000, 2000, 2000],
+                ..BASE
+            },
+            D {
+                number: "DM-906",
+                name: "Palmon",
+                ..BASE
+            },
+            D {
+                number: "DM-907",
+                name: "Tentomon",
+                ..BASE
+            },
+            D {
+                number: "DM-908",
+                name: "Greymon X-Antibody",
+                level: "IV",
+                requirements: "AnyOf([\"Agumon\"])",
+                ..BASE
+            },
+            D {
+                number: "DM-909",
+                name: "War Greymon",
+                level: "Ultimate",
+                requirements: "AnyOf([\"Metal Greymon\"])",
+                extra: "one_card_limit: true",
+                ..BASE
+            },
+            D {
+                number: "DM-910",
+                name: "War Greymon X-Antibody",
+                level: "Ultimate",
+                requirements: "AnyOf([\"Metal Greymon\"])",
+                ..BASE
+            },
+            D {
+                number: "DM-911",
+                name: "Expensivemon",
+                cost: 7,
+                ..BASE
+            },
+        ],
+        "Option(number: \"OP-901\", name: \"Chip\", cost: 1),\nOption(number: \"OP-902\", name: \"Chip\", cost: 1),\n\
+         Option(number: \"OP-903\", name: \"Chip\", cost: 1),\nOption(number: \"OP-904\", name: \"Disk\", cost: 1),\n\
+         Command(number: \"Cα-901\", name: \"Order\"),\n",
+    )
+}
+
+// §1 Scan
+
+#[test]
+fn a_player_scans_up_to_the_allowed_digimon_and_option_cards() {
+    let cards = line_cards();
+    let mut t = Tunables::default();
+    t.max_digimon = 3;
+    let s = Setup {
+        tunables: t,
+        teams: [
+            team(&["DM-900", "DM-903", "DM-906", "DM-907"]),
+            team(&["DM-900"]),
+        ],
+        seed: 1,
+    };
+    assert_eq!(
+        Match::from_setup(&s, &cards).unwrap_err().to_string(),
+        "P1: 4 Digimon scanned, 3 allowed"
+    );
+    assert_eq!(
+        refused(&cards, &["DM-900", "OP-901", "OP-902", "OP-903", "OP-904"]),
+        "P1: 4 Option cards scanned, 3 allowed"
+    );
+}
+
+#[test]
+fn digimon_form_evolution_lines_in_scan_order() {
+    let m = start(&line_cards(), &["DM-900", "DM-903", "DM-901"], &["DM-900"]);
+    let lines = m.lines(P1);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0].stages, team(&["DM-900", "DM-901"]));
+    assert_eq!(lines[1].stages, team(&["DM-903"]));
+}
+
+#[test]
+fn x_antibody_counts_as_its_base_name() {
+    let m = start(&line_cards(), &["DM-900", "DM-908", "DM-902"], &["DM-900"]);
+    assert_eq!(m.lines(P1)[0].stages, team(&["DM-900", "DM-908", "DM-902"]));
+}
+
+#[test]
+fn a_level_iv_card_that_fits_no_line_is_refused() {
+    assert_eq!(
+        refused(&line_cards(), &["DM-901"]),
+        "P1: Greymon needs Agumon first"
+    );
+    assert_eq!(
+        refused(&line_cards(), &["DM-900", "DM-901", "DM-908"]),
+        "P1: Greymon X-Antibody cannot follow Agumon: that line already goes on to Greymon"
+    );
+}
+
+#[test]
+fn a_line_starts_at_its_lowest_card() {
+    let m = start(&line_cards(), &["DM-900", "DM-901", "DM-902"], &["DM-900"]);
+    assert_eq!(m.view(P1).front.name, "Agumon");
+    assert_eq!(m.lines(P1)[0].at, 0);
+}
+
+#[test]
+fn at_most_three_lines() {
+    assert_eq!(
+        refused(&line_cards(), &["DM-900", "DM-903", "DM-906", "DM-907"]),
+        "P1: Tentomon would open evolution line 4, 3 allowed"
+    );
+}
+
+#[test]
+fn a_jogress_card_needs_both_lines_scanned() {
+    assert_eq!(
+        refused(&line_cards(), &["DM-900", "DM-901", "DM-905"]),
+        "P1: Omnimon is a Jogress of Greymon ⇔ Garurumon: scan a Greymon line and a Garurumon line first"
+    );
+    let m = start(
+        &line_cards(),
+        &["DM-900", "DM-901", "DM-903", "DM-904", "DM-905"],
+        &["DM-900"],
+    );
+    assert_eq!(m.lines(P1)[0].jogress, Some((2, 1)));
+}
+
+#[test]
+fn the_one_card_limit_applies_to_the_team() {
+    assert_eq!(
+        refused(
+            &line_cards(),
+            &["DM-900", "DM-901", "DM-902", "DM-909", "DM-910"]
+        ),
+        "P1: ◎ one-card limit: two War Greymon"
+    );
+}
+
+#[test]
+fn the_three_copies_rule_applies_to_the_team() {
+    let cards = line_cards();
+    let mut t = Tunables::default();
+    t.max_copies = 2;
+    let s = Setup {
+        tunables: t,
+        teams: [
+            team(&["DM-900", "OP-901", "OP-902", "OP-903"]),
+            team(&["DM-900"]),
+        ],
+        seed: 1,
+    };
+    assert_eq!(
+        Match::from_setup(&s, &cards).unwrap_err().to_string(),
+        "P1: 3 cards named Chip, at most 2 allowed"
+    );
+}
+
+#[test]
+fn command_cards_are_refused() {
+    assert_eq!(
+        refused(&line_cards(), &["DM-900", "Cα-901"]),
+        "P1: Order is a Command card; Command cards are not used in the Battle Terminal"
+    );
+}
+
+#[test]
+fn burst_costs_five_points_for_every_cost_point_above_ten() {
+    // 7 + 1 + 1 + 1 + 1 + 1 = 12: two over.
+    let m = start(
+        &line_cards(),
+        &["DM-911", "DM-900", "DM-903", "OP-901", "OP-902", "OP-904"],
+        &["DM-900"],
+    );
+    assert_eq!(m.view(P1).points, 90);
+    assert!(m.opening_events().contains(&Event::PointsChanged {
+        side: P1,
+        delta: -10,
+        points: 90,
+        reason: PointsReason::Burst
+    }));
+    assert_eq!(m.view(P2).points, 100);
+}
+
+#[test]
+fn a_player_who_scans_nothing_plays_a_default_partner() {
+    let cards = line_cards();
+    let a = start(&cards, &[], &["DM-900"]);
+    let b = start(&cards, &[], &["DM-900"]);
+    assert_eq!(a.lines(P1).len(), 1);
+    assert_eq!(a.view(P1).front.level, bterm::cards::Level::III);
+    assert_eq!(
+        a.view(P1).front.number,
+        b.view(P1).front.number,
+        "the same seed picks the same partner"
+    );
+}
+
+// §2 Battle
+
+#[test]
+fn each_player_has_100_points_which_is_the_cap() {
+    let cards = set(
+        &[
+            D {
+                hp: 5000,
+                extra: "terminal: [(timing: Battle, effects: [Points(You, 50)])]",
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                hp: 5000,
+                ..BASE
+            },
+        ],
+        "",
+    );
+    let mut m = start(&cards, &["DM-900"], &["DM-901"]);
+    assert_eq!(points(&m), [100, 100]);
+    stances(&mut m, A, A);
+    assert_eq!(points(&m)[0], 100, "gains stop at the cap");
+}
+
+#[test]
+fn front_digimon_clash_once_per_round_for_at_most_12_rounds() {
+    let mut m = start(&sturdy(), &["DM-900"], &["DM-901"]);
+    let mut clashes = 0;
+    while m.outcome().is_none() {
+        let ev = stances(&mut m, A, A);
+        clashes += ev
+            .iter()
+            .filter(|e| matches!(e, Event::Clash { .. }))
+            .count();
+    }
+    assert_eq!(clashes, 12);
+    assert_eq!(m.round(), 12);
+}
+
+#[test]
+fn a_full_gauge_may_digivolve_and_the_player_is_asked() {
+    let cards = line_cards();
+    let mut m = start(&cards, &["DM-900", "DM-901"], &["DM-903"]);
+    // Equal stances and equal cards: ties, 35% a round; full after 3 rounds.
+    for _ in 0..3 {
+        assert!(m.awaits_stance(P1));
+        stances(&mut m, A, A);
+    }
+    assert_eq!(
+        m.legal_actions(P1),
+        vec![Action::Digivolve(false), Action::Digivolve(true)]
+    );
+    assert!(
+        m.legal_actions(P2).is_empty(),
+        "P2's line has nothing to become"
+    );
+    // Staying keeps the gauge full: asked again next round.
+    m.apply(P1, Action::Digivolve(false)).unwrap();
+    stances(&mut m, A, A);
+    let ev = m.apply(P1, Action::Digivolve(true)).unwrap();
+    assert!(ev.contains(&Event::Digivolved {
+        side: P1,
+        from: n("DM-900"),
+        to: n("DM-901")
+    }));
+    assert_eq!(m.view(P1).front.name, "Greymon");
+    assert_eq!(m.view(P1).gauge, 0);
+}
+
+#[test]
+fn jogress_when_both_component_lines_are_full() {
+    let cards = line_cards();
+    let mut t = Tunables::default();
+    t.gauge_bench = t.gauge_front;
+    let mut m = start_with(
+        &cards,
+        &["DM-900", "DM-901", "DM-903", "DM-904", "DM-905"],
+        &["DM-906"],
+        t,
+    );
+    let mut jogress = None;
+    for _ in 0..12 {
+        if m.outcome().is_some() {
+            break;
+        }
+        if m.legal_actions(P1).contains(&Action::Jogress) {
+            jogress = Some(m.apply(P1, Action::Jogress).unwrap());
+            break;
+        }
+        for a in [Action::Digivolve(true)] {
+            if m.legal_actions(P1).contains(&a) {
+                m.apply(P1, a).unwrap();
+            }
+        }
+        // The bench line (Gabumon) cannot digivolve from the bench; force ties.
+        stances(&mut m, A, A);
+    }
+    let ev = jogress.expect("Jogress offered once both lines were full");
+    assert!(
+        ev.contains(&Event::Jogressed {
+            side: P1,
+            from: [n("DM-901"), n("DM-903")],
+            to: n("DM-905")
+        }),
+        "{ev:?}"
+    );
+    assert_eq!(m.view(P1).front.name, "Omnimon");
+    assert!(
+        !m.lines(P1)[1].in_play,
+        "the partner line joined the Jogress"
+    );
+}
+
+#[test]
+fn no_press_within_the_timer_plays_the_printed_battle_type() {
+    let cards = set(
+        &[
+            D {
+                battle_type: "C",
+                hp: 5000,
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                hp: 5000,
+                ..BASE
+            },
+        ],
+        "",
+    );
+    let mut m = start(&cards, &["DM-900"], &["DM-901"]);
+    let ev = round(&mut m, Action::TimeUp, Action::Stance(B));
+    assert!(ev.contains(&Event::StancesRevealed {
+        stances: [C, B],
+        timed_out: [true, false]
+    }));
+}
+
+#[test]
+fn each_digimon_uses_its_technique_for_the_opponents_battle_type() {
+    let cards = set(
+        &[
+            D {
+                hp: 5000,
+                techniques: [111, 222, 333],
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                hp: 5000,
+                techniques: [444, 555, 666],
+                ..BASE
+            },
+        ],
+        "",
+    );
+    let mut m = start(&cards, &["DM-900"], &["DM-901"]);
+    // P1 presses A, P2 presses C: P1 uses its C technique; P2 uses its A technique.
+    let ev = stances(&mut m, A, C);
+    assert!(ev.contains(&Event::TechniqueChosen {
+        side: P1,
+        card: n("DM-900"),
+        slot: C,
+        base: 333
+    }));
+    assert!(ev.contains(&Event::TechniqueChosen {
+        side: P2,
+        card: n("DM-901"),
+        slot: A,
+        base: 444
+    }));
+}
+
+#[test]
+fn the_stance_that_beats_the_other_gets_30_percent_more_attack_power() {
+    let mut m = start(&sturdy(), &["DM-900"], &["DM-901"]);
+    // A beats B. P1 uses its B technique (200) ×1.3; P2 uses its A technique (300).
+    assert_eq!(clash(&stances(&mut m, A, B)), ([260, 300], Some(P2)));
+    // C beats A: P2 pressed C, P1 pressed A; P2 uses A 300 ×1.3, P1 uses C 100.
+    assert_eq!(clash(&stances(&mut m, A, C)), ([100, 390], Some(P2)));
+    // B beats C.
+    assert_eq!(clash(&stances(&mut m, B, C)), ([130, 200], Some(P2)));
+}
+
+#[test]
+fn the_higher_attack_power_wins_and_the_loser_loses_10_points() {
+    let mut m = start(&sturdy(), &["DM-900"], &["DM-901"]);
+    let ev = stances(&mut m, B, A);
+    assert_eq!(clash(&ev), ([300, 260], Some(P1)));
+    assert_eq!(points(&m), [100, 90]);
+}
+
+#[test]
+fn equal_powers_both_win_and_nothing_else_happens() {
+    let mut m = start(&sturdy(), &["DM-900"], &["DM-901"]);
+    let ev = stances(&mut m, A, A);
+    assert_eq!(clash(&ev), ([300, 300], None));
+    assert_eq!(points(&m), [100, 100]);
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, Event::Deleted { .. } | Event::PointsChanged { .. }))
+    );
+}
+
+#[test]
+fn a_winner_above_the_losers_hp_deletes_it_for_10_more_points_and_the_next_line_steps_in() {
+    let cards = set(
+        &[
+            D {
+                name: "Onemon",
+                hp: 250,
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                ..BASE
+            },
+            D {
+                number: "DM-902",
+                name: "Threemon",
+                ..BASE
+            },
+        ],
+        "",
+    );
+    let mut m = start(&cards, &["DM-900", "DM-902"], &["DM-901"]);
+    let ev = stances(&mut m, A, B); // P2: 300 > P1's HP 250; P1: 200×1.3 = 260.
+    assert_eq!(clash(&ev).1, Some(P2));
+    assert!(ev.contains(&Event::Deleted {
+        side: P1,
+        card: n("DM-900")
+    }));
+    assert_eq!(points(&m), [80, 100]);
+    assert!(ev.contains(&Event::SteppedIn {
+        side: P1,
+        card: n("DM-902")
+    }));
+    assert_eq!(m.view(P1).front.name, "Threemon");
+}
+
+#[test]
+fn gauges_gain_35_percent_and_the_loser_50() {
+    let mut m = start(&sturdy(), &["DM-900"], &["DM-901"]);
+    stances(&mut m, B, A);
+    assert_eq!((m.view(P1).gauge, m.view(P2).gauge), (35, 50));
+}
+
+#[test]
+fn the_faster_digimons_effects_resolve_first() {
+    let ability = "terminal: [(timing: Battle, effects: [Power(This, Add(1))])]";
+    let cards = set(
+        &[
+            D {
+                hp: 5000,
+                speed: 3,
+                extra: ability,
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                hp: 5000,
+                speed: 7,
+                extra: ability,
+                ..BASE
+            },
+        ],
+        "",
+    );
+    let mut m = start(&cards, &["DM-900"], &["DM-901"]);
+    let ev = stances(&mut m, A, A);
+    let order: Vec<Side> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::AbilityTriggered { side, .. } => Some(*side),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, [P2, P1]);
+}
+
+#[test]
+fn on_equal_speed_the_player_with_fewer_points_goes_first() {
+    let ability = "terminal: [(timing: Battle, effects: [Power(This, Add(1))])]";
+    let cards = set(
+        &[
+            D {
+                hp: 5000,
+                extra: ability,
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                hp: 5000,
+                extra: ability,
+                ..BASE
+            },
+        ],
+        "",
+    );
+    let mut m = start(&cards, &["DM-900"], &["DM-901"]);
+    stances(&mut m, A, B); // P1 loses (201×... vs): whoever lost has fewer points now.
+    let behind = if points(&m)[0] < points(&m)[1] {
+        P1
+    } else {
+        P2
+    };
+    let ev = stances(&mut m, A, A);
+    let first = ev.iter().find_map(|e| match e {
+        Event::AbilityTriggered { side, .. } => Some(*side),
+        _ => None,
+    });
+    assert_eq!(first, Some(behind));
+}
+
+fn alpha_cards() -> CardSet {
+    set(
+        &[
+            D {
+                number: "DM-900",
+                name: "Leadmon",
+                hp: 5000,
+                techniques: [100, 100, 100],
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Helpmon",
+                hp: 5000,
+                techniques: [900, 900, 900],
+                ..BASE
+            },
+            D {
+                number: "DM-902",
+                name: "Othermon",
+                hp: 5000,
+                field: "DeepSavers",
+                ..BASE
+            },
+            D {
+                number: "DM-903",
+                name: "Foemon",
+                hp: 5000,
+                ..BASE
+            },
+            D {
+                number: "DM-904",
+                name: "Foehelpmon",
+                hp: 5000,
+                techniques: [950, 950, 950],
+                ..BASE
+            },
+        ],
+        "",
+    )
+}
+
+#[test]
+fn an_alpha_strike_needs_two_digimon_of_one_battle_type_and_field_once_per_battle() {
+    let cards = alpha_cards();
+    let m = start(&cards, &["DM-900", "DM-902"], &["DM-903"]);
+    assert!(
+        !m.legal_actions(P1)
+            .iter()
+            .any(|a| matches!(a, Action::AlphaAttack(_))),
+        "different Fields"
+    );
+    let mut m = start(&cards, &["DM-900", "DM-901"], &["DM-903"]);
+    assert!(m.legal_actions(P1).contains(&Action::AlphaAttack(A)));
+    let ev = round(&mut m, Action::AlphaAttack(A), Action::Stance(A));
+    assert!(ev.contains(&Event::AlphaAttack {
+        side: P1,
+        group: team(&["DM-900", "DM-901"])
+    }));
+    // P2 has no supporter: it cannot block, and loses points without a clash.
+    assert!(!ev.iter().any(|e| matches!(e, Event::Clash { .. })));
+    assert_eq!(points(&m), [100, 90]);
+    assert!(
+        !m.legal_actions(P1)
+            .iter()
+            .any(|a| matches!(a, Action::AlphaAttack(_))),
+        "once per battle"
+    );
+}
+
+#[test]
+fn an_alpha_block_needs_as_many_supporters_and_both_sides_use_their_best_technique() {
+    let cards = alpha_cards();
+    let mut m = start(&cards, &["DM-900", "DM-901"], &["DM-903", "DM-904"]);
+    round(&mut m, Action::AlphaAttack(A), Action::Stance(A));
+    assert_eq!(
+        m.legal_actions(P2),
+        vec![Action::AlphaBlock(false), Action::AlphaBlock(true)]
+    );
+    let ev = m.apply(P2, Action::AlphaBlock(true)).unwrap();
+    assert!(ev.contains(&Event::AlphaBlock {
+        side: P2,
+        group: team(&["DM-903", "DM-904"])
+    }));
+    assert_eq!(clash(&ev), ([900, 950], Some(P2)));
+}
+
+#[test]
+fn a_player_at_0_points_loses() {
+    let cards = set(
+        &[
+            D { hp: 5000, ..BASE },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                hp: 5000,
+                techniques: [900, 900, 900],
+                ..BASE
+            },
+        ],
+        "",
+    );
+    let mut m = start(&cards, &["DM-900"], &["DM-901"]);
+    while m.outcome().is_none() {
+        stances(&mut m, A, A);
+    }
+    assert_eq!(m.outcome(), Some(Outcome::Win(P2)));
+    assert_eq!(points(&m)[0], 0);
+    assert_eq!(m.round(), 10);
+}
+
+#[test]
+fn a_player_with_no_digimon_left_loses() {
+    let cards = set(
+        &[
+            D { hp: 100, ..BASE },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                ..BASE
+            },
+        ],
+        "",
+    );
+    let mut m = start(&cards, &["DM-900"], &["DM-901"]);
+    let ev = stances(&mut m, A, A); // 300 vs 300: equal, nobody deleted.
+    assert!(m.outcome().is_none(), "{ev:?}");
+    let ev = stances(&mut m, A, B); // P2's 300 beats P1's 260 and exceeds its HP 100.
+    assert!(
+        ev.contains(&Event::BattleEnded {
+            outcome: Outcome::Win(P2)
+        }),
+        "{ev:?}"
+    );
+}
+
+#[test]
+fn after_the_last_round_more_points_wins() {
+    let mut t = Tunables::default();
+    t.max_rounds = 2;
+    let mut m = start_with(&sturdy(), &["DM-900"], &["DM-901"], t);
+    stances(&mut m, B, A);
+    let ev = stances(&mut m, A, A);
+    assert!(ev.contains(&Event::BattleEnded {
+        outcome: Outcome::Win(P1)
+    }));
+}
+
+#[test]
+fn after_the_last_round_equal_points_is_a_draw() {
+    let mut m = start(&sturdy(), &["DM-900"], &["DM-901"]);
+    while m.outcome().is_none() {
+        stances(&mut m, A, A);
+    }
+    assert_eq!(m.outcome(), Some(Outcome::Draw));
+}
+
+// §3 Effects
+
+#[test]
+fn abilities_and_option_cards_apply_at_their_timings() {
+    let cards = set(
+        &[
+            D {
+                hp: 5000,
+                extra: "terminal: [(timing: Battle, conditions: [OpponentAttribute(Virus)], effects: [Power(This, Add(50))])]",
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                hp: 5000,
+                attribute: "Virus",
+                ..BASE
+            },
+        ],
+        "Option(number: \"OP-901\", name: \"Booster\", cost: 1, terminal: [(timing: Preparation, limit: PerGame(1), effects: [Gauge(You, 40)])]),\n",
+    );
+    let mut m = start(&cards, &["DM-900", "OP-901"], &["DM-901"]);
+    assert!(
+        m.opening_events().contains(&Event::GaugeChanged {
+            side: P1,
+            line: 0,
+            gauge: 40
+        }),
+        "Preparation: at the round's start"
+    );
+    let ev = stances(&mut m, A, A);
+    assert_eq!(
+        clash(&ev),
+        ([350, 300], Some(P1)),
+        "Battle: while powers are worked out"
+    );
+    assert_eq!(
+        m.view(P1).gauge,
+        75,
+        "the Option resolved once per game only"
+    );
+}
+
+#[test]
+fn interruptive_effects_resolve_before_what_they_interrupt() {
+    let cards = set(
+        &[
+            D { hp: 100, ..BASE },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                ..BASE
+            },
+        ],
+        "Option(number: \"OP-901\", name: \"Shield\", cost: 1, terminal: [(timing: Battle, limit: PerGame(1), trigger: WhenWould(ThisDeleted), effects: [PreventDeletion(This)])]),\n",
+    );
+    let mut m = start(&cards, &["DM-900", "OP-901"], &["DM-901"]);
+    let ev = stances(&mut m, A, B);
+    let shield = ev
+        .iter()
+        .position(|e| matches!(e, Event::AbilityTriggered { card, .. } if *card == n("OP-901")))
+        .expect("shield");
+    let saved = ev
+        .iter()
+        .position(|e| matches!(e, Event::DeletionPrevented { .. }))
+        .expect("prevented");
+    assert!(shield < saved);
+    assert!(!ev.iter().any(|e| matches!(e, Event::Deleted { .. })));
+    assert_eq!(
+        points(&m)[0],
+        90,
+        "the clash is still lost, the deletion is not"
+    );
+    // Once per game: the next deletion goes through.
+    let ev = stances(&mut m, A, B);
+    assert!(ev.iter().any(|e| matches!(e, Event::Deleted { .. })));
+}
+
+#[test]
+fn action_abilities_resolve_only_when_used() {
+    let cards = set(
+        &[
+            D {
+                hp: 5000,
+                extra: "terminal: [(mark: Action, timing: Battle, limit: PerGame(1), effects: [Power(This, Add(500))])]",
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                hp: 5000,
+                ..BASE
+            },
+        ],
+        "",
+    );
+    let mut m = start(&cards, &["DM-900"], &["DM-901"]);
+    assert_eq!(clash(&stances(&mut m, A, A)).0, [300, 300]);
+    let slot = *m
+        .legal_actions(P1)
+        .iter()
+        .find(|a| matches!(a, Action::UseAbility(_)))
+        .expect("offered");
+    m.apply(P1, slot).unwrap();
+    assert_eq!(clash(&stances(&mut m, A, A)).0, [800, 300]);
+    assert!(
+        !m.legal_actions(P1)
+            .iter()
+            .any(|a| matches!(a, Action::UseAbility(_))),
+        "once per game"
+    );
+}
+
+#[test]
+fn a_technique_reduced_to_0_stays_0() {
+    let cards = set(
+        &[
+            D {
+                hp: 5000,
+                extra: "terminal: [(timing: Battle, limit: PerGame(1), effects: [TechniqueToZero(Opponent, One(A))])]",
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                hp: 5000,
+                ..BASE
+            },
+        ],
+        "",
+    );
+    let mut m = start(&cards, &["DM-900"], &["DM-901"]);
+    assert_eq!(clash(&stances(&mut m, A, A)).0, [300, 0]);
+    assert_eq!(
+        clash(&stances(&mut m, A, A)).0,
+        [300, 0],
+        "still 0 after the ability is spent"
+    );
+}
+
+#[test]
+fn variable_takes_the_opponents_attribute() {
+    let cards = set(
+        &[
+            D {
+                hp: 5000,
+                extra: "terminal: [(timing: Battle, conditions: [OpponentAttribute(Virus)], effects: [Power(This, Add(50))])]",
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                hp: 5000,
+                attribute: "Variable",
+                ..BASE
+            },
+        ],
+        "",
+    );
+    let mut m = start(&cards, &["DM-900"], &["DM-901"]);
+    assert_eq!(
+        clash(&stances(&mut m, A, A)).0,
+        [300, 300],
+        "Variable facing Data is Data, not Virus"
+    );
+}
+
+// §4 Determinism, and the rules' shape
+
+#[test]
+fn an_illegal_action_changes_nothing() {
+    let mut m = start(&sturdy(), &["DM-900"], &["DM-901"]);
+    let before = m.clone();
+    let err = m.apply(P1, Action::Digivolve(true)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "P1 cannot do that now: Digivolve(true) is not one of the choices now"
+    );
+    assert_eq!(m, before);
+    m.apply(P1, Action::Stance(A)).unwrap();
+    let before = m.clone();
+    assert!(
+        m.apply(P1, Action::Stance(B)).is_err(),
+        "a stance is pressed once"
+    );
+    assert_eq!(m, before);
+}
+
+#[test]
+fn the_same_inputs_play_the_same_battle() {
+    let cards = CardSet::embedded();
+    let setup = Setup::new(
+        team(&["Dα-001", "Dα-002", "Oα-002"]),
+        team(&["Dα-021", "Dα-022", "OP-004"]),
+        42,
+    );
+    let play = || {
+        let mut m = Match::from_setup(&setup, &cards).unwrap();
+        let mut log = Vec::new();
+        bterm::rules::terminal::analysis::play_out(
+            &mut m,
+            |m, s| bterm::ai::choose(m, s, bterm::ai::Level::Hard),
+            |e| log.push(e.clone()),
+        );
+        (m.state_hash(), log)
+    };
+    assert_eq!(play(), play());
+}
