@@ -117,3 +117,139 @@ fn a_broken_card_folder_is_reported_not_a_panic() {
     assert!(err.contains("x.ron:1:"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+fn bterm_with_input(args: &[&str], input: &str) -> (i32, String, String) {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bterm"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("bterm runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_human_plays_a_text_battle_with_a_b_c_and_1_2_3() {
+    let keys = "q\na\n2\nc\n1\nb\n3\na\nn\nb\nc\n1\n2\n3\na\nb\nc\n".repeat(3);
+    let (code, out, err) = bterm_with_input(
+        &["battle", "Dα-001", "Dα-021", "--p2", "easy", "--seed", "5"],
+        &keys,
+    );
+    assert_eq!(code, 0, "{err}\n{out}");
+    assert!(out.contains("— Round 1 —"), "{out}");
+    assert!(out.contains("P1: Agumon uses"), "{out}");
+    assert!(out.contains("Clash:"), "{out}");
+    assert!(out.contains("WINS!") || out.contains("DRAW"), "{out}");
+    assert!(
+        out.contains("\"q\" is not a choice now"),
+        "a wrong key is answered, not a crash: {out}"
+    );
+}
+
+#[test]
+fn a_human_battle_without_input_stops_with_a_clear_message() {
+    let (code, _, err) = bterm_with_input(&["battle", "Dα-001", "Dα-021"], "");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("the input closed while waiting for P1's choice; use --p1 easy|normal|hard"),
+        "{err}"
+    );
+}
+
+#[test]
+fn battle_refuses_a_team_the_rules_refuse() {
+    let (code, _, err) = bterm(&["battle", "Dα-002", "Dα-021", "--p1", "easy"]);
+    assert_eq!(code, 1);
+    assert_eq!(err.trim(), "error: P1: Greymon needs Agumon first");
+    let (code, _, err) = bterm(&["battle", "Dα-001,Dα-999", "Dα-021", "--p1", "easy"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("error: team \"Dα-001,Dα-999\": no card Dα-999 in this set"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_saved_battle_replays_and_a_tampered_one_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("battle.ron");
+    let f = file.to_str().unwrap();
+    let (code, out, err) = bterm(&[
+        "battle",
+        "Dα-001,Dα-002,Oα-002",
+        "Dα-021,Dα-022",
+        "--p1",
+        "hard",
+        "--p2",
+        "normal",
+        "--seed",
+        "9",
+        "--save",
+        f,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.ends_with(&format!("replay saved to {f}\n")), "{out}");
+    let battle_log: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with("replay saved"))
+        .collect();
+
+    let (code, out, err) = bterm(&["replay", f, "--headless"]);
+    assert_eq!(code, 0, "{err}");
+    let replay_log: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with("replay checked"))
+        .collect();
+    assert_eq!(replay_log, battle_log, "the replay tells the same battle");
+    assert!(out.contains("final state hash"), "{out}");
+
+    let text = std::fs::read_to_string(&file).unwrap();
+    let tampered = text
+        .replacen("Stance(A)", "Stance(B)", 1)
+        .replacen("Stance(C)", "Stance(A)", 1);
+    assert_ne!(tampered, text);
+    std::fs::write(&file, tampered).unwrap();
+    let (code, _, err) = bterm(&["replay", f, "--headless"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("does not reproduce the recorded battle") || err.contains("is refused"),
+        "{err}"
+    );
+
+    std::fs::write(&file, "(rules: 12,").unwrap();
+    let (code, _, err) = bterm(&["replay", f, "--headless"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!("{f}:1:")) && err.contains("not a bterm replay"),
+        "{err}"
+    );
+}
+
+#[test]
+fn analyze_reports_the_design_measures() {
+    let (code, out, err) = bterm(&["analyze", "--battles", "40", "--level", "easy"]);
+    assert_eq!(code, 0, "{err}");
+    for want in [
+        "Stance payoff matrix",
+        "Dominant row: none",
+        "P1 wins",
+        "Rounds per battle",
+        "Hard vs Normal",
+        "Hard vs Easy",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+}

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use bterm::cards::{BattleType, CardNumber, CardSet};
-use bterm::rules::terminal::{Action, Event, Match, PointsReason, Setup, SetupError, Tunables};
+use bterm::rules::terminal::{Action, Event, Match, PointsReason, Setup, Tunables};
 use bterm::rules::{Outcome, Side};
 
 use BattleType::{A, B, C};
@@ -245,8 +245,10 @@ fn line_cards() -> CardSet {
 #[test]
 fn a_player_scans_up_to_the_allowed_digimon_and_option_cards() {
     let cards = line_cards();
-    let mut t = Tunables::default();
-    t.max_digimon = 3;
+    let t = Tunables {
+        max_digimon: 3,
+        ..Tunables::default()
+    };
     let s = Setup {
         tunables: t,
         teams: [
@@ -335,8 +337,10 @@ fn the_one_card_limit_applies_to_the_team() {
 #[test]
 fn the_three_copies_rule_applies_to_the_team() {
     let cards = line_cards();
-    let mut t = Tunables::default();
-    t.max_copies = 2;
+    let t = Tunables {
+        max_copies: 2,
+        ..Tunables::default()
+    };
     let s = Setup {
         tunables: t,
         teams: [
@@ -465,8 +469,11 @@ fn a_full_gauge_may_digivolve_and_the_player_is_asked() {
 #[test]
 fn jogress_when_both_component_lines_are_full() {
     let cards = line_cards();
-    let mut t = Tunables::default();
-    t.gauge_bench = t.gauge_front;
+    let defaults = Tunables::default();
+    let t = Tunables {
+        gauge_bench: defaults.gauge_front,
+        ..defaults
+    };
     let mut m = start_with(
         &cards,
         &["DM-900", "DM-901", "DM-903", "DM-904", "DM-905"],
@@ -850,8 +857,10 @@ fn a_player_with_no_digimon_left_loses() {
 
 #[test]
 fn after_the_last_round_more_points_wins() {
-    let mut t = Tunables::default();
-    t.max_rounds = 2;
+    let t = Tunables {
+        max_rounds: 2,
+        ..Tunables::default()
+    };
     let mut m = start_with(&sturdy(), &["DM-900"], &["DM-901"], t);
     stances(&mut m, B, A);
     let ev = stances(&mut m, A, A);

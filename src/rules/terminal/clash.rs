@@ -74,7 +74,8 @@ impl Battle {
         let i = s.index();
         self.slot[i] = self.stance[s.other().index()];
         let p = &m.players[i];
-        let candidates: Vec<usize> = self.groups[i].clone().unwrap_or_else(|| vec![p.front]);
+        let front = [p.front];
+        let candidates: &[usize] = self.groups[i].as_deref().unwrap_or(&front);
         let (card, base) = candidates
             .iter()
             .map(|&l| {
@@ -326,7 +327,7 @@ fn run(
                 }
             }
             Effect::Points(p, n) => {
-                change_points(m, player_side(*p, s), *n, PointsReason::Ability, events)
+                change_points(m, player_side(*p, s), *n, PointsReason::Ability, events);
             }
             Effect::Gauge(p, n) => {
                 let who = player_side(*p, s);
@@ -379,26 +380,30 @@ fn fire(
     pick: impl Fn(Side, Source, &Ability) -> bool,
 ) {
     for s in order {
-        let p = &m.players[s.index()];
-        if !p.front().in_play() && p.front().state != LineState::Deleted {
-            continue;
-        }
-        let list: Vec<(Source, CardNumber, u8, Ability)> = p
-            .abilities()
-            .into_iter()
-            .map(|(src, c, i, a)| (src, c, i, a.clone()))
-            .collect();
-        for (source, card, index, a) in list {
-            let p = &m.players[s.index()];
-            let ready = a.mark == Mark::Auto || p.readied.contains(&AbilitySlot { source, index });
-            if !ready || !p.within_limit(card, index, &a) || !pick(s, source, &a) {
-                continue;
-            }
-            if source == Source::Front && b.negated[s.index()] {
-                continue;
-            }
-            if a.conditions.iter().all(|c| holds(m, b, s, c)) {
-                run(m, b, s, card, index, &a, events);
+        let sources = 1 + m.players[s.index()].options.len();
+        for k in 0..sources {
+            let source = if k == 0 {
+                Source::Front
+            } else {
+                Source::Option((k - 1) as u8)
+            };
+            // Hold the card itself (a cheap Arc) so its abilities outlive the borrow of the match.
+            let holder = m.players[s.index()].holder(source);
+            let (card, list) = holder.abilities();
+            for (index, a) in list.iter().enumerate() {
+                let index = index as u8;
+                let p = &m.players[s.index()];
+                let ready =
+                    a.mark == Mark::Auto || p.readied.contains(&AbilitySlot { source, index });
+                if !ready || !p.within_limit(card, index, a) || !pick(s, source, a) {
+                    continue;
+                }
+                if source == Source::Front && b.negated[s.index()] {
+                    continue;
+                }
+                if a.conditions.iter().all(|c| holds(m, b, s, c)) {
+                    run(m, b, s, card, index, a, events);
+                }
             }
         }
     }

@@ -349,7 +349,34 @@ struct Player {
     speed_bonus: i32,
 }
 
+/// A card that carries abilities, held by a cheap shared handle.
+enum Holder {
+    Digimon(Arc<Digimon>),
+    Option(Arc<OptionCard>),
+    None,
+}
+
+impl Holder {
+    fn abilities(&self) -> (CardNumber, &[Ability]) {
+        match self {
+            Holder::Digimon(d) => (d.number, &d.terminal),
+            Holder::Option(o) => (o.number, &o.terminal),
+            Holder::None => (CardNumber::new(crate::cards::Prefix::Dm, 0), &[]),
+        }
+    }
+}
+
 impl Player {
+    fn holder(&self, source: Source) -> Holder {
+        match source {
+            Source::Front => Holder::Digimon(Arc::clone(&self.front().stages[self.front().at])),
+            Source::Option(i) => self
+                .options
+                .get(usize::from(i))
+                .map_or(Holder::None, |o| Holder::Option(Arc::clone(o))),
+        }
+    }
+
     fn front(&self) -> &Line {
         &self.lines[self.front]
     }
@@ -402,21 +429,6 @@ impl Player {
         }
     }
 
-    /// Every (source, card, index, ability) this player has in play, front Digimon first.
-    fn abilities(&self) -> Vec<(Source, CardNumber, u8, &Ability)> {
-        let mut v = Vec::new();
-        let sources = std::iter::once(Source::Front)
-            .chain((0..self.options.len()).map(|i| Source::Option(i as u8)));
-        for source in sources {
-            if let Some((card, list)) = self.slot(source) {
-                for (i, a) in list.iter().enumerate() {
-                    v.push((source, card, i as u8, a));
-                }
-            }
-        }
-        v
-    }
-
     fn within_limit(&self, card: CardNumber, index: u8, a: &Ability) -> bool {
         let (game, turn) = self.uses(card, index);
         match a.limit {
@@ -462,6 +474,9 @@ pub struct Match {
     opening: Vec<Event>,
     /// Actions applied so far.
     actions: u32,
+    /// A running digest of every action applied, so the state hash covers
+    /// the path as well as where it ended.
+    history: u64,
 }
 
 /// What a CPU player or a HUD may read about one side.
@@ -560,6 +575,7 @@ impl Match {
             outcome: None,
             opening: Vec::new(),
             actions: 0,
+            history: 0,
         };
         m.start_round(&mut opening);
         m.opening = opening;
@@ -589,6 +605,7 @@ impl Match {
             outcome: None,
             opening: Vec::new(),
             actions: 0,
+            history: 0,
         };
         let mut events = Vec::new();
         m.start_round(&mut events);
@@ -697,17 +714,30 @@ impl Match {
                 let mut v: Vec<Action> =
                     BattleType::ALL.iter().map(|&b| Action::Stance(b)).collect();
                 v.push(Action::TimeUp);
-                if !me.alpha_used && self.alpha_group(side).len() >= self.tunables.alpha_group {
+                if !me.alpha_used && self.alpha_group_len(side) >= self.tunables.alpha_group {
                     v.extend(BattleType::ALL.iter().map(|&b| Action::AlphaAttack(b)));
                 }
-                for (source, card, index, a) in me.abilities() {
-                    let slot = AbilitySlot { source, index };
-                    if a.mark == Mark::Action
-                        && matches!(a.timing, Timing::Battle | Timing::Always)
-                        && me.within_limit(card, index, a)
-                        && !me.readied.contains(&slot)
-                    {
-                        v.push(Action::UseAbility(slot));
+                for k in 0..=me.options.len() {
+                    let source = if k == 0 {
+                        Source::Front
+                    } else {
+                        Source::Option((k - 1) as u8)
+                    };
+                    let Some((card, list)) = me.slot(source) else {
+                        continue;
+                    };
+                    for (index, a) in list.iter().enumerate() {
+                        let slot = AbilitySlot {
+                            source,
+                            index: index as u8,
+                        };
+                        if a.mark == Mark::Action
+                            && matches!(a.timing, Timing::Battle | Timing::Always)
+                            && me.within_limit(card, slot.index, a)
+                            && !me.readied.contains(&slot)
+                        {
+                            v.push(Action::UseAbility(slot));
+                        }
                     }
                 }
                 v
@@ -740,6 +770,8 @@ impl Match {
         let mut events = Vec::new();
         let s = side.index();
         self.actions += 1;
+        let step = format!("{}:{side:?}:{action:?};", self.history);
+        self.history = crate::rules::fnv1a(step.as_bytes());
         match action {
             Action::Digivolve(yes) => {
                 if yes {
@@ -902,8 +934,23 @@ impl Match {
         group
     }
 
+    /// How many Digimon an Alpha Strike by `side` would bring, without building the group.
+    fn alpha_group_len(&self, side: Side) -> usize {
+        let p = &self.players[side.index()];
+        let front = p.front().card();
+        p.lines
+            .iter()
+            .filter(|l| {
+                l.in_play()
+                    && l.card().battle_type == front.battle_type
+                    && l.card().field == front.field
+            })
+            .count()
+            .max(1)
+    }
+
     fn can_alpha_block(&self, side: Side) -> bool {
-        self.alpha_group(side).len() >= self.alpha_group(side.other()).len()
+        self.alpha_group_len(side) >= self.alpha_group_len(side.other())
     }
 
     fn both_pressed(&mut self, pressed: [Press; 2], events: &mut Vec<Event>) {
