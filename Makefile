@@ -54,7 +54,7 @@ lint:
 	cargo clippy --all-targets -- -D warnings
 
 bench:
-	cargo bench --no-default-features
+	cargo bench --no-default-features --benches
 
 # A frame of the game as the player sees it, under a virtual display.
 screenshot: deps build

@@ -46,12 +46,12 @@ fn run_script(
     mut exit: MessageWriter<AppExit>,
 ) {
     *frame += 1;
-    if *frame == SCREENSHOT_AFTER_FRAMES {
-        if let Some(path) = &script.screenshot {
-            commands
-                .spawn(Screenshot::primary_window())
-                .observe(save_to_disk(path.clone()));
-        }
+    if *frame == SCREENSHOT_AFTER_FRAMES
+        && let Some(path) = &script.screenshot
+    {
+        commands
+            .spawn(Screenshot::primary_window())
+            .observe(save_to_disk(path.clone()));
     }
     if script.quit_after.is_some_and(|n| *frame >= n) {
         exit.write(AppExit::Success);

@@ -69,6 +69,28 @@ pub enum Action {
     UseAbility(AbilitySlot),
 }
 
+impl Action {
+    /// A number that tells actions apart (for the action digest).
+    fn code(self) -> u32 {
+        let b = |t: BattleType| t.index() as u32;
+        match self {
+            Action::Stance(t) => 1 + b(t),
+            Action::TimeUp => 4,
+            Action::Digivolve(yes) => 5 + u32::from(yes),
+            Action::Jogress => 7,
+            Action::AlphaAttack(t) => 8 + b(t),
+            Action::AlphaBlock(yes) => 11 + u32::from(yes),
+            Action::UseAbility(slot) => {
+                let source = match slot.source {
+                    Source::Front => 0,
+                    Source::Option(i) => 1 + u32::from(i),
+                };
+                0x100 + (source << 8) + u32::from(slot.index)
+            }
+        }
+    }
+}
+
 /// Where an ability is: on the front Digimon or on an Option card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct AbilitySlot {
@@ -770,8 +792,11 @@ impl Match {
         let mut events = Vec::new();
         let s = side.index();
         self.actions += 1;
-        let step = format!("{}:{side:?}:{action:?};", self.history);
-        self.history = crate::rules::fnv1a(step.as_bytes());
+        let mut step = [0u8; 13];
+        step[..8].copy_from_slice(&self.history.to_le_bytes());
+        step[8] = side.index() as u8;
+        step[9..].copy_from_slice(&action.code().to_le_bytes());
+        self.history = crate::rules::fnv1a(&step);
         match action {
             Action::Digivolve(yes) => {
                 if yes {
