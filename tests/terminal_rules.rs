@@ -1086,3 +1086,28 @@ fn the_same_inputs_play_the_same_battle() {
     };
     assert_eq!(play(), play());
 }
+
+#[test]
+fn on_equal_speed_and_points_the_previous_first_goes_first_again() {
+    let ability = "terminal: [(timing: Battle, effects: [Power(This, Add(1))])]";
+    let cards = set(
+        &[
+            D { hp: 5000, extra: ability, ..BASE },
+            D { number: "DM-901", name: "Twomon", hp: 5000, extra: ability, ..BASE },
+        ],
+        "",
+    );
+    let first = |ev: &[Event]| {
+        ev.iter().find_map(|e| match e {
+            Event::AbilityTriggered { side, .. } => Some(*side),
+            _ => None,
+        })
+    };
+    for seed in 0..8 {
+        let mut m = Match::from_setup(&Setup::new(team(&["DM-900"]), team(&["DM-901"]), seed), &cards).unwrap();
+        let opener = first(&stances(&mut m, A, A));
+        for _ in 0..4 {
+            assert_eq!(first(&stances(&mut m, A, A)), opener, "seed {seed}");
+        }
+    }
+}
