@@ -100,9 +100,16 @@ fn start_with(cards: &CardSet, p1: &[&str], p2: &[&str], t: Tunables) -> Match {
 }
 
 fn refused(cards: &CardSet, p1: &[&str]) -> String {
-    Match::from_setup(&Setup::new(team(p1), team(&["DM-900"]), 1), cards)
-        .unwrap_err()
-        .to_string()
+    refused_with(cards, p1, Tunables::default())
+}
+
+fn refused_with(cards: &CardSet, p1: &[&str], tunables: Tunables) -> String {
+    let s = Setup {
+        tunables,
+        teams: [team(p1), team(&["DM-900"])],
+        seed: 1,
+    };
+    Match::from_setup(&s, cards).unwrap_err().to_string()
 }
 
 /// Both press; returns the round's events.
@@ -249,16 +256,8 @@ fn a_player_scans_up_to_the_allowed_digimon_and_option_cards() {
         max_digimon: 3,
         ..Tunables::default()
     };
-    let s = Setup {
-        tunables: t,
-        teams: [
-            team(&["DM-900", "DM-903", "DM-906", "DM-907"]),
-            team(&["DM-900"]),
-        ],
-        seed: 1,
-    };
     assert_eq!(
-        Match::from_setup(&s, &cards).unwrap_err().to_string(),
+        refused_with(&cards, &["DM-900", "DM-903", "DM-906", "DM-907"], t),
         "P1: 4 Digimon scanned, 3 allowed"
     );
     assert_eq!(
@@ -341,16 +340,8 @@ fn the_three_copies_rule_applies_to_the_team() {
         max_copies: 2,
         ..Tunables::default()
     };
-    let s = Setup {
-        tunables: t,
-        teams: [
-            team(&["DM-900", "OP-901", "OP-902", "OP-903"]),
-            team(&["DM-900"]),
-        ],
-        seed: 1,
-    };
     assert_eq!(
-        Match::from_setup(&s, &cards).unwrap_err().to_string(),
+        refused_with(&cards, &["DM-900", "OP-901", "OP-902", "OP-903"], t),
         "P1: 3 cards named Chip, at most 2 allowed"
     );
 }
@@ -1092,8 +1083,18 @@ fn on_equal_speed_and_points_the_previous_first_goes_first_again() {
     let ability = "terminal: [(timing: Battle, effects: [Power(This, Add(1))])]";
     let cards = set(
         &[
-            D { hp: 5000, extra: ability, ..BASE },
-            D { number: "DM-901", name: "Twomon", hp: 5000, extra: ability, ..BASE },
+            D {
+                hp: 5000,
+                extra: ability,
+                ..BASE
+            },
+            D {
+                number: "DM-901",
+                name: "Twomon",
+                hp: 5000,
+                extra: ability,
+                ..BASE
+            },
         ],
         "",
     );
@@ -1104,7 +1105,11 @@ fn on_equal_speed_and_points_the_previous_first_goes_first_again() {
         })
     };
     for seed in 0..8 {
-        let mut m = Match::from_setup(&Setup::new(team(&["DM-900"]), team(&["DM-901"]), seed), &cards).unwrap();
+        let mut m = Match::from_setup(
+            &Setup::new(team(&["DM-900"]), team(&["DM-901"]), seed),
+            &cards,
+        )
+        .unwrap();
         let opener = first(&stances(&mut m, A, A));
         for _ in 0..4 {
             assert_eq!(first(&stances(&mut m, A, A)), opener, "seed {seed}");

@@ -94,6 +94,17 @@ impl Battle {
         self.base[i] = base;
     }
 
+    /// The event telling which technique `s` uses now.
+    fn technique_event(&self, s: Side) -> Event {
+        let i = s.index();
+        Event::TechniqueChosen {
+            side: s,
+            card: self.tech_card[i],
+            slot: self.slot[i],
+            base: self.base[i],
+        }
+    }
+
     fn power(&self, s: Side) -> u32 {
         self.power_mods
             .iter()
@@ -302,13 +313,7 @@ fn run(
                     }
                     if b.in_clash {
                         b.choose_technique(m, ts);
-                        let i = ts.index();
-                        events.push(Event::TechniqueChosen {
-                            side: ts,
-                            card: b.tech_card[i],
-                            slot: b.slot[i],
-                            base: b.base[i],
-                        });
+                        events.push(b.technique_event(ts));
                     }
                 }
             }
@@ -343,15 +348,8 @@ fn run(
                 for ts in targets(t, s, m) {
                     b.stance[ts.index()] = *x;
                     if b.in_clash {
-                        let o = ts.other();
-                        b.choose_technique(m, o);
-                        let i = o.index();
-                        events.push(Event::TechniqueChosen {
-                            side: o,
-                            card: b.tech_card[i],
-                            slot: b.slot[i],
-                            base: b.base[i],
-                        });
+                        b.choose_technique(m, ts.other());
+                        events.push(b.technique_event(ts.other()));
                     }
                 }
             }
@@ -509,13 +507,7 @@ pub(super) fn resolve(
 
     let mut b = Battle::new(m, stances, groups, true);
     for s in order {
-        let i = s.index();
-        events.push(Event::TechniqueChosen {
-            side: s,
-            card: b.tech_card[i],
-            slot: b.slot[i],
-            base: b.base[i],
-        });
+        events.push(b.technique_event(s));
     }
     fire(m, &mut b, order, events, |_, _, a| {
         matches!(a.timing, Timing::Battle | Timing::Always) && a.trigger.is_none()
