@@ -641,14 +641,15 @@ fn gauges_gain_35_percent_and_the_loser_50() {
     assert_eq!((m.view(P1).gauge, m.view(P2).gauge), (35, 50));
 }
 
-#[test]
-fn the_faster_digimons_effects_resolve_first() {
+/// Two sturdy Digimon with these Speeds, each with a Battle ability that
+/// reports itself, so the order of `AbilityTriggered` shows who resolved first.
+fn speed_cards(p1_speed: u8, p2_speed: u8) -> CardSet {
     let ability = "terminal: [(timing: Battle, effects: [Power(This, Add(1))])]";
-    let cards = set(
+    set(
         &[
             D {
                 hp: 5000,
-                speed: 3,
+                speed: p1_speed,
                 extra: ability,
                 ..BASE
             },
@@ -656,58 +657,58 @@ fn the_faster_digimons_effects_resolve_first() {
                 number: "DM-901",
                 name: "Twomon",
                 hp: 5000,
-                speed: 7,
+                speed: p2_speed,
                 extra: ability,
                 ..BASE
             },
         ],
         "",
-    );
-    let mut m = start(&cards, &["DM-900"], &["DM-901"]);
-    let ev = stances(&mut m, A, A);
-    let order: Vec<Side> = ev
-        .iter()
+    )
+}
+
+/// The sides whose abilities triggered, in order.
+fn trigger_order(ev: &[Event]) -> Vec<Side> {
+    ev.iter()
         .filter_map(|e| match e {
             Event::AbilityTriggered { side, .. } => Some(*side),
             _ => None,
         })
-        .collect();
-    assert_eq!(order, [P2, P1]);
+        .collect()
+}
+
+#[test]
+fn the_faster_digimons_effects_resolve_first() {
+    let mut m = start(&speed_cards(3, 7), &["DM-900"], &["DM-901"]);
+    assert_eq!(trigger_order(&stances(&mut m, A, A)), [P2, P1]);
 }
 
 #[test]
 fn on_equal_speed_the_player_with_fewer_points_goes_first() {
-    let ability = "terminal: [(timing: Battle, effects: [Power(This, Add(1))])]";
-    let cards = set(
-        &[
-            D {
-                hp: 5000,
-                extra: ability,
-                ..BASE
-            },
-            D {
-                number: "DM-901",
-                name: "Twomon",
-                hp: 5000,
-                extra: ability,
-                ..BASE
-            },
-        ],
-        "",
-    );
-    let mut m = start(&cards, &["DM-900"], &["DM-901"]);
-    stances(&mut m, A, B); // P1 loses (201×... vs): whoever lost has fewer points now.
-    let behind = if points(&m)[0] < points(&m)[1] {
-        P1
-    } else {
-        P2
-    };
-    let ev = stances(&mut m, A, A);
-    let first = ev.iter().find_map(|e| match e {
-        Event::AbilityTriggered { side, .. } => Some(*side),
-        _ => None,
-    });
-    assert_eq!(first, Some(behind));
+    let mut m = start(&speed_cards(5, 5), &["DM-900"], &["DM-901"]);
+    // A beats B: P1's 200 ×1.3 = 260 loses to P2's 300, so P1 falls behind.
+    stances(&mut m, A, B);
+    assert!(points(&m)[0] < points(&m)[1]);
+    assert_eq!(trigger_order(&stances(&mut m, A, A))[0], P1);
+}
+
+#[test]
+fn on_equal_speed_and_points_the_previous_first_goes_first_again() {
+    let cards = speed_cards(5, 5);
+    for seed in 0..8 {
+        let mut m = Match::from_setup(
+            &Setup::new(team(&["DM-900"]), team(&["DM-901"]), seed),
+            &cards,
+        )
+        .unwrap();
+        let opener = trigger_order(&stances(&mut m, A, A))[0];
+        for _ in 0..4 {
+            assert_eq!(
+                trigger_order(&stances(&mut m, A, A))[0],
+                opener,
+                "seed {seed}"
+            );
+        }
+    }
 }
 
 fn alpha_cards() -> CardSet {
@@ -1076,43 +1077,4 @@ fn the_same_inputs_play_the_same_battle() {
         (m.state_hash(), log)
     };
     assert_eq!(play(), play());
-}
-
-#[test]
-fn on_equal_speed_and_points_the_previous_first_goes_first_again() {
-    let ability = "terminal: [(timing: Battle, effects: [Power(This, Add(1))])]";
-    let cards = set(
-        &[
-            D {
-                hp: 5000,
-                extra: ability,
-                ..BASE
-            },
-            D {
-                number: "DM-901",
-                name: "Twomon",
-                hp: 5000,
-                extra: ability,
-                ..BASE
-            },
-        ],
-        "",
-    );
-    let first = |ev: &[Event]| {
-        ev.iter().find_map(|e| match e {
-            Event::AbilityTriggered { side, .. } => Some(*side),
-            _ => None,
-        })
-    };
-    for seed in 0..8 {
-        let mut m = Match::from_setup(
-            &Setup::new(team(&["DM-900"]), team(&["DM-901"]), seed),
-            &cards,
-        )
-        .unwrap();
-        let opener = first(&stances(&mut m, A, A));
-        for _ in 0..4 {
-            assert_eq!(first(&stances(&mut m, A, A)), opener, "seed {seed}");
-        }
-    }
 }
