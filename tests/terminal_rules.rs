@@ -42,6 +42,14 @@ const BASE: D = D {
     extra: "",
 };
 
+/// A plain sturdy opponent that is never deleted.
+const TWOMON: D = D {
+    number: "DM-901",
+    name: "Twomon",
+    hp: 5000,
+    ..BASE
+};
+
 impl D {
     fn ron(&self) -> String {
         let req = if self.requirements.is_empty() {
@@ -146,12 +154,7 @@ fn sturdy() -> CardSet {
                 hp: 5000,
                 ..BASE
             },
-            D {
-                number: "DM-901",
-                name: "Twomon",
-                hp: 5000,
-                ..BASE
-            },
+            TWOMON,
         ],
         "",
     )
@@ -390,22 +393,7 @@ fn a_player_who_scans_nothing_plays_a_default_partner() {
 
 #[test]
 fn each_player_has_100_points_which_is_the_cap() {
-    let cards = set(
-        &[
-            D {
-                hp: 5000,
-                extra: "terminal: [(timing: Battle, effects: [Points(You, 50)])]",
-                ..BASE
-            },
-            D {
-                number: "DM-901",
-                name: "Twomon",
-                hp: 5000,
-                ..BASE
-            },
-        ],
-        "",
-    );
+    let cards = with_ability("terminal: [(timing: Battle, effects: [Points(You, 50)])]");
     let mut m = start(&cards, &["DM-900"], &["DM-901"]);
     assert_eq!(points(&m), [100, 100]);
     stances(&mut m, A, A);
@@ -513,12 +501,7 @@ fn no_press_within_the_timer_plays_the_printed_battle_type() {
                 hp: 5000,
                 ..BASE
             },
-            D {
-                number: "DM-901",
-                name: "Twomon",
-                hp: 5000,
-                ..BASE
-            },
+            TWOMON,
         ],
         "",
     );
@@ -639,6 +622,22 @@ fn gauges_gain_35_percent_and_the_loser_50() {
     let mut m = start(&sturdy(), &["DM-900"], &["DM-901"]);
     stances(&mut m, B, A);
     assert_eq!((m.view(P1).gauge, m.view(P2).gauge), (35, 50));
+}
+
+/// A sturdy P1 with one Battle Terminal ability (`extra` RON) against a
+/// plain sturdy P2: nobody is deleted, so the ability's effect shows.
+fn with_ability(extra: &'static str) -> CardSet {
+    set(
+        &[
+            D {
+                hp: 5000,
+                extra,
+                ..BASE
+            },
+            TWOMON,
+        ],
+        "",
+    )
 }
 
 /// Two sturdy Digimon with these Speeds, each with a Battle ability that
@@ -950,21 +949,8 @@ fn interruptive_effects_resolve_before_what_they_interrupt() {
 
 #[test]
 fn action_abilities_resolve_only_when_used() {
-    let cards = set(
-        &[
-            D {
-                hp: 5000,
-                extra: "terminal: [(mark: Action, timing: Battle, limit: PerGame(1), effects: [Power(This, Add(500))])]",
-                ..BASE
-            },
-            D {
-                number: "DM-901",
-                name: "Twomon",
-                hp: 5000,
-                ..BASE
-            },
-        ],
-        "",
+    let cards = with_ability(
+        "terminal: [(mark: Action, timing: Battle, limit: PerGame(1), effects: [Power(This, Add(500))])]",
     );
     let mut m = start(&cards, &["DM-900"], &["DM-901"]);
     assert_eq!(clash(&stances(&mut m, A, A)).0, [300, 300]);
@@ -985,21 +971,8 @@ fn action_abilities_resolve_only_when_used() {
 
 #[test]
 fn a_technique_reduced_to_0_stays_0() {
-    let cards = set(
-        &[
-            D {
-                hp: 5000,
-                extra: "terminal: [(timing: Battle, limit: PerGame(1), effects: [TechniqueToZero(Opponent, One(A))])]",
-                ..BASE
-            },
-            D {
-                number: "DM-901",
-                name: "Twomon",
-                hp: 5000,
-                ..BASE
-            },
-        ],
-        "",
+    let cards = with_ability(
+        "terminal: [(timing: Battle, limit: PerGame(1), effects: [TechniqueToZero(Opponent, One(A))])]",
     );
     let mut m = start(&cards, &["DM-900"], &["DM-901"]);
     assert_eq!(clash(&stances(&mut m, A, A)).0, [300, 0]);
