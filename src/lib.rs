@@ -3,6 +3,7 @@
 //! Rust; everything Bevy lives in `arena` behind the `arena` feature.
 
 pub mod ai;
+pub mod barcode;
 pub mod cards;
 pub mod cli;
 pub mod effects;

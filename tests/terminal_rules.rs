@@ -116,6 +116,7 @@ fn refused_with(cards: &CardSet, p1: &[&str], tunables: Tunables) -> String {
         tunables,
         teams: [team(p1), team(&["DM-900"])],
         seed: 1,
+        extra: Vec::new(),
     };
     Match::from_setup(&s, cards).unwrap_err().to_string()
 }

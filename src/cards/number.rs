@@ -34,11 +34,14 @@ pub enum Prefix {
     Ltp,
     /// `Cα-`: Card Game Alpha Command cards.
     CAlpha,
+    /// `WD-`: a wild Digimon bterm made from a product barcode (not a Bandai
+    /// prefix; see docs/card-code.md).
+    Wild,
 }
 
 impl Prefix {
     /// Every prefix, in the rulebook's order.
-    pub const ALL: [Prefix; 11] = [
+    pub const ALL: [Prefix; 12] = [
         Prefix::DAlpha,
         Prefix::Dm,
         Prefix::Dm02,
@@ -50,6 +53,7 @@ impl Prefix {
         Prefix::Op02,
         Prefix::Ltp,
         Prefix::CAlpha,
+        Prefix::Wild,
     ];
 
     /// The prefix as printed on the card, without the dash.
@@ -66,6 +70,7 @@ impl Prefix {
             Prefix::Op02 => "OP02",
             Prefix::Ltp => "LTP",
             Prefix::CAlpha => "Cα",
+            Prefix::Wild => "WD",
         }
     }
 
@@ -83,13 +88,14 @@ impl Prefix {
             Prefix::Op02 => "Battle Terminal 02 series Option card",
             Prefix::Ltp => "Option card bundled with the Digimon Battle Junction",
             Prefix::CAlpha => "Card Game Alpha Command card",
+            Prefix::Wild => "wild Digimon made by bterm from a product barcode",
         }
     }
 
     /// The kinds of card that may carry this prefix.
     pub fn allows(self, kind: CardKind) -> bool {
         match self {
-            Prefix::DAlpha | Prefix::Dm | Prefix::Dm02 | Prefix::SpAlpha => {
+            Prefix::DAlpha | Prefix::Dm | Prefix::Dm02 | Prefix::SpAlpha | Prefix::Wild => {
                 kind == CardKind::Digimon
             }
             Prefix::Sp | Prefix::Sp02 => kind != CardKind::Command,
@@ -112,6 +118,7 @@ impl Prefix {
             Prefix::Op02 => "OP02",
             Prefix::Ltp => "LTP",
             Prefix::CAlpha => "CA",
+            Prefix::Wild => "WD",
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::load::{Checker, LoadError, LoadErrorKind, LoadErrors, Located, parse_file};
+use super::load::{Checker, LoadError, LoadErrorKind, LoadErrors, Located, parse_file, write_ron};
 use super::{Card, CardKind, CardNumber, base_name};
 
 /// The sample card set the game ships, compiled in so the game runs with no
@@ -218,6 +218,37 @@ impl CardSet {
             by_number,
             by_base_name,
         })
+    }
+
+    /// This set plus cards that travel on their own (custom cards from QR
+    /// codes, wild Digimon from product barcodes), checked as card files are:
+    /// ranges, names, requirements, and no number used twice. A card equal
+    /// to one already in the set is no duplicate.
+    pub fn with_cards(&self, extra: &[Card]) -> Result<CardSet, LoadErrors> {
+        let mut new: Vec<&Card> = Vec::new();
+        for card in extra {
+            if self.get(&card.number()) != Some(card) && !new.contains(&card) {
+                new.push(card);
+            }
+        }
+        if new.is_empty() {
+            return Ok(self.clone());
+        }
+        let io = |file: &str, e: ron::Error| {
+            LoadErrors(vec![LoadError {
+                file: PathBuf::from(file),
+                line: 0,
+                column: 0,
+                card: None,
+                kind: LoadErrorKind::Io(e.to_string()),
+            }])
+        };
+        let set_text = write_ron(&self.cards).map_err(|e| io("<card set>", e))?;
+        let extra_text = write_ron(&new).map_err(|e| io("<extra cards>", e))?;
+        CardSet::from_sources(&[
+            (PathBuf::from("<card set>"), set_text),
+            (PathBuf::from("<extra cards>"), extra_text),
+        ])
     }
 
     /// Every card, in file order.

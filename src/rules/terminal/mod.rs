@@ -36,6 +36,11 @@ pub struct Setup {
     pub teams: [Vec<CardNumber>; 2],
     /// The seed of the match's random numbers.
     pub seed: u64,
+    /// Cards that are not in the card set but travel with the teams: custom
+    /// cards read from QR codes and wild Digimon from product barcodes.
+    /// Carried here so a replay of their battle plays on any machine.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<crate::cards::Card>,
 }
 
 impl Setup {
@@ -45,6 +50,7 @@ impl Setup {
             tunables: Tunables::default(),
             teams: [p1, p2],
             seed,
+            extra: Vec::new(),
         }
     }
 }
@@ -554,6 +560,15 @@ impl Match {
 
     /// Checks a setup against the card set and starts the battle.
     pub fn from_setup(setup: &Setup, cards: &CardSet) -> Result<Match, SetupError> {
+        let extended;
+        let cards = if setup.extra.is_empty() {
+            cards
+        } else {
+            extended = cards
+                .with_cards(&setup.extra)
+                .map_err(|e| SetupError::ExtraCards(e.to_string().replace('\n', "; ")))?;
+            &extended
+        };
         let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
         let t = &setup.tunables;
         let mut opening = Vec::new();

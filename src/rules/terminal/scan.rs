@@ -139,6 +139,9 @@ pub enum SetupError {
         /// Whose team.
         side: Side,
     },
+    /// Custom or wild cards that are not valid cards, or clash with the set.
+    #[error("the scanned custom or wild cards have problems: {0}")]
+    ExtraCards(String),
     /// A bug: the engine broke its own invariant.
     #[error("internal error while setting up the match")]
     Internal,

@@ -1,4 +1,7 @@
-//! The command line: `bterm [play]`, `bterm cards check|list|show`.
+//! The command line: `bterm [play]`, `bterm cards check|list|show`,
+//! `bterm battle|replay|analyze`, and the scanner's `print|scan|enroll`.
+
+mod scan;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -36,6 +39,12 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Measure the Terminal rules over the card set (stance matrix, win rates, rounds).
     Analyze(AnalyzeArgs),
+    /// Render printable cards (300 dpi, with their barcodes) to PNG or PDF.
+    Print(scan::PrintArgs),
+    /// Read card barcodes from image files, folders, a folder of frames or a webcam.
+    Scan(scan::ScanArgs),
+    /// Bind the barcode in a picture to a card, so later scans of it resolve.
+    Enroll(scan::EnrollArgs),
 }
 
 /// Who plays a seat.
@@ -172,6 +181,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Battle(args)) => battle(args),
         Some(Command::Replay(args)) => replay(args),
         Some(Command::Analyze(args)) => analyze(args),
+        Some(Command::Print(args)) => scan::print(args),
+        Some(Command::Scan(args)) => scan::scan(args),
+        Some(Command::Enroll(args)) => scan::enroll(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,200 @@
+//! The bterm card code: how a card is written as a barcode, and how a
+//! decoded symbol's text is read back. See docs/card-code.md.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{Card, CardNumber};
+
+/// The QR text that names a card by number: `BTERM:` then the number.
+pub const QR_NUMBER_PREFIX: &str = "BTERM:";
+/// The QR text that carries a whole card: `BTERM-CARD:` then the card in RON.
+pub const QR_CARD_PREFIX: &str = "BTERM-CARD:";
+
+/// A barcode symbology, as bterm reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Format {
+    /// Code 128 (1D): the printed card number.
+    Code128,
+    /// QR Code (2D): a card number or a whole custom card.
+    QrCode,
+    /// EAN-13 (product barcode).
+    Ean13,
+    /// EAN-8 (product barcode).
+    Ean8,
+    /// UPC-A (product barcode).
+    UpcA,
+    /// UPC-E (product barcode).
+    UpcE,
+    /// Code 39.
+    Code39,
+    /// Code 93.
+    Code93,
+    /// Codabar.
+    Codabar,
+    /// Interleaved 2 of 5.
+    Itf,
+    /// Any other symbology rxing reads.
+    Other,
+}
+
+impl Format {
+    /// The format of an rxing result.
+    pub fn from_rxing(format: &rxing::BarcodeFormat) -> Format {
+        use rxing::BarcodeFormat as B;
+        match format {
+            B::CODE_128 => Format::Code128,
+            B::QR_CODE => Format::QrCode,
+            B::EAN_13 => Format::Ean13,
+            B::EAN_8 => Format::Ean8,
+            B::UPC_A => Format::UpcA,
+            B::UPC_E => Format::UpcE,
+            B::CODE_39 => Format::Code39,
+            B::CODE_93 => Format::Code93,
+            B::CODABAR => Format::Codabar,
+            B::ITF => Format::Itf,
+            _ => Format::Other,
+        }
+    }
+
+    /// The name people know it by.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Code128 => "Code 128",
+            Format::QrCode => "QR Code",
+            Format::Ean13 => "EAN-13",
+            Format::Ean8 => "EAN-8",
+            Format::UpcA => "UPC-A",
+            Format::UpcE => "UPC-E",
+            Format::Code39 => "Code 39",
+            Format::Code93 => "Code 93",
+            Format::Codabar => "Codabar",
+            Format::Itf => "ITF",
+            Format::Other => "barcode",
+        }
+    }
+
+    /// A retail product code (EAN/UPC): these become wild Digimon.
+    pub fn is_product(self) -> bool {
+        matches!(
+            self,
+            Format::Ean13 | Format::Ean8 | Format::UpcA | Format::UpcE
+        )
+    }
+}
+
+/// One decoded barcode: its symbology and its text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Symbol {
+    /// The symbology.
+    pub format: Format,
+    /// The text it carries.
+    pub text: String,
+}
+
+/// What a symbol's text means to bterm.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    /// A card number (from a Code 128, or a `BTERM:` QR code): still to be
+    /// looked up in the card set.
+    Number(String),
+    /// A whole card carried by a `BTERM-CARD:` QR code (not yet validated).
+    Custom(String),
+    /// A retail product code: its digits.
+    Product(String),
+    /// Anything else: only an enrolment can make it a card.
+    Foreign,
+}
+
+/// The card number as printed in a Code 128: plain ASCII (`α` is written `A`),
+/// so every phone app reads it back as typed text: `Dα-001` is `DA-001`.
+pub fn code128_text(number: &CardNumber) -> String {
+    let folded = number.folded();
+    let split = folded.len() - format!("{:03}", number.serial).len();
+    format!("{}-{}", &folded[..split], &folded[split..])
+}
+
+/// The QR text that names a card by number.
+pub fn qr_number_text(number: &CardNumber) -> String {
+    format!("{QR_NUMBER_PREFIX}{}", code128_text(number))
+}
+
+/// The QR text that carries a whole card (RON, one line).
+pub fn qr_card_text(card: &Card) -> Result<String, String> {
+    let ron = ron::Options::default()
+        .with_default_extension(
+            ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES
+                | ron::extensions::Extensions::IMPLICIT_SOME,
+        )
+        .to_string(std::slice::from_ref(card))
+        .map_err(|e| e.to_string())?;
+    Ok(format!("{QR_CARD_PREFIX}{ron}"))
+}
+
+/// Reads a decoded symbol: what it means before any lookup.
+pub fn classify(symbol: &Symbol) -> Content {
+    let text = symbol.text.trim();
+    if symbol.format == Format::QrCode {
+        if let Some(ron) = strip_prefix_ci(text, QR_CARD_PREFIX) {
+            return Content::Custom(ron.to_string());
+        }
+        if let Some(number) = strip_prefix_ci(text, QR_NUMBER_PREFIX) {
+            return Content::Number(number.trim().to_string());
+        }
+    }
+    if symbol.format.is_product() && text.bytes().all(|b| b.is_ascii_digit()) {
+        return Content::Product(text.to_string());
+    }
+    if text.parse::<CardNumber>().is_ok() {
+        return Content::Number(text.to_string());
+    }
+    Content::Foreign
+}
+
+fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::Prefix;
+
+    fn sym(format: Format, text: &str) -> Symbol {
+        Symbol {
+            format,
+            text: text.to_string(),
+        }
+    }
+
+    #[test]
+    fn code128_text_is_ascii_and_reads_back() {
+        let n = CardNumber::new(Prefix::DAlpha, 1);
+        assert_eq!(code128_text(&n), "DA-001");
+        assert_eq!(code128_text(&CardNumber::new(Prefix::Dm02, 95)), "DM02-095");
+        assert_eq!(code128_text(&CardNumber::new(Prefix::Sp, 1234)), "SP-1234");
+        assert_eq!("DA-001".parse::<CardNumber>().ok(), Some(n));
+    }
+
+    #[test]
+    fn classify_forgives_case_and_prefix() {
+        assert_eq!(
+            classify(&sym(Format::QrCode, "bterm:da-001")),
+            Content::Number("da-001".into())
+        );
+        assert_eq!(
+            classify(&sym(Format::Code128, "DA-001")),
+            Content::Number("DA-001".into())
+        );
+        assert_eq!(
+            classify(&sym(Format::Ean13, "4901234567894")),
+            Content::Product("4901234567894".into())
+        );
+        assert_eq!(classify(&sym(Format::Code39, "HELLO")), Content::Foreign);
+        assert!(matches!(
+            classify(&sym(Format::QrCode, "BTERM-CARD:[x]")),
+            Content::Custom(_)
+        ));
+    }
+}

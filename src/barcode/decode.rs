@@ -1,0 +1,438 @@
+//! Image → symbols: rxing behind a preprocessing pipeline that holds up on
+//! webcam photos (small, turned, in perspective, blurred, noisy, dim, JPEG).
+//!
+//! The pipeline tries, in order, and stops at the first pass that finds
+//! anything:
+//! 1. region proposals: blocks whose gradients all point one way and
+//!    alternate (bars, not a card's edge) are grouped; each group is cropped,
+//!    turned upright by its measured angle, enlarged when small, and decoded
+//!    on its own (as it is, then sharpened with an unsharp mask), strongest
+//!    first, until one reads;
+//! 2. the whole image as it is (rxing's hybrid local threshold, try-harder);
+//!    for files, painting over each symbol found and looking again for more;
+//! 3. the whole image contrast-stretched and, when large, halved;
+//! 4. an orientation search over the whole image in 15° steps;
+//! 5. a 3×3 blur against sensor noise, then 1 and 2 again.
+//!
+//! `Effort::Frame` (the webcam) stops after pass 2. Which pass found a code
+//! is reported, so the README's figures say what each pass is worth.
+
+use std::collections::BTreeSet;
+
+use image::GrayImage;
+use rxing::common::HybridBinarizer;
+use rxing::{BinaryBitmap, DecodeHints, Luma8LuminanceSource, MultiFormatReader, Reader};
+use serde::{Deserialize, Serialize};
+
+use super::code::{Format, Symbol};
+use super::imageops;
+
+/// How hard to look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effort {
+    /// A live camera frame: the quick passes only (another frame comes soon).
+    Frame,
+    /// A file: every pass.
+    File,
+}
+
+/// The pass of the pipeline that found the symbols.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pass {
+    /// A cropped, turned region proposal.
+    Region,
+    /// The image as it is.
+    Direct,
+    /// Contrast-stretched (and halved when large).
+    Contrast,
+    /// The orientation search.
+    Rotation,
+    /// After a blur against noise.
+    Denoise,
+}
+
+/// What decoding an image found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Decoded {
+    /// Every distinct symbol, sorted.
+    pub symbols: Vec<Symbol>,
+    /// The pass that found them (none if nothing was found).
+    pub pass: Option<Pass>,
+}
+
+/// Decodes every barcode it can find in a grayscale image.
+pub fn decode(img: &GrayImage, effort: Effort) -> Decoded {
+    let found = |symbols: BTreeSet<Symbol>, pass| Decoded {
+        symbols: symbols.into_iter().collect(),
+        pass: Some(pass),
+    };
+    if img.width() < 8 || img.height() < 8 {
+        return Decoded::default();
+    }
+    // Region proposals first: a card small and turned in a photo reads
+    // there, and a clean scan's bars are the strongest proposal.
+    let s = read_regions(img);
+    if !s.is_empty() {
+        return found(s, Pass::Region);
+    }
+    // Then the whole picture: every symbol on it for a file, the first for
+    // a camera frame.
+    let s = if effort == Effort::File {
+        read_all(img)
+    } else {
+        read_one(img)
+    };
+    if !s.is_empty() {
+        return found(s, Pass::Direct);
+    }
+    if effort == Effort::Frame {
+        return Decoded::default();
+    }
+    let mut work = imageops::stretch_contrast(img);
+    if work.width().max(work.height()) > 1600 {
+        work = imageops::scale(&work, 0.5);
+    }
+    let s = read_one(&work);
+    if !s.is_empty() {
+        return found(s, Pass::Contrast);
+    }
+    let s = read_rotations(&work);
+    if !s.is_empty() {
+        return found(s, Pass::Rotation);
+    }
+    let blurred = imageops::box_blur3(&work);
+    let mut s = read_one(&blurred);
+    if s.is_empty() {
+        s = read_regions(&blurred);
+    }
+    if !s.is_empty() {
+        return found(s, Pass::Denoise);
+    }
+    Decoded::default()
+}
+
+/// Runs one pass of the pipeline on its own (for measuring what each pass
+/// is worth; `decode` runs them in order).
+pub fn run_pass(img: &GrayImage, pass: Pass) -> Vec<Symbol> {
+    let prepared = || {
+        let mut work = imageops::stretch_contrast(img);
+        if work.width().max(work.height()) > 1600 {
+            work = imageops::scale(&work, 0.5);
+        }
+        work
+    };
+    let found = match pass {
+        Pass::Direct => read_all(img),
+        Pass::Region => read_regions(img),
+        Pass::Contrast => read_one(&prepared()),
+        Pass::Rotation => read_rotations(&prepared()),
+        Pass::Denoise => {
+            let blurred = imageops::box_blur3(&prepared());
+            let s = read_one(&blurred);
+            if s.is_empty() {
+                read_regions(&blurred)
+            } else {
+                s
+            }
+        }
+    };
+    found.into_iter().collect()
+}
+
+fn hints() -> DecodeHints {
+    DecodeHints {
+        TryHarder: Some(true),
+        ..DecodeHints::default()
+    }
+}
+
+fn symbol(r: &rxing::RXingResult) -> Symbol {
+    Symbol {
+        format: Format::from_rxing(r.getBarcodeFormat()),
+        text: r.getText().to_string(),
+    }
+}
+
+/// Every symbol in the image: read one, paint over where it was, read
+/// again, until nothing new turns up (at most 12). Cheaper than rxing's
+/// multiple reader, which re-reads four sub-images around every find.
+fn read_all(img: &GrayImage) -> BTreeSet<Symbol> {
+    let mut found = BTreeSet::new();
+    let mut work: Option<GrayImage> = None;
+    for _ in 0..12 {
+        let Some(r) = read_result(work.as_ref().unwrap_or(img)) else {
+            break;
+        };
+        if !found.insert(symbol(&r)) {
+            break;
+        }
+        let canvas = work.get_or_insert_with(|| img.clone());
+        blank(canvas, &r);
+    }
+    found
+}
+
+/// Paints white over a found symbol (its result points, grown to cover the
+/// whole symbol: a 1D code's points lie on one scan line).
+fn blank(img: &mut GrayImage, r: &rxing::RXingResult) {
+    let points = r.getPoints();
+    if points.is_empty() {
+        return;
+    }
+    let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    for p in points {
+        x0 = x0.min(p.x);
+        y0 = y0.min(p.y);
+        x1 = x1.max(p.x);
+        y1 = y1.max(p.y);
+    }
+    let (w, h) = (x1 - x0, y1 - y0);
+    let grow = if r.getBarcodeFormat() == &rxing::BarcodeFormat::QR_CODE {
+        // Finder centres sit 3.5 modules in from the corners.
+        (w.max(h) * 0.25, w.max(h) * 0.25)
+    } else if w >= h {
+        (w * 0.1, w * 0.5)
+    } else {
+        (h * 0.5, h * 0.1)
+    };
+    let (iw, ih) = (img.width() as f32, img.height() as f32);
+    let clamp_x = |v: f32| v.clamp(0.0, iw) as u32;
+    let clamp_y = |v: f32| v.clamp(0.0, ih) as u32;
+    for y in clamp_y(y0 - grow.1)..clamp_y(y1 + grow.1) {
+        for x in clamp_x(x0 - grow.0)..clamp_x(x1 + grow.0) {
+            img.put_pixel(x, y, image::Luma([255]));
+        }
+    }
+}
+
+/// The first symbol rxing finds, if any.
+fn read_one(img: &GrayImage) -> BTreeSet<Symbol> {
+    read_result(img)
+        .map(|r| BTreeSet::from([symbol(&r)]))
+        .unwrap_or_default()
+}
+
+fn read_result(img: &GrayImage) -> Option<rxing::RXingResult> {
+    read_with(img, &hints())
+}
+
+fn read_with(img: &GrayImage, hints: &DecodeHints) -> Option<rxing::RXingResult> {
+    let source = Luma8LuminanceSource::new(img.as_raw().clone(), img.width(), img.height()).ok()?;
+    let mut bitmap = BinaryBitmap::new(HybridBinarizer::new(source));
+    MultiFormatReader::default()
+        .decode_with_hints(&mut bitmap, hints)
+        .ok()
+}
+
+fn read_rotations(img: &GrayImage) -> BTreeSet<Symbol> {
+    let small = if img.width().max(img.height()) > 1000 {
+        imageops::scale(img, 1000.0 / img.width().max(img.height()) as f32)
+    } else {
+        img.clone()
+    };
+    // try-harder also reads each candidate turned by 90°, and a 1D code reads
+    // the same both ways, so 0..90 in 15° steps covers every direction.
+    for degrees in [15.0, 30.0, 45.0, 60.0, 75.0] {
+        let s = read_one(&imageops::rotate(&small, degrees, 255));
+        if !s.is_empty() {
+            return s;
+        }
+    }
+    BTreeSet::new()
+}
+
+/// A group of blocks that look like barcode bars.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Region {
+    /// Bounding box in image pixels: x, y, width, height.
+    pub rect: (u32, u32, u32, u32),
+    /// The bars' gradient direction in degrees (0 = vertical bars).
+    pub angle: f32,
+    /// How many blocks it holds.
+    pub blocks: usize,
+}
+
+const BLOCK: usize = 8;
+const PROPOSAL_SIDE: f32 = 640.0;
+
+/// Finds barcode-like regions: blocks with strong, coherent gradients
+/// (structure tensor), grouped with neighbours of a similar direction.
+pub fn propose_regions(img: &GrayImage) -> Vec<Region> {
+    let longest = img.width().max(img.height()) as f32;
+    let factor = if longest > PROPOSAL_SIDE {
+        PROPOSAL_SIDE / longest
+    } else {
+        1.0
+    };
+    let small = if factor < 1.0 {
+        imageops::scale(img, factor)
+    } else {
+        img.clone()
+    };
+    let (w, h) = (small.width() as usize, small.height() as usize);
+    let (bw, bh) = (w / BLOCK, h / BLOCK);
+    if bw < 2 || bh < 2 {
+        return Vec::new();
+    }
+    let px = small.as_raw();
+    let at = |x: usize, y: usize| i32::from(px[y * w + x]);
+    let mut jxx = vec![0f32; bw * bh];
+    let mut jyy = vec![0f32; bw * bh];
+    let mut jxy = vec![0f32; bw * bh];
+    // Signed and absolute gradient sums: a lone edge (a card's border) has
+    // its gradients all one way; bars alternate, so the signed sum cancels.
+    let mut sgx = vec![0f32; bw * bh];
+    let mut sgy = vec![0f32; bw * bh];
+    let mut sabs = vec![0f32; bw * bh];
+    for y in 1..h - 1 {
+        for x in 1..w - 1 {
+            let gx = at(x + 1, y - 1) + 2 * at(x + 1, y) + at(x + 1, y + 1)
+                - at(x - 1, y - 1)
+                - 2 * at(x - 1, y)
+                - at(x - 1, y + 1);
+            let gy = at(x - 1, y + 1) + 2 * at(x, y + 1) + at(x + 1, y + 1)
+                - at(x - 1, y - 1)
+                - 2 * at(x, y - 1)
+                - at(x + 1, y - 1);
+            let (bx, by) = (x / BLOCK, y / BLOCK);
+            if bx >= bw || by >= bh {
+                continue;
+            }
+            let i = by * bw + bx;
+            let (gx, gy) = (gx as f32, gy as f32);
+            jxx[i] += gx * gx;
+            jyy[i] += gy * gy;
+            jxy[i] += gx * gy;
+            sgx[i] += gx;
+            sgy[i] += gy;
+            sabs[i] += (gx * gx + gy * gy).sqrt();
+        }
+    }
+    let energy: Vec<f32> = (0..bw * bh).map(|i| jxx[i] + jyy[i]).collect();
+    let mut sorted = energy.clone();
+    sorted.sort_by(f32::total_cmp);
+    let median = sorted[sorted.len() / 2];
+    let threshold = (median * 4.0).max(f32::from(BLOCK as u16 * BLOCK as u16) * 400.0);
+    let mut angle = vec![0f32; bw * bh];
+    let mut good = vec![false; bw * bh];
+    for i in 0..bw * bh {
+        if energy[i] < threshold {
+            continue;
+        }
+        let coherence = ((jxx[i] - jyy[i]).powi(2) + 4.0 * jxy[i].powi(2)).sqrt() / energy[i];
+        let one_way = (sgx[i].powi(2) + sgy[i].powi(2)).sqrt() / sabs[i].max(1.0);
+        angle[i] = 0.5 * (2.0 * jxy[i]).atan2(jxx[i] - jyy[i]);
+        if coherence > 0.55 {
+            good[i] = one_way < 0.5;
+        }
+    }
+
+    // Group neighbouring good blocks with a similar direction.
+    let mut seen = vec![false; bw * bh];
+    let mut regions = Vec::new();
+    for start in 0..bw * bh {
+        if !good[start] || seen[start] {
+            continue;
+        }
+        let mut stack = vec![start];
+        seen[start] = true;
+        let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+        let (mut c2, mut s2, mut n) = (0f32, 0f32, 0usize);
+        while let Some(i) = stack.pop() {
+            let (bx, by) = (i % bw, i / bw);
+            x0 = x0.min(bx);
+            y0 = y0.min(by);
+            x1 = x1.max(bx);
+            y1 = y1.max(by);
+            c2 += (2.0 * angle[i]).cos();
+            s2 += (2.0 * angle[i]).sin();
+            n += 1;
+            let neighbours = [
+                (bx.wrapping_sub(1), by),
+                (bx + 1, by),
+                (bx, by.wrapping_sub(1)),
+                (bx, by + 1),
+                (bx + 1, by + 1),
+                (bx.wrapping_sub(1), by.wrapping_sub(1)),
+                (bx + 1, by.wrapping_sub(1)),
+                (bx.wrapping_sub(1), by + 1),
+            ];
+            for (nx, ny) in neighbours {
+                if nx >= bw || ny >= bh {
+                    continue;
+                }
+                let j = ny * bw + nx;
+                if good[j] && !seen[j] {
+                    let mut d = (angle[j] - angle[i]).abs();
+                    d = d.min(std::f32::consts::PI - d);
+                    if d < 0.35 {
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        if n < 3 {
+            continue;
+        }
+
+        let inv = 1.0 / factor;
+        let rect = |v: usize| (v * BLOCK) as f32 * inv;
+        let (rx0, ry0) = (rect(x0), rect(y0));
+        let (rx1, ry1) = (rect(x1 + 1), rect(y1 + 1));
+        regions.push(Region {
+            rect: (
+                rx0 as u32,
+                ry0 as u32,
+                (rx1 - rx0).max(1.0) as u32,
+                (ry1 - ry0).max(1.0) as u32,
+            ),
+            angle: (0.5 * s2.atan2(c2)).to_degrees(),
+            blocks: n,
+        });
+    }
+    regions.sort_by(|a, b| b.blocks.cmp(&a.blocks));
+    regions.truncate(4);
+    regions
+}
+
+fn read_regions(img: &GrayImage) -> BTreeSet<Symbol> {
+    let mut out = BTreeSet::new();
+    for region in propose_regions(img) {
+        let (x, y, w, h) = region.rect;
+        // Grow the box: quiet zones, and the bars' ends the blocks missed.
+        let margin = (w.max(h) / 4).max(16);
+        let crop = imageops::crop(
+            img,
+            x.saturating_sub(margin),
+            y.saturating_sub(margin),
+            w + 2 * margin,
+            h + 2 * margin,
+        );
+        let mut upright = if region.angle.abs() > 4.0 {
+            // The angle is the gradient's; turning by it (counter-clockwise
+            // on screen is negative in image coordinates) stands bars upright.
+            imageops::rotate(&crop, region.angle, 255)
+        } else {
+            crop
+        };
+        let longest = upright.width().max(upright.height());
+        let mut factor = 1.0;
+        if longest < 500 {
+            factor = 2.0;
+            upright = imageops::scale(&upright, factor);
+        }
+        // As it is; then sharpened (an unsharp mask at the scale of a
+        // webcam's blur); then contrast-stretched.
+        let mut s = read_one(&upright);
+        if s.is_empty() {
+            s = read_one(&imageops::sharpen(&upright, factor, 1.0));
+        }
+        if !s.is_empty() {
+            out.extend(s);
+            break;
+        }
+    }
+    out
+}

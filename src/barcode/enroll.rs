@@ -1,0 +1,157 @@
+//! Enrolments: barcodes a collector bound to a card with `bterm enroll`
+//! (cards whose printed code is proprietary). Kept in one RON file in the
+//! data folder, written atomically, with the previous version kept as a
+//! `.bak`; a file that cannot be read is never overwritten.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::code::{Format, Symbol};
+use crate::cards::{CardNumber, read_ron, write_ron};
+
+/// The file name of the enrolments in the data folder.
+pub const FILE_NAME: &str = "enrolled.ron";
+
+/// Where bterm keeps what a user saves: `$BTERM_DATA_DIR`, else
+/// `$XDG_DATA_HOME/bterm`, else `~/.local/share/bterm`.
+pub fn data_dir() -> Option<PathBuf> {
+    let env = |k| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    env("BTERM_DATA_DIR")
+        .or_else(|| env("XDG_DATA_HOME").map(|d| d.join("bterm")))
+        .or_else(|| env("HOME").map(|h| h.join(".local/share/bterm")))
+}
+
+/// One enrolment as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Entry {
+    format: Format,
+    text: String,
+    card: CardNumber,
+}
+
+/// Why the enrolments cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum EnrollError {
+    /// No data folder could be found.
+    #[error("no data folder: set BTERM_DATA_DIR (or HOME) to where bterm may keep its files")]
+    NoDataDir,
+    /// The file exists but is not readable as enrolments.
+    #[error(
+        "{path}: cannot read the enrolments ({why}); fix or move the file away (it is left untouched)"
+    )]
+    Corrupt {
+        /// The file.
+        path: String,
+        /// The parser's or the system's answer.
+        why: String,
+    },
+    /// Writing failed.
+    #[error("{path}: cannot save the enrolments: {why}")]
+    Write {
+        /// The file.
+        path: String,
+        /// The system's answer.
+        why: String,
+    },
+}
+
+/// The enrolments, keyed by (symbology, text).
+#[derive(Debug, Clone, Default)]
+pub struct Enrolments {
+    path: Option<PathBuf>,
+    map: BTreeMap<(Format, String), CardNumber>,
+}
+
+impl Enrolments {
+    /// The enrolments in the data folder (none yet is fine).
+    pub fn open_default() -> Result<Enrolments, EnrollError> {
+        let dir = data_dir().ok_or(EnrollError::NoDataDir)?;
+        Enrolments::open(&dir.join(FILE_NAME))
+    }
+
+    /// The enrolments in `path` (a missing file is an empty list).
+    pub fn open(path: &Path) -> Result<Enrolments, EnrollError> {
+        let corrupt = |why: String| EnrollError::Corrupt {
+            path: path.display().to_string(),
+            why,
+        };
+        let mut map = BTreeMap::new();
+        match std::fs::read_to_string(path) {
+            Ok(text) => {
+                let entries: Vec<Entry> = read_ron(&text).map_err(|e| corrupt(e.to_string()))?;
+                for e in entries {
+                    map.insert((e.format, e.text), e.card);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(corrupt(e.to_string())),
+        }
+        Ok(Enrolments {
+            path: Some(path.to_path_buf()),
+            map,
+        })
+    }
+
+    /// The card a symbol was bound to.
+    pub fn get(&self, symbol: &Symbol) -> Option<CardNumber> {
+        self.map.get(&(symbol.format, symbol.text.clone())).copied()
+    }
+
+    /// Binds a symbol to a card; returns the card it was bound to before.
+    pub fn insert(&mut self, symbol: &Symbol, card: CardNumber) -> Option<CardNumber> {
+        self.map.insert((symbol.format, symbol.text.clone()), card)
+    }
+
+    /// How many barcodes are bound.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// The file they live in.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Saves atomically; the previous file is kept as `enrolled.ron.bak`.
+    pub fn save(&self) -> Result<(), EnrollError> {
+        let Some(path) = &self.path else {
+            return Err(EnrollError::NoDataDir);
+        };
+        let err = |why: String| EnrollError::Write {
+            path: path.display().to_string(),
+            why,
+        };
+        let entries: Vec<Entry> = self
+            .map
+            .iter()
+            .map(|((format, text), card)| Entry {
+                format: *format,
+                text: text.clone(),
+                card: *card,
+            })
+            .collect();
+        let text = write_ron(&entries).map_err(|e| err(e.to_string()))?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| err(e.to_string()))?;
+        }
+        if path.exists() {
+            let mut bak = path.as_os_str().to_owned();
+            bak.push(".bak");
+            std::fs::copy(path, PathBuf::from(bak)).map_err(|e| err(e.to_string()))?;
+        }
+        let body =
+            format!("// bterm enrolments: barcodes bound to cards with `bterm enroll`.\n{text}\n");
+        super::write_atomic(path, body.as_bytes()).map_err(|e| err(e.to_string()))
+    }
+}

@@ -1,0 +1,493 @@
+//! Printable cards at 300 dpi: name, stats, techniques, abilities in words,
+//! and the card code (a Code 128 of the number and a QR code), several cards
+//! to an A4 sheet, as PNG or PDF.
+
+use std::path::{Path, PathBuf};
+
+use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
+use image::{Rgb, RgbImage};
+use rxing::{BarcodeFormat, EncodeHints, MultiFormatWriter, Writer};
+
+use super::code::{code128_text, qr_card_text, qr_number_text};
+use crate::cards::{Card, CardKind, Field};
+use crate::effects::text::render;
+
+/// Dots per inch of everything printed.
+pub const DPI: u32 = 300;
+/// A card: 63 × 88 mm at 300 dpi.
+pub const CARD_W: u32 = 744;
+/// A card's height in pixels.
+pub const CARD_H: u32 = 1039;
+/// An A4 sheet at 300 dpi.
+pub const SHEET_W: u32 = 2480;
+/// An A4 sheet's height in pixels.
+pub const SHEET_H: u32 = 3508;
+/// Cards per sheet (3 × 3).
+pub const PER_SHEET: usize = 9;
+
+static REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed.ttf");
+static BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf");
+
+/// Why cards cannot be printed.
+#[derive(Debug, thiserror::Error)]
+pub enum PrintError {
+    /// Command cards are tabletop-only and carry no barcode.
+    #[error("{0} is a Command card: Command cards have no barcode, so there is nothing to print")]
+    Command(String),
+    /// The barcode encoder refused the text.
+    #[error("cannot encode {what} as a barcode: {why}")]
+    Encode {
+        /// Which code.
+        what: String,
+        /// The encoder's reason.
+        why: String,
+    },
+    /// Only .png and .pdf are written.
+    #[error("{0}: unknown output type; use a file name ending in .png or .pdf")]
+    Extension(String),
+    /// The output exists and would be overwritten.
+    #[error("{0} already exists; choose another --out or add --force to overwrite it")]
+    Exists(String),
+    /// Writing failed.
+    #[error("cannot write {path}: {why}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        why: String,
+    },
+}
+
+fn fonts() -> (FontRef<'static>, FontRef<'static>) {
+    // The fonts are compiled in and known good.
+    let regular = FontRef::try_from_slice(REGULAR).expect("embedded regular font parses");
+    let bold = FontRef::try_from_slice(BOLD).expect("embedded bold font parses");
+    (regular, bold)
+}
+
+/// A barcode as modules: `true` is black.
+pub fn encode(format: BarcodeFormat, text: &str) -> Result<rxing::common::BitMatrix, PrintError> {
+    let hints = EncodeHints {
+        CharacterSet: Some("UTF-8".to_string()),
+        ErrorCorrection: (format == BarcodeFormat::QR_CODE).then(|| "M".to_string()),
+        Margin: Some("0".to_string()),
+        ..EncodeHints::default()
+    };
+    MultiFormatWriter
+        .encode_with_hints(text, &format, 0, 0, &hints)
+        .map_err(|e| PrintError::Encode {
+            what: format!("\"{text}\" ({format})"),
+            why: e.to_string(),
+        })
+}
+
+/// The colour of a Field's frame.
+pub fn field_colour(field: Field) -> [u8; 3] {
+    match field {
+        Field::DragonsRoar => [196, 52, 40],
+        Field::NatureSpirits => [46, 139, 60],
+        Field::NightmareSoldiers => [110, 50, 150],
+        Field::JungleTroopers => [150, 110, 30],
+        Field::WindGuardians => [40, 160, 160],
+        Field::DeepSavers => [30, 80, 180],
+        Field::MetalEmpire => [100, 110, 120],
+        Field::VirusBusters => [220, 170, 20],
+    }
+}
+
+struct Canvas<'a> {
+    img: &'a mut RgbImage,
+    ox: u32,
+    oy: u32,
+}
+
+impl Canvas<'_> {
+    fn rect(&mut self, x: u32, y: u32, w: u32, h: u32, c: [u8; 3]) {
+        for yy in y..y + h {
+            for xx in x..x + w {
+                let (px, py) = (self.ox + xx, self.oy + yy);
+                if px < self.img.width() && py < self.img.height() {
+                    self.img.put_pixel(px, py, Rgb(c));
+                }
+            }
+        }
+    }
+
+    /// Draws one line of text with its top at `y`; returns its width.
+    fn text(&mut self, font: &FontRef<'_>, size: f32, x: u32, y: u32, c: [u8; 3], s: &str) -> u32 {
+        let scaled = font.as_scaled(PxScale::from(size));
+        let mut caret = x as f32;
+        let baseline = y as f32 + scaled.ascent();
+        let mut last = None;
+        for ch in s.chars() {
+            let id = scaled.glyph_id(ch);
+            if let Some(prev) = last {
+                caret += scaled.kern(prev, id);
+            }
+            let glyph = id.with_scale_and_position(size, ab_glyph::point(caret, baseline));
+            caret += scaled.h_advance(id);
+            last = Some(id);
+            if let Some(outlined) = font.outline_glyph(glyph) {
+                let b = outlined.px_bounds();
+                let (ox, oy) = (self.ox as f32, self.oy as f32);
+                let img = &mut *self.img;
+                outlined.draw(|gx, gy, cov| {
+                    let px = (ox + b.min.x + gx as f32) as i64;
+                    let py = (oy + b.min.y + gy as f32) as i64;
+                    if px < 0 || py < 0 || px >= img.width() as i64 || py >= img.height() as i64 {
+                        return;
+                    }
+                    let p = img.get_pixel_mut(px as u32, py as u32);
+                    for k in 0..3 {
+                        let bg = f32::from(p.0[k]);
+                        p.0[k] = (bg + (f32::from(c[k]) - bg) * cov.min(1.0)).round() as u8;
+                    }
+                });
+            }
+        }
+        (caret - x as f32).ceil() as u32
+    }
+
+    /// Draws text wrapped to `width`; returns the y below the last line.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "a drawing call: font, size, box, colour, text"
+    )]
+    fn wrapped(
+        &mut self,
+        font: &FontRef<'_>,
+        size: f32,
+        x: u32,
+        mut y: u32,
+        width: u32,
+        bottom: u32,
+        c: [u8; 3],
+        s: &str,
+    ) -> u32 {
+        let line_h = (size * 1.2) as u32;
+        for line in wrap(font, size, width as f32, s) {
+            if y + line_h > bottom {
+                break;
+            }
+            self.text(font, size, x, y, c, &line);
+            y += line_h;
+        }
+        y
+    }
+
+    fn matrix(
+        &mut self,
+        m: &rxing::common::BitMatrix,
+        x: u32,
+        y: u32,
+        module: u32,
+        bar_h: Option<u32>,
+    ) {
+        let rows = bar_h.map_or(m.height(), |_| 1);
+        for my in 0..rows {
+            for mx in 0..m.width() {
+                if m.get(mx, my) {
+                    let h = bar_h.unwrap_or(module);
+                    self.rect(x + mx * module, y + my * module, module, h, [0, 0, 0]);
+                }
+            }
+        }
+    }
+}
+
+fn text_width(font: &FontRef<'_>, size: f32, s: &str) -> f32 {
+    let scaled = font.as_scaled(PxScale::from(size));
+    s.chars()
+        .map(|c| scaled.h_advance(scaled.glyph_id(c)))
+        .sum()
+}
+
+fn wrap(font: &FontRef<'_>, size: f32, width: f32, s: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in s.split_whitespace() {
+        let candidate = if line.is_empty() {
+            word.to_string()
+        } else {
+            format!("{line} {word}")
+        };
+        if text_width(font, size, &candidate) > width && !line.is_empty() {
+            lines.push(std::mem::replace(&mut line, word.to_string()));
+        } else {
+            line = candidate;
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The QR text printed on a card: its number, or the whole card when it is
+/// not one of the shipped cards (`custom`).
+fn qr_text(card: &Card, custom: bool) -> Result<String, PrintError> {
+    if custom {
+        qr_card_text(card).map_err(|why| PrintError::Encode {
+            what: card.name().to_string(),
+            why,
+        })
+    } else {
+        Ok(qr_number_text(&card.number()))
+    }
+}
+
+/// Renders one card at 300 dpi. `custom` puts the whole card in the QR code
+/// (for cards that are not in the shipped set).
+pub fn render_card(card: &Card, custom: bool) -> Result<RgbImage, PrintError> {
+    let mut img = RgbImage::from_pixel(CARD_W, CARD_H, Rgb([255, 255, 255]));
+    draw_card(&mut img, 0, 0, card, custom)?;
+    Ok(img)
+}
+
+fn draw_card(
+    img: &mut RgbImage,
+    ox: u32,
+    oy: u32,
+    card: &Card,
+    custom: bool,
+) -> Result<(), PrintError> {
+    if card.kind() == CardKind::Command {
+        return Err(PrintError::Command(format!(
+            "{} {}",
+            card.number(),
+            card.name()
+        )));
+    }
+    let (regular, bold) = fonts();
+    let frame = card
+        .as_digimon()
+        .map_or([90, 90, 100], |d| field_colour(d.field));
+    let dark = [20, 20, 24];
+    let mut cv = Canvas { img, ox, oy };
+    // Frame (a cutting line outside it) and title band.
+    cv.rect(0, 0, CARD_W, 2, [170, 170, 170]);
+    cv.rect(0, CARD_H - 2, CARD_W, 2, [170, 170, 170]);
+    cv.rect(0, 0, 2, CARD_H, [170, 170, 170]);
+    cv.rect(CARD_W - 2, 0, 2, CARD_H, [170, 170, 170]);
+    cv.rect(14, 14, CARD_W - 28, 12, frame);
+    cv.rect(14, CARD_H - 26, CARD_W - 28, 12, frame);
+    cv.rect(14, 14, 12, CARD_H - 28, frame);
+    cv.rect(CARD_W - 26, 14, 12, CARD_H - 28, frame);
+    cv.rect(26, 26, CARD_W - 52, 96, frame);
+    let mut name = card.name().to_string();
+    while text_width(&bold, 58.0, &name) > (CARD_W - 190) as f32 && name.len() > 4 {
+        name.pop();
+    }
+    cv.text(&bold, 58.0, 44, 42, [255, 255, 255], &name);
+    if let Some(cost) = card.cost() {
+        let label = format!("Cost {cost}");
+        let w = text_width(&bold, 40.0, &label) as u32;
+        cv.text(&bold, 40.0, CARD_W - 44 - w, 58, [255, 255, 255], &label);
+    }
+    let limit = if card.one_card_limit() { "  ◎" } else { "" };
+    let kind_line = match card {
+        Card::Digimon(d) => format!(
+            "{}  ·  {}  ·  {}  ·  {}{limit}",
+            d.number,
+            level_name(d.level),
+            d.attribute.name(),
+            d.kind
+        ),
+        _ => format!("{}  ·  Option card{limit}", card.number()),
+    };
+    cv.text(&regular, 30.0, 40, 134, dark, &kind_line);
+
+    // The QR code at the right of the stats.
+    let qr = encode(BarcodeFormat::QR_CODE, &qr_text(card, custom)?)?;
+    let qr_box = 196u32;
+    let module = (qr_box / (qr.width() + 8)).max(2);
+    let qr_side = module * (qr.width() + 8);
+    let qx = CARD_W - 40 - qr_side;
+    cv.matrix(&qr, qx + 4 * module, 184 + 4 * module, module, None);
+
+    let mut y = 186;
+    if let Card::Digimon(d) = card {
+        cv.text(&regular, 30.0, 40, y, dark, d.field.name());
+        y += 44;
+        let stats = format!(
+            "Speed {}   HP {}   Type {}",
+            d.speed,
+            d.hp,
+            d.battle_type.letter()
+        );
+        cv.text(&bold, 34.0, 40, y, dark, &stats);
+        y += 54;
+        for (letter, t) in [
+            ('A', &d.techniques.a),
+            ('B', &d.techniques.b),
+            ('C', &d.techniques.c),
+        ] {
+            let badge = match letter {
+                'A' => [200, 40, 40],
+                'B' => [40, 80, 200],
+                _ => [40, 150, 60],
+            };
+            cv.rect(40, y + 2, 38, 38, badge);
+            cv.text(&bold, 30.0, 49, y + 4, [255, 255, 255], &letter.to_string());
+            let mut tname = t.name.clone();
+            while text_width(&regular, 32.0, &tname) > (qx - 240) as f32 && tname.len() > 3 {
+                tname.pop();
+            }
+            cv.text(&regular, 32.0, 92, y + 2, dark, &tname);
+            let p = t.power.to_string();
+            let w = text_width(&bold, 32.0, &p) as u32;
+            cv.text(&bold, 32.0, qx - 20 - w, y + 2, dark, &p);
+            y += 50;
+        }
+        if !d.requirements.names().is_empty() {
+            let from = format!("Digivolves from: {}", d.requirements.names().join(", "));
+            y = cv.wrapped(&regular, 26.0, 40, y + 4, CARD_W - 80, 760, dark, &from);
+        }
+    }
+    y = y.max(qr_side + 196) + 8;
+    cv.rect(40, y, CARD_W - 80, 2, frame);
+    y += 12;
+    let terminal = card.terminal_abilities();
+    let alpha = card.alpha_abilities();
+    for (label, abilities) in [("Terminal", terminal), ("Alpha", alpha)] {
+        for a in abilities {
+            let line = format!("{label}: {}", render(a));
+            y = cv.wrapped(&regular, 25.0, 40, y, CARD_W - 80, 770, dark, &line) + 6;
+        }
+    }
+    if terminal.is_empty() && alpha.is_empty() {
+        cv.wrapped(
+            &regular,
+            25.0,
+            40,
+            y,
+            CARD_W - 80,
+            770,
+            [120, 120, 120],
+            "No abilities.",
+        );
+    }
+
+    // The Code 128 across the bottom, with the number under it.
+    let text = code128_text(&card.number());
+    let bars = encode(BarcodeFormat::CODE_128, &text)?;
+    let module = ((CARD_W - 200) / bars.width()).clamp(2, 5);
+    let bw = module * bars.width();
+    let bx = (CARD_W - bw) / 2;
+    cv.matrix(&bars, bx, 796, module, Some(150));
+    let tw = text_width(&regular, 30.0, &text) as u32;
+    cv.text(&regular, 30.0, (CARD_W - tw) / 2, 952, dark, &text);
+    Ok(())
+}
+
+fn level_name(level: crate::cards::Level) -> String {
+    match level {
+        crate::cards::Level::Hybrid(s) => format!("Hybrid ({s})"),
+        other => other.stage().name().to_string(),
+    }
+}
+
+/// Lays cards out 3 × 3 on A4 sheets.
+pub fn render_sheets(cards: &[(Card, bool)]) -> Result<Vec<RgbImage>, PrintError> {
+    let gap_x = (SHEET_W - 3 * CARD_W) / 4;
+    let gap_y = (SHEET_H - 3 * CARD_H) / 4;
+    let mut sheets = Vec::new();
+    for chunk in cards.chunks(PER_SHEET) {
+        let mut sheet = RgbImage::from_pixel(SHEET_W, SHEET_H, Rgb([255, 255, 255]));
+        for (i, (card, custom)) in chunk.iter().enumerate() {
+            let (col, row) = (i as u32 % 3, i as u32 / 3);
+            let x = gap_x + col * (CARD_W + gap_x);
+            let y = gap_y + row * (CARD_H + gap_y);
+            draw_card(&mut sheet, x, y, card, *custom)?;
+        }
+        sheets.push(sheet);
+    }
+    Ok(sheets)
+}
+
+/// Prints cards to `out` (.png or .pdf). A PNG of one card is the card
+/// alone; more cards make A4 sheets, one PNG per sheet (`name-2.png`, …)
+/// or one PDF page per sheet. Returns the files written.
+pub fn print(cards: &[(Card, bool)], out: &Path, force: bool) -> Result<Vec<PathBuf>, PrintError> {
+    let ext = out
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let io = |path: &Path, e: &dyn std::fmt::Display| PrintError::Io {
+        path: path.display().to_string(),
+        why: e.to_string(),
+    };
+    match ext.as_deref() {
+        Some("png") => {
+            let images = if cards.len() == 1 {
+                vec![render_card(&cards[0].0, cards[0].1)?]
+            } else {
+                render_sheets(cards)?
+            };
+            let paths: Vec<PathBuf> = if images.len() == 1 {
+                vec![out.to_path_buf()]
+            } else {
+                let stem = out.file_stem().and_then(|s| s.to_str()).unwrap_or("cards");
+                (1..=images.len())
+                    .map(|i| out.with_file_name(format!("{stem}-{i}.png")))
+                    .collect()
+            };
+            if !force && let Some(p) = paths.iter().find(|p| p.exists()) {
+                return Err(PrintError::Exists(p.display().to_string()));
+            }
+            for (img, path) in images.iter().zip(&paths) {
+                let mut bytes = Vec::new();
+                img.write_to(
+                    &mut std::io::Cursor::new(&mut bytes),
+                    image::ImageFormat::Png,
+                )
+                .map_err(|e| io(path, &e))?;
+                super::write_atomic(path, &bytes).map_err(|e| io(path, &e))?;
+            }
+            Ok(paths)
+        }
+        Some("pdf") => {
+            if !force && out.exists() {
+                return Err(PrintError::Exists(out.display().to_string()));
+            }
+            let sheets = render_sheets(cards)?;
+            let bytes = super::pdf::write(&sheets, DPI);
+            super::write_atomic(out, &bytes).map_err(|e| io(out, &e))?;
+            Ok(vec![out.to_path_buf()])
+        }
+        _ => Err(PrintError::Extension(out.display().to_string())),
+    }
+}
+
+/// A bare barcode as a grayscale picture: `module` pixels per module, a
+/// quiet zone of `quiet` modules, 1D codes `bar_h` pixels tall.
+pub fn symbol_image(
+    format: BarcodeFormat,
+    text: &str,
+    module: u32,
+    quiet: u32,
+    bar_h: u32,
+) -> Result<image::GrayImage, PrintError> {
+    let m = encode(format, text)?;
+    let one_d = m.height() == 1;
+    let h_modules = if one_d { 0 } else { m.height() };
+    let w = (m.width() + 2 * quiet) * module;
+    let h = if one_d {
+        bar_h + 2 * quiet * module
+    } else {
+        (h_modules + 2 * quiet) * module
+    };
+    Ok(image::GrayImage::from_fn(w, h, |x, y| {
+        let mx = (x / module).checked_sub(quiet);
+        let my = if one_d {
+            (y >= quiet * module && y < quiet * module + bar_h).then_some(0)
+        } else {
+            (y / module).checked_sub(quiet)
+        };
+        let black = match (mx, my) {
+            (Some(mx), Some(my)) if mx < m.width() && my < m.height() => m.get(mx, my),
+            _ => false,
+        };
+        image::Luma([if black { 0 } else { 255 }])
+    }))
+}

@@ -1,0 +1,394 @@
+//! `bterm print`, `bterm scan` and `bterm enroll`: the scanner's commands.
+
+use std::io::{IsTerminal as _, Write as _};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::load_set;
+use crate::barcode::files::{self, FileReport, MAX_PIXELS};
+use crate::barcode::frames::{self, FolderFrames, FrameEvent, FrameSource, Stabilizer};
+use crate::barcode::{Enrolments, Scanner, Source, code, decode, print as printer};
+use crate::cards::{Card, CardKind, read_ron};
+
+/// `bterm print`.
+#[derive(Debug, Args)]
+pub struct PrintArgs {
+    /// Card numbers or names to print (forgiving: da-001 is Dα-001).
+    #[arg(value_name = "NUMBER")]
+    pub numbers: Vec<String>,
+    /// Print every card of the set that has a barcode (Command cards have none).
+    #[arg(long)]
+    pub all: bool,
+    /// Also print the custom cards in this RON file; their QR code carries the whole card.
+    #[arg(long, value_name = "FILE.ron")]
+    pub custom: Option<PathBuf>,
+    /// Where to write: a .png (one card alone, or A4 sheets `NAME-1.png`, …) or a .pdf (A4 pages).
+    #[arg(long, short, value_name = "FILE", default_value = "cards.pdf")]
+    pub out: PathBuf,
+    /// Overwrite existing files.
+    #[arg(long)]
+    pub force: bool,
+    /// Card files to use instead of the built-in sample set.
+    #[arg(long, value_name = "PATH")]
+    pub cards: Option<PathBuf>,
+}
+
+/// `bterm scan`.
+#[derive(Debug, Args)]
+pub struct ScanArgs {
+    /// Image files and folders (searched recursively for image files).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// One JSON object per file on stdout (JSON Lines): file, codes, card, error, ms.
+    #[arg(long)]
+    pub json: bool,
+    /// Read live from a webcam (index 0 unless given); needs a build with `--features camera`.
+    #[arg(long, value_name = "INDEX", num_args = 0..=1, default_missing_value = "0")]
+    pub camera: Option<u32>,
+    /// Read a recorded "video": a folder of frames, through the same pipeline as the webcam.
+    #[arg(long, value_name = "DIR", conflicts_with = "camera")]
+    pub frames: Option<PathBuf>,
+    /// Refuse images with more pixels than this (decompression bombs).
+    #[arg(long, value_name = "N", default_value_t = MAX_PIXELS)]
+    pub max_pixels: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Card files to use instead of the built-in sample set.
+    #[arg(long, value_name = "PATH")]
+    pub cards: Option<PathBuf>,
+}
+
+/// `bterm enroll`.
+#[derive(Debug, Args)]
+pub struct EnrollArgs {
+    /// A picture of the barcode to bind.
+    pub image: PathBuf,
+    /// The card it stands for (number or name).
+    pub number: String,
+    /// Card files to use instead of the built-in sample set.
+    #[arg(long, value_name = "PATH")]
+    pub cards: Option<PathBuf>,
+}
+
+fn scanner(cards: Option<&std::path::Path>) -> Result<Scanner, String> {
+    let set = load_set(cards)?;
+    let enrolments = Enrolments::open_default().map_err(|e| format!("error: {e}"))?;
+    Ok(Scanner::new(set, enrolments))
+}
+
+/// `bterm print`.
+pub fn print(args: PrintArgs) -> Result<(), String> {
+    let set = load_set(args.cards.as_deref())?;
+    let mut cards: Vec<(Card, bool)> = Vec::new();
+    if args.all {
+        cards.extend(
+            set.cards()
+                .iter()
+                .filter(|c| c.kind() != CardKind::Command)
+                .map(|c| (c.clone(), false)),
+        );
+    }
+    for n in &args.numbers {
+        let card = set.resolve(n).map_err(|e| format!("error: {e}"))?;
+        cards.push((card.clone(), false));
+    }
+    if let Some(path) = &args.custom {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("error: {}: cannot read: {e}", path.display()))?;
+        let custom: Vec<Card> = read_ron(&text).map_err(|e| {
+            format!(
+                "error: {}:{}:{}: {}",
+                path.display(),
+                e.span.start.line,
+                e.span.start.col,
+                e.code
+            )
+        })?;
+        set.with_cards(&custom).map_err(|e| {
+            format!(
+                "{e}\nerror: the custom cards in {} have problems",
+                path.display()
+            )
+        })?;
+        cards.extend(custom.into_iter().map(|c| (c, true)));
+    }
+    if cards.is_empty() {
+        return Err(
+            "error: no cards to print; name some (`bterm print Dα-001 Dα-002`), or use --all or --custom FILE.ron"
+                .into(),
+        );
+    }
+    let written =
+        printer::print(&cards, &args.out, args.force).map_err(|e| format!("error: {e}"))?;
+    for path in written {
+        println!("{}", path.display());
+    }
+    eprintln!(
+        "{} card{} at {} dpi",
+        cards.len(),
+        if cards.len() == 1 { "" } else { "s" },
+        printer::DPI
+    );
+    Ok(())
+}
+
+fn text_line(r: &FileReport) -> String {
+    let codes: Vec<String> = r
+        .codes
+        .iter()
+        .map(|s| format!("{} \"{}\"", s.format.name(), abbreviate(&s.text)))
+        .collect();
+    let codes = if codes.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", codes.join(", "))
+    };
+    match (&r.card, &r.error) {
+        (Some(c), _) => {
+            let how = match c.source {
+                Source::Printed => "",
+                Source::Custom => " (custom card)",
+                Source::Wild => " (wild Digimon)",
+                Source::Enrolled => " (enrolled)",
+            };
+            format!(
+                "{}: {} {}{how}{codes}  {:.0} ms",
+                r.file, c.number, c.name, r.ms
+            )
+        }
+        (None, e) => format!(
+            "{}: error: {}{codes}",
+            r.file,
+            e.as_deref().unwrap_or("no card")
+        ),
+    }
+}
+
+fn abbreviate(text: &str) -> String {
+    if text.chars().count() > 40 {
+        format!("{}…", text.chars().take(39).collect::<String>())
+    } else {
+        text.to_string()
+    }
+}
+
+/// `bterm scan`.
+pub fn scan(args: ScanArgs) -> Result<(), String> {
+    if let Some(index) = args.camera {
+        return camera(index, &args);
+    }
+    if let Some(dir) = &args.frames {
+        let source = FolderFrames::open(dir).map_err(|e| format!("error: {e}"))?;
+        return live(Box::new(source), &args);
+    }
+    if args.paths.is_empty() {
+        return Err(
+            "error: nothing to scan; give image files or folders (`bterm scan barcodes/`), --frames DIR or --camera"
+                .into(),
+        );
+    }
+    let scanner = scanner(args.cards.as_deref())?;
+    let (found, path_errors) = files::collect(&args.paths);
+    for e in &path_errors {
+        eprintln!("error: {e}");
+    }
+    let bar = if found.len() > 5 && std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(found.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} files  {elapsed} elapsed, {eta} left",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut out = std::io::stdout().lock();
+    let mut write_error = None;
+    let reports = files::scan_all(&scanner, &found, args.max_pixels, threads, |r| {
+        let line = if args.json {
+            serde_json::to_string(r).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+        } else {
+            text_line(r)
+        };
+        bar.suspend(|| {
+            if let Err(e) = writeln!(out, "{line}") {
+                write_error.get_or_insert(e);
+            }
+        });
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    if let Some(e) = write_error {
+        return Err(format!("error: cannot write the output: {e}"));
+    }
+    let failed = reports.iter().filter(|r| !r.ok()).count();
+    let total = reports.len();
+    if total == 0 && path_errors.is_empty() {
+        return Err(format!(
+            "error: no image files found in {}; bterm reads {}",
+            args.paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            files::EXTENSIONS.join(", ")
+        ));
+    }
+    if failed > 0 || !path_errors.is_empty() {
+        return Err(format!(
+            "{failed} of {total} files gave no card{}",
+            if path_errors.is_empty() {
+                String::new()
+            } else {
+                format!(", {} paths could not be read", path_errors.len())
+            }
+        ));
+    }
+    if !args.json {
+        eprintln!("{total} files, every one a card");
+    }
+    Ok(())
+}
+
+fn live(source: Box<dyn FrameSource>, args: &ScanArgs) -> Result<(), String> {
+    let scanner = scanner(args.cards.as_deref())?;
+    let pipeline = frames::start(source, scanner, Stabilizer::default());
+    let mut out = std::io::stdout().lock();
+    let mut errors = 0;
+    for event in pipeline.events.iter() {
+        let line = match &event {
+            FrameEvent::Card { frame, card } => {
+                if args.json {
+                    serde_json::json!({"frame": frame, "card": files::CardReport::of(card)})
+                        .to_string()
+                } else {
+                    format!("frame {frame}: {} {}", card.card.number(), card.card.name())
+                }
+            }
+            FrameEvent::Refused { frame, why } => {
+                if args.json {
+                    serde_json::json!({"frame": frame, "error": why.to_string()}).to_string()
+                } else {
+                    format!("frame {frame}: {why}")
+                }
+            }
+            FrameEvent::Gone { frame } => {
+                if args.json {
+                    serde_json::json!({"frame": frame, "gone": true}).to_string()
+                } else {
+                    format!("frame {frame}: the card left the view")
+                }
+            }
+            FrameEvent::FrameError { frame, message } => {
+                errors += 1;
+                if args.json {
+                    serde_json::json!({"frame": frame, "error": message}).to_string()
+                } else {
+                    format!("frame {frame}: error: {message}")
+                }
+            }
+            FrameEvent::Ended { decoded, dropped } => {
+                eprintln!("{decoded} frames decoded, {dropped} dropped while the decoder was busy");
+                continue;
+            }
+        };
+        writeln!(out, "{line}").map_err(|e| format!("error: cannot write the output: {e}"))?;
+        out.flush()
+            .map_err(|e| format!("error: cannot write the output: {e}"))?;
+    }
+    pipeline.join();
+    if errors > 0 {
+        return Err(format!("{errors} frames could not be read"));
+    }
+    Ok(())
+}
+
+#[cfg(feature = "camera")]
+fn camera(index: u32, args: &ScanArgs) -> Result<(), String> {
+    let source = crate::barcode::webcam::Webcam::open(index).map_err(|e| format!("error: {e}"))?;
+    eprintln!("reading camera {index}; hold a card in view, Ctrl+C to stop");
+    live(Box::new(source), args)
+}
+
+#[cfg(not(feature = "camera"))]
+fn camera(_index: u32, _args: &ScanArgs) -> Result<(), String> {
+    Err(
+        "error: this bterm was built without webcam support (cargo feature `camera`).\n\
+         Rebuild with `cargo build --release --features camera` (Debian needs libclang-dev), \
+         or scan pictures instead: `bterm scan FILE...` or `bterm scan --frames DIR`."
+            .into(),
+    )
+}
+
+/// `bterm enroll`.
+pub fn enroll(args: EnrollArgs) -> Result<(), String> {
+    let set = load_set(args.cards.as_deref())?;
+    let card = set
+        .resolve(&args.number)
+        .map_err(|e| format!("error: {e}"))?
+        .clone();
+    let mut enrolments = Enrolments::open_default().map_err(|e| format!("error: {e}"))?;
+    let img = files::load_gray(&args.image, MAX_PIXELS)
+        .map_err(|e| format!("error: {}: {e}", args.image.display()))?;
+    let symbols = decode(&img, crate::barcode::Effort::File).symbols;
+    let symbol = match symbols.as_slice() {
+        [] => {
+            return Err(format!(
+                "error: {}: no barcode found; take a sharper, closer picture of the code",
+                args.image.display()
+            ));
+        }
+        [one] => one.clone(),
+        many => {
+            return Err(format!(
+                "error: {}: {} barcodes in the picture ({}); crop it to the one to enroll",
+                args.image.display(),
+                many.len(),
+                many.iter()
+                    .map(|s| format!("{} \"{}\"", s.format.name(), s.text))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    };
+    if matches!(
+        code::classify(&symbol),
+        code::Content::Number(_) | code::Content::Custom(_)
+    ) {
+        return Err(format!(
+            "error: {}: the {} \"{}\" is already a bterm card code; it needs no enrolment",
+            args.image.display(),
+            symbol.format.name(),
+            abbreviate(&symbol.text)
+        ));
+    }
+    let before = enrolments.insert(&symbol, card.number());
+    enrolments.save().map_err(|e| format!("error: {e}"))?;
+    let path = enrolments
+        .path()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    match before {
+        Some(old) if old != card.number() => println!(
+            "{} \"{}\" is now {} {} (was {old}); saved in {path}",
+            symbol.format.name(),
+            symbol.text,
+            card.number(),
+            card.name()
+        ),
+        _ => println!(
+            "{} \"{}\" is {} {}; saved in {path}",
+            symbol.format.name(),
+            symbol.text,
+            card.number(),
+            card.name()
+        ),
+    }
+    Ok(())
+}

@@ -1,0 +1,505 @@
+//! The scanner as collectors use it: print → photograph → scan, the JSON
+//! output, bad files, the pixel limit, wild cards, enrolments, frames.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use bterm::barcode::frames::{self, FolderFrames, FrameEvent, Stabilizer};
+use bterm::barcode::perturb::{KINDS, shoot};
+use bterm::barcode::print::{render_card, symbol_image};
+use bterm::barcode::{Effort, Enrolments, Scanner, Source, code, decode, files};
+use bterm::cards::{Card, CardKind, CardSet};
+use rxing::BarcodeFormat;
+
+fn bterm(args: &[&str], data: &Path) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_bterm"))
+        .args(args)
+        .env("BTERM_DATA_DIR", data)
+        .output()
+        .expect("bterm runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn gray(card: &Card) -> image::GrayImage {
+    image::DynamicImage::ImageRgb8(render_card(card, false).unwrap()).to_luma8()
+}
+
+fn scanner() -> Scanner {
+    Scanner::new(CardSet::embedded(), Enrolments::default())
+}
+
+fn printable(set: &CardSet) -> Vec<&Card> {
+    set.cards()
+        .iter()
+        .filter(|c| c.kind() != CardKind::Command)
+        .collect()
+}
+
+#[test]
+fn every_shipped_card_survives_print_photograph_scan() {
+    let set = CardSet::embedded();
+    let scanner = scanner();
+    let cards = printable(&set);
+    assert!(cards.len() >= 70);
+    let mut failures = Vec::new();
+    for (i, card) in cards.iter().enumerate() {
+        // The kinds of damage in turn (small, turned, tilted, blurred, noisy,
+        // dim, JPEG, and all of them at once as "webcam"), other seeds than
+        // the committed scans'.
+        let (kind, shot) = KINDS[i % KINDS.len()];
+        let photo = shoot(&gray(card), &shot, 1000 + i as u64);
+        let decoded = decode(&photo, Effort::File);
+        match scanner.resolve(&decoded.symbols) {
+            Ok(r) if r.card.number() == card.number() => {}
+            other => failures.push(format!("{} ({kind}): {other:?}", card.number())),
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn a_printed_card_carries_both_codes() {
+    let set = CardSet::embedded();
+    let card = set.resolve("Dα-003").unwrap();
+    // The whole-picture pass reads every symbol (`decode` stops at the first
+    // pass that finds anything).
+    let symbols = bterm::barcode::decode::run_pass(&gray(card), bterm::barcode::Pass::Direct);
+    let texts: Vec<(code::Format, &str)> = symbols
+        .iter()
+        .map(|s| (s.format, s.text.as_str()))
+        .collect();
+    assert!(
+        texts.contains(&(code::Format::Code128, "DA-003")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.contains(&(code::Format::QrCode, "BTERM:DA-003")),
+        "{texts:?}"
+    );
+}
+
+fn write_png(img: &image::GrayImage, path: &Path) {
+    img.save(path).unwrap();
+}
+
+/// A PNG whose header claims `w`×`h` pixels, followed by no real data.
+fn bomb_png(w: u32, h: u32) -> Vec<u8> {
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut c = 0xFFFF_FFFFu32;
+        for &b in bytes {
+            c ^= u32::from(b);
+            for _ in 0..8 {
+                c = if c & 1 != 0 {
+                    0xEDB8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+            }
+        }
+        !c
+    }
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut ihdr = b"IHDR".to_vec();
+    ihdr.extend_from_slice(&w.to_be_bytes());
+    ihdr.extend_from_slice(&h.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 0, 0, 0, 0]);
+    png.extend_from_slice(&13u32.to_be_bytes());
+    png.extend_from_slice(&ihdr);
+    png.extend_from_slice(&crc32(&ihdr).to_be_bytes());
+    // A little (garbage) image data and the end: a bomb's header is all a
+    // reader gets before deciding to decode.
+    for (kind, data) in [
+        (&b"IDAT"[..], &[0x78u8, 0x9c, 0x03, 0x00][..]),
+        (&b"IEND"[..], &[][..]),
+    ] {
+        let mut chunk = kind.to_vec();
+        chunk.extend_from_slice(data);
+        png.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        png.extend_from_slice(&chunk);
+        png.extend_from_slice(&crc32(&chunk).to_be_bytes());
+    }
+    png
+}
+
+#[test]
+fn the_pixel_limit_refuses_a_bomb_from_its_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let bomb = dir.path().join("bomb.png");
+    std::fs::write(&bomb, bomb_png(100_000, 100_000)).unwrap();
+    let err = files::load_gray(&bomb, files::MAX_PIXELS).unwrap_err();
+    assert_eq!(
+        err,
+        files::ReadError::TooLarge {
+            width: 100_000,
+            height: 100_000
+        }
+    );
+    assert!(
+        err.to_string().contains("above the limit of 40 megapixels"),
+        "{err}"
+    );
+    // The limit is the one given: a normal picture over a tiny limit is refused too.
+    let small = dir.path().join("small.png");
+    write_png(&image::GrayImage::new(100, 100), &small);
+    assert!(files::load_gray(&small, 9_999).is_err());
+    assert!(files::load_gray(&small, 10_000).is_ok());
+}
+
+#[test]
+fn scan_json_reports_every_file_and_goes_on_past_bad_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let set = CardSet::embedded();
+    write_png(&gray(set.resolve("Dα-001").unwrap()), &d.join("a-good.png"));
+    std::fs::write(d.join("b-text.png"), "this is not an image").unwrap();
+    let mut png = Vec::new();
+    image::GrayImage::from_pixel(64, 64, image::Luma([200]))
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    std::fs::write(d.join("c-truncated.png"), &png[..png.len() / 2]).unwrap();
+    std::fs::write(d.join("d-bomb.png"), bomb_png(60_000, 60_000)).unwrap();
+    write_png(
+        &image::GrayImage::from_pixel(200, 100, image::Luma([255])),
+        &d.join("e-blank.png"),
+    );
+    std::fs::write(d.join("notes.txt"), "not picked from a folder").unwrap();
+
+    let (code, out, err) = bterm(&["scan", "--json", d.to_str().unwrap()], d);
+    assert_eq!(code, 1, "some files gave no card: {err}");
+    assert!(err.contains("4 of 5 files gave no card"), "{err}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    for l in &lines {
+        for key in ["file", "codes", "card", "error", "ms"] {
+            assert!(l.get(key).is_some(), "{key} missing in {l}");
+        }
+    }
+    let good = &lines[0];
+    assert!(good["file"].as_str().unwrap().ends_with("a-good.png"));
+    assert_eq!(good["card"]["number"], "Dα-001");
+    assert_eq!(good["card"]["name"], "Agumon");
+    assert_eq!(good["card"]["source"], "printed");
+    assert!(good["error"].is_null());
+    let codes = good["codes"].as_array().unwrap();
+    assert!(
+        codes
+            .iter()
+            .any(|c| (c["format"] == "Code128" && c["text"] == "DA-001")
+                || (c["format"] == "QrCode" && c["text"] == "BTERM:DA-001")),
+        "{codes:?}"
+    );
+    let error = |i: usize| lines[i]["error"].as_str().unwrap().to_string();
+    assert!(error(1).contains("not an image"), "{}", error(1));
+    assert!(
+        error(2).contains("broken") || error(2).contains("truncated"),
+        "{}",
+        error(2)
+    );
+    assert!(error(3).contains("megapixels"), "{}", error(3));
+    assert!(error(4).contains("no barcode found"), "{}", error(4));
+    for i in 1..5 {
+        assert!(lines[i]["card"].is_null());
+    }
+}
+
+#[test]
+fn scan_text_output_and_exit_code_when_all_are_cards() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = CardSet::embedded();
+    let file = dir.path().join("x.png");
+    write_png(&gray(set.resolve("OP-004").unwrap()), &file);
+    let (code, out, err) = bterm(&["scan", file.to_str().unwrap()], dir.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("OP-004"), "{out}");
+    assert!(err.contains("1 files, every one a card"), "{err}");
+    let (code, _, err) = bterm(&["scan", "/no/such/file.png"], dir.path());
+    assert_eq!(code, 1);
+    assert!(err.contains("/no/such/file.png"), "{err}");
+}
+
+#[test]
+fn product_barcodes_are_wild_digimon_the_same_every_time() {
+    let scanner = scanner();
+    let img = symbol_image(BarcodeFormat::EAN_13, "4901234567894", 3, 10, 120).unwrap();
+    let a = scanner
+        .resolve(&decode(&img, Effort::File).symbols)
+        .unwrap();
+    assert_eq!(a.source, Source::Wild);
+    assert!(!a.in_set);
+    let again = scanner
+        .resolve(
+            &decode(
+                &bterm::barcode::perturb::jpeg_round_trip(&img, 70),
+                Effort::File,
+            )
+            .symbols,
+        )
+        .unwrap();
+    assert_eq!(a.card, again.card, "same digits, same Digimon");
+    let other = symbol_image(BarcodeFormat::EAN_13, "4006381333931", 3, 10, 120).unwrap();
+    let b = scanner
+        .resolve(&decode(&other, Effort::File).symbols)
+        .unwrap();
+    assert_ne!(a.card, b.card);
+}
+
+#[test]
+fn a_wild_digimon_plays_and_replays_through_the_setup() {
+    use bterm::replay::Replay;
+    use bterm::rules::terminal::{Match, Setup, analysis};
+    let set = CardSet::embedded();
+    let wild = bterm::barcode::wild::wild_card("4901234567894").unwrap();
+    let mut setup = Setup::new(vec![wild.number()], vec!["Dα-001".parse().unwrap()], 7);
+    assert!(
+        Match::from_setup(&setup, &set).is_err(),
+        "unknown without its data"
+    );
+    setup.extra = vec![wild.clone()];
+    let mut m = Match::from_setup(&setup, &set).unwrap();
+    let actions = analysis::cpu_battle(&mut m, [bterm::ai::Level::Normal; 2]);
+    let replay = Replay::new(setup, actions, &m);
+    let text = bterm::cards::write_ron(&replay).unwrap();
+    assert!(
+        text.contains(wild.name()),
+        "the wild card travels in the replay"
+    );
+    let back = Replay::parse(&text, "wild.ron").unwrap();
+    let end = back.play(&set, |_| {}).unwrap();
+    assert_eq!(end.outcome(), m.outcome());
+}
+
+#[test]
+fn enroll_binds_a_foreign_barcode_and_later_scans_resolve() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let img = d.join("code39.png");
+    write_png(
+        &symbol_image(BarcodeFormat::CODE_39, "CARD7788", 3, 10, 120).unwrap(),
+        &img,
+    );
+    let img = img.to_str().unwrap();
+    let (code, out, _) = bterm(&["scan", "--json", img], d);
+    assert_eq!(code, 1);
+    assert!(out.contains("bterm enroll"), "{out}");
+
+    let (code, out, err) = bterm(&["enroll", img, "dm-006"], d);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Code 39 \"CARD7788\" is DM-006"), "{out}");
+    assert!(d.join("enrolled.ron").exists());
+
+    let (code, out, err) = bterm(&["scan", "--json", img], d);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["card"]["number"], "DM-006");
+    assert_eq!(v["card"]["source"], "enrolled");
+
+    // Moving it says what it was; the old file is kept as a backup.
+    let (code, out, _) = bterm(&["enroll", img, "Dα-001"], d);
+    assert_eq!(code, 0);
+    assert!(out.contains("(was DM-006)"), "{out}");
+    assert!(d.join("enrolled.ron.bak").exists());
+
+    // A card code needs no enrolment.
+    let card = d.join("card.png");
+    write_png(
+        &symbol_image(BarcodeFormat::CODE_128, "DA-002", 3, 10, 120).unwrap(),
+        &card,
+    );
+    let (code, _, err) = bterm(&["enroll", card.to_str().unwrap(), "Dα-001"], d);
+    assert_eq!(code, 1);
+    assert!(err.contains("already a bterm card code"), "{err}");
+}
+
+#[test]
+fn a_broken_enrolment_file_is_reported_and_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("enrolled.ron"), "[ this is ( not ron").unwrap();
+    let img = d.join("c.png");
+    write_png(
+        &symbol_image(BarcodeFormat::CODE_39, "ABC123", 3, 10, 120).unwrap(),
+        &img,
+    );
+    let (code, _, err) = bterm(&["enroll", img.to_str().unwrap(), "Dα-001"], d);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("enrolled.ron") && err.contains("left untouched"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("enrolled.ron")).unwrap(),
+        "[ this is ( not ron"
+    );
+    assert!(Enrolments::open(&d.join("enrolled.ron")).is_err());
+}
+
+#[test]
+fn custom_cards_travel_whole_in_the_qr_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("mine.ron"),
+        r#"[Digimon(number: "SP-900", name: "Pixel Agumon", cost: 1, speed: 6, battle_type: B, hp: 420,
+            techniques: (a: (name: "Bit Flame", power: 320), b: (name: "Byte", power: 210), c: (name: "Nibble", power: 120)),
+            field: DragonsRoar, level: III, type: "Reptile", attribute: Data)]"#,
+    )
+    .unwrap();
+    let out = d.join("mine.png");
+    let (code, _, err) = bterm(
+        &[
+            "print",
+            "--custom",
+            d.join("mine.ron").to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        d,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, stdout, err) = bterm(&["scan", "--json", out.to_str().unwrap()], d);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["card"]["number"], "SP-900");
+    assert_eq!(v["card"]["source"], "custom");
+    assert_eq!(v["card"]["data"]["Digimon"]["hp"], 420, "{v}");
+}
+
+#[test]
+fn print_writes_pdf_sheets_and_refuses_what_it_cannot_print() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pdf = d.join("cards.pdf");
+    let pdf_s = pdf.to_str().unwrap();
+    let args: Vec<&str> = [
+        "print", "Dα-001", "Dα-002", "Dα-003", "Dα-004", "Dα-005", "DM-006", "Dα-012", "Dα-013",
+        "Dα-014", "Dα-015", "--out", pdf_s,
+    ]
+    .to_vec();
+    let (code, _, err) = bterm(&args, d);
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(&pdf).unwrap();
+    assert!(bytes.starts_with(b"%PDF-1.4"));
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(text.contains("/Count 2"), "10 cards, 9 to a sheet: 2 pages");
+    assert!(text.trim_end().ends_with("%%EOF"));
+    // No silent overwrite.
+    let (code, _, err) = bterm(&args, d);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("already exists") && err.contains("--force"),
+        "{err}"
+    );
+    // Command cards have no barcode.
+    let (code, _, err) = bterm(
+        &[
+            "print",
+            "Cα-001",
+            "--out",
+            d.join("c.png").to_str().unwrap(),
+        ],
+        d,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("Command card"), "{err}");
+    // Unknown output type.
+    let (code, _, err) = bterm(
+        &[
+            "print",
+            "Dα-001",
+            "--out",
+            d.join("c.gif").to_str().unwrap(),
+        ],
+        d,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains(".png or .pdf"), "{err}");
+}
+
+#[test]
+fn the_frame_pipeline_reports_a_card_once_when_it_is_steady() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let set = CardSet::embedded();
+    let card = gray(set.resolve("Dα-001").unwrap());
+    let (_, shot) = KINDS[0];
+    let mut n = 0;
+    let mut frame = |img: &image::GrayImage| {
+        write_png(img, &d.join(format!("frame{n:03}.png")));
+        n += 1;
+    };
+    let empty = image::GrayImage::from_pixel(320, 180, image::Luma([120]));
+    frame(&empty);
+    for i in 0..4 {
+        frame(&shoot(&card, &shot, i));
+    }
+    for _ in 0..9 {
+        frame(&empty);
+    }
+    for i in 0..3 {
+        frame(&shoot(&card, &shot, 10 + i));
+    }
+    let source = FolderFrames::open(d).unwrap();
+    let pipeline = frames::start(Box::new(source), scanner(), Stabilizer::new(3, 8));
+    let events: Vec<FrameEvent> = pipeline.events.iter().collect();
+    let cards: Vec<usize> = events
+        .iter()
+        .filter_map(|e| match e {
+            FrameEvent::Card { frame, card } => {
+                assert_eq!(card.card.name(), "Agumon");
+                Some(*frame)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(cards, vec![3, 16], "{events:?}");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, FrameEvent::Gone { frame: 12 })),
+        "{events:?}"
+    );
+    assert!(matches!(
+        events.last(),
+        Some(FrameEvent::Ended {
+            decoded: 17,
+            dropped: 0
+        })
+    ));
+}
+
+#[test]
+fn scan_without_camera_support_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = bterm(&["scan", "--camera"], dir.path());
+    assert_eq!(code, 1);
+    if cfg!(feature = "camera") {
+        assert!(err.contains("camera"), "{err}");
+    } else {
+        assert!(
+            err.contains("without webcam support") && err.contains("--features camera"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn frames_folder_through_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let set = CardSet::embedded();
+    let card = gray(set.resolve("Dα-002").unwrap());
+    for i in 0..3u64 {
+        write_png(&shoot(&card, &KINDS[0].1, i), &d.join(format!("f{i}.png")));
+    }
+    let (code, out, err) = bterm(&["scan", "--frames", d.to_str().unwrap()], d);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), "frame 2: Dα-002 Greymon");
+    let _: PathBuf = d.to_path_buf();
+}
