@@ -11,7 +11,7 @@ export CARGO_TERM_COLOR ?= never
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers
 
-.PHONY: deps build run test test-core lint bench screenshot
+.PHONY: deps build run test test-core lint check-camera bench bench-scan scans screenshot
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -53,8 +53,29 @@ lint:
 	cargo clippy --no-default-features --all-targets -- -D warnings
 	cargo clippy --all-targets -- -D warnings
 
+# The webcam feature (nokhwa) needs libclang-dev to build; CI leaves it out.
+check-camera:
+	@dpkg-query -W -f='$${Status}' libclang-dev 2>/dev/null | grep -q "ok installed" || \
+	  { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get install -y -qq libclang-dev; }
+	cargo clippy --no-default-features --features camera --lib -- -D warnings
+
 bench:
 	cargo bench --no-default-features --benches
+
+# The committed test scans in barcodes/ (printed cards and photo-like shots).
+scans:
+	cargo run --release --no-default-features --example make_scans barcodes
+
+# bterm against zxing-cpp (PyPI) on the committed photo-like scans: decode
+# rate and time per file, side by side. Installs zxing-cpp and Pillow into a
+# virtualenv beside the cargo target directory.
+PYENV := $(CARGO_TARGET_DIR)/bench-scan-venv
+bench-scan:
+	cargo build --release --no-default-features
+	@test -x $(PYENV)/bin/python || python3 -m venv $(PYENV)
+	@$(PYENV)/bin/python -c "import zxingcpp, PIL" 2>/dev/null || \
+	  $(PYENV)/bin/pip install -q "zxing-cpp==3.1.1" "pillow==13.0.0"
+	$(PYENV)/bin/python scripts/bench_scan.py $(CARGO_TARGET_DIR)/release/bterm barcodes/photos
 
 # A frame of the game as the player sees it, under a virtual display.
 screenshot: deps build

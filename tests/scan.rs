@@ -1,7 +1,7 @@
 //! The scanner as collectors use it: print → photograph → scan, the JSON
 //! output, bad files, the pixel limit, wild cards, enrolments, frames.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use bterm::barcode::frames::{self, FolderFrames, FrameEvent, Stabilizer};
@@ -204,8 +204,8 @@ fn scan_json_reports_every_file_and_goes_on_past_bad_ones() {
     );
     assert!(error(3).contains("megapixels"), "{}", error(3));
     assert!(error(4).contains("no barcode found"), "{}", error(4));
-    for i in 1..5 {
-        assert!(lines[i]["card"].is_null());
+    for line in &lines[1..] {
+        assert!(line["card"].is_null());
     }
 }
 
@@ -501,5 +501,4 @@ fn frames_folder_through_the_cli() {
     let (code, out, err) = bterm(&["scan", "--frames", d.to_str().unwrap()], d);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.trim(), "frame 2: Dα-002 Greymon");
-    let _: PathBuf = d.to_path_buf();
 }

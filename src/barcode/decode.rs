@@ -392,7 +392,7 @@ pub fn propose_regions(img: &GrayImage) -> Vec<Region> {
             blocks: n,
         });
     }
-    regions.sort_by(|a, b| b.blocks.cmp(&a.blocks));
+    regions.sort_by_key(|r| std::cmp::Reverse(r.blocks));
     regions.truncate(4);
     regions
 }

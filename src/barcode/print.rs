@@ -138,9 +138,9 @@ impl Canvas<'_> {
                         return;
                     }
                     let p = img.get_pixel_mut(px as u32, py as u32);
-                    for k in 0..3 {
-                        let bg = f32::from(p.0[k]);
-                        p.0[k] = (bg + (f32::from(c[k]) - bg) * cov.min(1.0)).round() as u8;
+                    for (ch, want) in p.0.iter_mut().zip(c) {
+                        let bg = f32::from(*ch);
+                        *ch = (bg + (f32::from(want) - bg) * cov.min(1.0)).round() as u8;
                     }
                 });
             }

@@ -46,7 +46,7 @@ const ATTRIBUTES: [Attribute; 5] = [
     Attribute::Variable,
 ];
 
-/// The n-th draw of the digits' stream: SplitMix64 of (FNV-1a of the digits) + n.
+/// The n-th draw of the digits' stream: `SplitMix64` of (FNV-1a of the digits) + n.
 fn draw(seed: u64, n: u64) -> u64 {
     let mut z = seed.wrapping_add(n.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

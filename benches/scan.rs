@@ -1,0 +1,73 @@
+//! Scanner speed, single thread: one 1280×720 webcam frame with one card in
+//! view (as the camera path decodes it, and as a file is decoded), a clean
+//! printed card, and the decode rate over the committed photo-like scans.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+
+use bterm::barcode::perturb::{KINDS, shoot};
+use bterm::barcode::print::render_card;
+use bterm::barcode::{Effort, decode, files};
+use bterm::cards::CardSet;
+
+fn scan(c: &mut Criterion) {
+    let set = CardSet::embedded();
+    let card = set.resolve("Dα-003").expect("sample card");
+    let clean =
+        image::DynamicImage::ImageRgb8(render_card(card, false).expect("renders")).to_luma8();
+    // The "webcam" shot: small, turned, tilted, blurred, noisy, dim, JPEG.
+    let frame = shoot(&clean, &KINDS[KINDS.len() - 1].1, 3);
+    let flat = shoot(&clean, &KINDS[0].1, 3);
+    assert!(
+        !decode(&frame, Effort::Frame).symbols.is_empty(),
+        "the bench frame must decode"
+    );
+
+    c.bench_function("1280x720 webcam frame, one card (camera path)", |b| {
+        b.iter(|| decode(black_box(&frame), Effort::Frame).symbols.len());
+    });
+    c.bench_function("1280x720 webcam frame, one card (file path)", |b| {
+        b.iter(|| decode(black_box(&frame), Effort::File).symbols.len());
+    });
+    c.bench_function("1280x720 clean flat frame, one card (camera path)", |b| {
+        b.iter(|| decode(black_box(&flat), Effort::Frame).symbols.len());
+    });
+
+    // The decode rate over the committed scans (printed once, not timed).
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("barcodes/photos");
+    let (paths, _) = files::collect(&[dir]);
+    let images: Vec<_> = paths
+        .iter()
+        .filter_map(|p| files::load_gray(p, files::MAX_PIXELS).ok())
+        .collect();
+    if !images.is_empty() {
+        let found = images
+            .iter()
+            .filter(|img| !decode(img, Effort::File).symbols.is_empty())
+            .count();
+        eprintln!(
+            "decode rate on barcodes/photos: {found}/{} ({:.1}%)",
+            images.len(),
+            100.0 * found as f64 / images.len() as f64
+        );
+        let mut group = c.benchmark_group("committed scans");
+        group.sample_size(10);
+        group.bench_function(
+            format!("decode all {} photo-like scans", images.len()),
+            |b| {
+                b.iter(|| {
+                    images
+                        .iter()
+                        .filter(|img| !decode(black_box(img), Effort::File).symbols.is_empty())
+                        .count()
+                });
+            },
+        );
+        group.finish();
+    }
+}
+
+criterion_group!(benches, scan);
+criterion_main!(benches);
