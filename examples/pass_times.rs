@@ -15,13 +15,7 @@ fn main() {
         .filter_map(|f| load_gray(f, 40_000_000).ok())
         .collect();
     println!("{} images", images.len());
-    for pass in [
-        Pass::Region,
-        Pass::Direct,
-        Pass::Contrast,
-        Pass::Rotation,
-        Pass::Denoise,
-    ] {
+    for pass in Pass::ALL {
         let start = Instant::now();
         let found = images
             .iter()

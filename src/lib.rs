@@ -9,6 +9,7 @@ pub mod cli;
 pub mod effects;
 pub mod replay;
 pub mod rules;
+pub mod save;
 
 #[cfg(feature = "arena")]
 pub mod arena;

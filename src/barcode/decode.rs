@@ -12,7 +12,8 @@
 //!    for files, painting over each symbol found and looking again for more;
 //! 3. the whole image contrast-stretched and, when large, halved;
 //! 4. an orientation search over the whole image in 15° steps;
-//! 5. a 3×3 blur against sensor noise, then 1 and 2 again.
+//! 5. a 3×3 blur against sensor noise, then the whole image and the regions
+//!    again.
 //!
 //! `Effort::Frame` (the webcam) stops after pass 2. Which pass found a code
 //! is reported, so the README's figures say what each pass is worth.
@@ -61,83 +62,95 @@ pub struct Decoded {
     pub pass: Option<Pass>,
 }
 
+impl Pass {
+    /// Every pass, in the order `decode` tries them.
+    pub const ALL: [Pass; 5] = [
+        Pass::Region,
+        Pass::Direct,
+        Pass::Contrast,
+        Pass::Rotation,
+        Pass::Denoise,
+    ];
+}
+
+/// One picture on its way through the passes; the contrast-stretched copy
+/// is made once, for the three passes that share it.
+struct Work<'a> {
+    img: &'a GrayImage,
+    stretched: Option<GrayImage>,
+}
+
+impl Work<'_> {
+    fn stretched(&mut self) -> &GrayImage {
+        let img = self.img;
+        self.stretched.get_or_insert_with(|| {
+            let work = imageops::stretch_contrast(img);
+            if work.width().max(work.height()) > 1600 {
+                imageops::scale(&work, 0.5)
+            } else {
+                work
+            }
+        })
+    }
+
+    fn run(&mut self, pass: Pass, effort: Effort) -> BTreeSet<Symbol> {
+        match pass {
+            Pass::Region => read_regions(self.img),
+            // Every symbol on the picture for a file, the first for a frame.
+            Pass::Direct if effort == Effort::File => read_all(self.img),
+            Pass::Direct => read_one(self.img),
+            Pass::Contrast => read_one(self.stretched()),
+            Pass::Rotation => read_rotations(self.stretched()),
+            Pass::Denoise => {
+                let blurred = imageops::box_blur3(self.stretched());
+                let s = read_one(&blurred);
+                if s.is_empty() {
+                    read_regions(&blurred)
+                } else {
+                    s
+                }
+            }
+        }
+    }
+}
+
 /// Decodes every barcode it can find in a grayscale image.
 pub fn decode(img: &GrayImage, effort: Effort) -> Decoded {
-    let found = |symbols: BTreeSet<Symbol>, pass| Decoded {
-        symbols: symbols.into_iter().collect(),
-        pass: Some(pass),
-    };
     if img.width() < 8 || img.height() < 8 {
         return Decoded::default();
     }
     // Region proposals first: a card small and turned in a photo reads
     // there, and a clean scan's bars are the strongest proposal.
-    let s = read_regions(img);
-    if !s.is_empty() {
-        return found(s, Pass::Region);
-    }
-    // Then the whole picture: every symbol on it for a file, the first for
-    // a camera frame.
-    let s = if effort == Effort::File {
-        read_all(img)
-    } else {
-        read_one(img)
+    let passes = match effort {
+        Effort::Frame => &Pass::ALL[..2],
+        Effort::File => &Pass::ALL[..],
     };
-    if !s.is_empty() {
-        return found(s, Pass::Direct);
-    }
-    if effort == Effort::Frame {
-        return Decoded::default();
-    }
-    let mut work = imageops::stretch_contrast(img);
-    if work.width().max(work.height()) > 1600 {
-        work = imageops::scale(&work, 0.5);
-    }
-    let s = read_one(&work);
-    if !s.is_empty() {
-        return found(s, Pass::Contrast);
-    }
-    let s = read_rotations(&work);
-    if !s.is_empty() {
-        return found(s, Pass::Rotation);
-    }
-    let blurred = imageops::box_blur3(&work);
-    let mut s = read_one(&blurred);
-    if s.is_empty() {
-        s = read_regions(&blurred);
-    }
-    if !s.is_empty() {
-        return found(s, Pass::Denoise);
+    let mut work = Work {
+        img,
+        stretched: None,
+    };
+    for &pass in passes {
+        let symbols = work.run(pass, effort);
+        if !symbols.is_empty() {
+            return Decoded {
+                symbols: symbols.into_iter().collect(),
+                pass: Some(pass),
+            };
+        }
     }
     Decoded::default()
 }
 
-/// Runs one pass of the pipeline on its own (for measuring what each pass
-/// is worth; `decode` runs them in order).
+/// Runs one pass of the pipeline on its own, as for a file (for measuring
+/// what each pass is worth; `decode` runs them in order).
 pub fn run_pass(img: &GrayImage, pass: Pass) -> Vec<Symbol> {
-    let prepared = || {
-        let mut work = imageops::stretch_contrast(img);
-        if work.width().max(work.height()) > 1600 {
-            work = imageops::scale(&work, 0.5);
-        }
-        work
-    };
-    let found = match pass {
-        Pass::Direct => read_all(img),
-        Pass::Region => read_regions(img),
-        Pass::Contrast => read_one(&prepared()),
-        Pass::Rotation => read_rotations(&prepared()),
-        Pass::Denoise => {
-            let blurred = imageops::box_blur3(&prepared());
-            let s = read_one(&blurred);
-            if s.is_empty() {
-                read_regions(&blurred)
-            } else {
-                s
-            }
-        }
-    };
-    found.into_iter().collect()
+    Work {
+        img,
+        stretched: None,
+    }
+    .run(pass, Effort::File)
+    .into_iter()
+    .collect()
 }
 
 fn hints() -> DecodeHints {

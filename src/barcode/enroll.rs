@@ -152,6 +152,6 @@ impl Enrolments {
         }
         let body =
             format!("// bterm enrolments: barcodes bound to cards with `bterm enroll`.\n{text}\n");
-        super::write_atomic(path, body.as_bytes()).map_err(|e| err(e.to_string()))
+        crate::save::write_atomic(path, body.as_bytes()).map_err(|e| err(e.to_string()))
     }
 }

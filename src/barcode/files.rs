@@ -50,25 +50,16 @@ pub enum ReadError {
 
 /// Reads an image file as grayscale, refusing more than `max_pixels`.
 pub fn load_gray(path: &Path, max_pixels: u64) -> Result<GrayImage, ReadError> {
-    let open = || -> Result<ImageReader<std::io::BufReader<std::fs::File>>, ReadError> {
-        let reader = ImageReader::open(path).map_err(|e| ReadError::Io(e.to_string()))?;
-        let reader = reader
-            .with_guessed_format()
-            .map_err(|e| ReadError::Io(e.to_string()))?;
-        if reader.format().is_none() {
-            return Err(ReadError::NotAnImage);
-        }
-        // The extension may claim an image; the first bytes must agree.
-        let mut head = [0u8; 32];
-        let n = std::io::Read::read(
-            &mut std::fs::File::open(path).map_err(|e| ReadError::Io(e.to_string()))?,
-            &mut head,
-        )
-        .map_err(|e| ReadError::Io(e.to_string()))?;
-        if image::guess_format(&head[..n]).is_err() {
-            return Err(ReadError::NotAnImage);
-        }
-        Ok(reader)
+    let io = |e: std::io::Error| ReadError::Io(e.to_string());
+    // The first bytes say the format; an extension can lie.
+    let mut head = [0u8; 32];
+    let n =
+        std::io::Read::read(&mut std::fs::File::open(path).map_err(io)?, &mut head).map_err(io)?;
+    let format = image::guess_format(&head[..n]).map_err(|_| ReadError::NotAnImage)?;
+    let open = || {
+        let mut reader = ImageReader::open(path).map_err(io)?;
+        reader.set_format(format);
+        Ok::<_, ReadError>(reader)
     };
     let (width, height) = open()?
         .into_dimensions()

@@ -22,8 +22,6 @@ pub mod print;
 pub mod webcam;
 pub mod wild;
 
-use std::path::{Path, PathBuf};
-
 use serde::Serialize;
 
 pub use code::{Content, Format, Symbol};
@@ -173,11 +171,6 @@ impl Scanner {
             crate::cards::read_ron(ron).map_err(|e| NoCard::BadCustom(e.to_string()))?;
         let [card] = <[Card; 1]>::try_from(cards)
             .map_err(|v| NoCard::BadCustom(format!("{} cards where one was expected", v.len())))?;
-        if let Some(same) = self.set.get(&card.number())
-            && *same == card
-        {
-            return Ok(card);
-        }
         self.set
             .with_cards(std::slice::from_ref(&card))
             .map_err(|e| NoCard::BadCustom(e.to_string().replace('\n', "; ")))?;
@@ -240,29 +233,4 @@ impl Scanner {
             )),
         }
     }
-}
-
-/// Writes a file so that it is either the old or the new contents, never
-/// half of one: a temporary file beside it, synced, then renamed over it.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }

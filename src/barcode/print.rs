@@ -442,7 +442,7 @@ pub fn print(cards: &[(Card, bool)], out: &Path, force: bool) -> Result<Vec<Path
                     image::ImageFormat::Png,
                 )
                 .map_err(|e| io(path, &e))?;
-                super::write_atomic(path, &bytes).map_err(|e| io(path, &e))?;
+                crate::save::write_atomic(path, &bytes).map_err(|e| io(path, &e))?;
             }
             Ok(paths)
         }
@@ -452,7 +452,7 @@ pub fn print(cards: &[(Card, bool)], out: &Path, force: bool) -> Result<Vec<Path
             }
             let sheets = render_sheets(cards)?;
             let bytes = super::pdf::write(&sheets, DPI);
-            super::write_atomic(out, &bytes).map_err(|e| io(out, &e))?;
+            crate::save::write_atomic(out, &bytes).map_err(|e| io(out, &e))?;
             Ok(vec![out.to_path_buf()])
         }
         _ => Err(PrintError::Extension(out.display().to_string())),

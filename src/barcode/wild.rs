@@ -28,24 +28,6 @@ const TECH_A: [&str; 8] = [
 ];
 const TECH_B: [&str; 4] = ["Bar Whip", "Stripe Kick", "Label Toss", "Code Charge"];
 const TECH_C: [&str; 4] = ["Quick Scan", "Beep Jab", "Tag Swipe", "Till Tap"];
-const FIELDS: [Field; 8] = [
-    Field::DragonsRoar,
-    Field::NatureSpirits,
-    Field::NightmareSoldiers,
-    Field::JungleTroopers,
-    Field::WindGuardians,
-    Field::DeepSavers,
-    Field::MetalEmpire,
-    Field::VirusBusters,
-];
-const ATTRIBUTES: [Attribute; 5] = [
-    Attribute::Vaccine,
-    Attribute::Data,
-    Attribute::Virus,
-    Attribute::Unknown,
-    Attribute::Variable,
-];
-
 /// The n-th draw of the digits' stream: `SplitMix64` of (FNV-1a of the digits) + n.
 fn draw(seed: u64, n: u64) -> u64 {
     let mut z = seed.wrapping_add(n.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -81,7 +63,7 @@ pub fn wild_card(digits: &str) -> Option<Card> {
         cost: 1 + (d(2) % 2) as u8,
         speed: 1 + (d(3) % 9) as u8,
         requirements: Requirements::None,
-        battle_type: pick(&[BattleType::A, BattleType::B, BattleType::C], d(4)),
+        battle_type: pick(&BattleType::ALL, d(4)),
         hp: 300 + (d(5) % 31) as u32 * 10,
         techniques: Techniques {
             a: Technique {
@@ -97,10 +79,10 @@ pub fn wild_card(digits: &str) -> Option<Card> {
                 power: c,
             },
         },
-        field: pick(&FIELDS, d(6)),
+        field: pick(&Field::ALL, d(6)),
         level: Level::III,
         kind: pick(&TYPES, d(13)).to_string(),
-        attribute: pick(&ATTRIBUTES, d(14)),
+        attribute: pick(&Attribute::ALL, d(14)),
         group: None,
         one_card_limit: false,
         terminal: Vec::new(),

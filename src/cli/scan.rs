@@ -262,42 +262,33 @@ fn live(source: Box<dyn FrameSource>, args: &ScanArgs) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     let mut errors = 0;
     for event in pipeline.events.iter() {
-        let line = match &event {
-            FrameEvent::Card { frame, card } => {
-                if args.json {
-                    serde_json::json!({"frame": frame, "card": files::CardReport::of(card)})
-                        .to_string()
-                } else {
-                    format!("frame {frame}: {} {}", card.card.number(), card.card.name())
-                }
-            }
-            FrameEvent::Refused { frame, why } => {
-                if args.json {
-                    serde_json::json!({"frame": frame, "error": why.to_string()}).to_string()
-                } else {
-                    format!("frame {frame}: {why}")
-                }
-            }
-            FrameEvent::Gone { frame } => {
-                if args.json {
-                    serde_json::json!({"frame": frame, "gone": true}).to_string()
-                } else {
-                    format!("frame {frame}: the card left the view")
-                }
-            }
+        // Each event as (JSON, words); `--json` picks the first.
+        let (json, words) = match &event {
+            FrameEvent::Card { frame, card } => (
+                serde_json::json!({"frame": frame, "card": files::CardReport::of(card)}),
+                format!("frame {frame}: {} {}", card.card.number(), card.card.name()),
+            ),
+            FrameEvent::Refused { frame, why } => (
+                serde_json::json!({"frame": frame, "error": why.to_string()}),
+                format!("frame {frame}: {why}"),
+            ),
+            FrameEvent::Gone { frame } => (
+                serde_json::json!({"frame": frame, "gone": true}),
+                format!("frame {frame}: the card left the view"),
+            ),
             FrameEvent::FrameError { frame, message } => {
                 errors += 1;
-                if args.json {
-                    serde_json::json!({"frame": frame, "error": message}).to_string()
-                } else {
-                    format!("frame {frame}: error: {message}")
-                }
+                (
+                    serde_json::json!({"frame": frame, "error": message}),
+                    format!("frame {frame}: error: {message}"),
+                )
             }
             FrameEvent::Ended { decoded, dropped } => {
                 eprintln!("{decoded} frames decoded, {dropped} dropped while the decoder was busy");
                 continue;
             }
         };
+        let line = if args.json { json.to_string() } else { words };
         writeln!(out, "{line}").map_err(|e| format!("error: cannot write the output: {e}"))?;
         out.flush()
             .map_err(|e| format!("error: cannot write the output: {e}"))?;

@@ -157,10 +157,7 @@ impl Replay {
             error: e,
         };
         let text = crate::cards::write_ron(self).map_err(|e| io(e.to_string()))?;
-        // Write beside the target, then rename: a crash never leaves half a replay.
-        let tmp = path.with_extension("ron.part");
-        std::fs::write(&tmp, text).map_err(|e| io(e.to_string()))?;
-        std::fs::rename(&tmp, path).map_err(|e| io(e.to_string()))
+        crate::save::write_atomic(path, text.as_bytes()).map_err(|e| io(e.to_string()))
     }
 
     /// Plays the replay back, handing every event to `on_event`, and checks
