@@ -1,24 +1,37 @@
-//! Scripted runs: save a screenshot and quit after a number of frames, so
-//! the game can be looked at under a virtual display.
+//! Scripted runs, so the game can be looked at under a virtual display:
+//! `--screenshot FILE` saves one frame and quits; `--tour DIR` drives the
+//! game through every screen with scripted button presses and saves a PNG
+//! per screen (attract, scan, battle, result, replay), then quits.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
+use super::duel::Duel;
+use super::input::{Button, Press};
+use super::staging::Board;
+use super::{AppSystems, Screen};
 use crate::cli::PlayArgs;
+use crate::rules::Side;
 
 /// Frames to wait before a screenshot, so the first frames (shader
 /// compilation on a software renderer) are past.
 const SCREENSHOT_AFTER_FRAMES: u32 = 60;
 /// Frames to let the screenshot reach the disk before quitting.
 const SAVE_FRAMES: u32 = 20;
+/// A tour that has not finished in this many seconds has failed.
+const TOUR_LIMIT: f32 = 300.0;
+
+/// The screens a tour saves, in order.
+pub const TOUR_SHOTS: [&str; 5] = ["attract", "scan", "battle", "result", "replay"];
 
 /// What a scripted run does.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct Script {
     screenshot: Option<PathBuf>,
     quit_after: Option<u32>,
+    tour: Option<PathBuf>,
 }
 
 impl From<&PlayArgs> for Script {
@@ -30,13 +43,39 @@ impl From<&PlayArgs> for Script {
         Script {
             screenshot: args.screenshot.clone(),
             quit_after,
+            tour: args.tour.clone(),
         }
     }
 }
 
+/// Where a tour is.
+#[derive(Resource, Debug, Default)]
+struct Tour {
+    /// Shots taken so far.
+    taken: usize,
+    /// Seconds on the current screen.
+    on_screen: f32,
+    /// Seconds since the last shot.
+    since_shot: f32,
+    /// Seconds in all.
+    total: f32,
+    /// Seconds since P1's question appeared.
+    asked_for: f32,
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Script>()
-        .add_systems(Update, run_script);
+        .init_resource::<Tour>()
+        .add_systems(Update, run_script)
+        .add_systems(
+            Update,
+            tour.run_if(|s: Res<Script>| s.tour.is_some())
+                .in_set(AppSystems::TickTimers),
+        )
+        .add_systems(
+            StateTransition,
+            (|mut t: ResMut<Tour>| t.on_screen = 0.0).run_if(state_changed::<Screen>),
+        );
 }
 
 fn run_script(
@@ -49,11 +88,87 @@ fn run_script(
     if *frame == SCREENSHOT_AFTER_FRAMES
         && let Some(path) = &script.screenshot
     {
-        commands
-            .spawn(Screenshot::primary_window())
-            .observe(save_to_disk(path.clone()));
+        shoot(&mut commands, path);
     }
     if script.quit_after.is_some_and(|n| *frame >= n) {
         exit.write(AppExit::Success);
+    }
+}
+
+fn shoot(commands: &mut Commands, path: &Path) {
+    commands
+        .spawn(Screenshot::primary_window())
+        .observe(save_to_disk(path.to_path_buf()));
+}
+
+#[expect(clippy::too_many_arguments, reason = "a system: each argument is a resource or query it needs")]
+fn tour(
+    mut commands: Commands,
+    time: Res<Time>,
+    script: Res<Script>,
+    mut t: ResMut<Tour>,
+    screen: Res<State<Screen>>,
+    duel: Option<Res<Duel>>,
+    board: Res<Board>,
+    mut presses: MessageWriter<Press>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(dir) = &script.tour else { return };
+    let dt = time.delta_secs();
+    t.on_screen += dt;
+    t.since_shot += dt;
+    t.total += dt;
+    if t.total > TOUR_LIMIT {
+        error!("the tour did not finish in {TOUR_LIMIT} s (stuck on {:?})", screen.get());
+        exit.write(AppExit::error());
+        return;
+    }
+    let press = |presses: &mut MessageWriter<Press>, button| {
+        presses.write(Press {
+            player: Side::P1,
+            button,
+        });
+    };
+    let want = TOUR_SHOTS.get(t.taken).copied();
+    let mut snap = |t: &mut Tour, name: &str| {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            error!("cannot create {}: {e}", dir.display());
+        }
+        shoot(&mut commands, &dir.join(format!("{name}.png")));
+        t.taken += 1;
+        t.since_shot = 0.0;
+    };
+    // Give each shot a second to reach the disk before moving on.
+    let settled = t.since_shot > 1.0;
+    match (screen.get(), want) {
+        (Screen::Attract, Some("attract")) if t.on_screen > 4.0 => snap(&mut t, "attract"),
+        (Screen::Attract, _) if settled && t.taken >= 1 => press(&mut presses, Button::A),
+        (Screen::Scan, Some("scan")) if t.on_screen > 4.0 => snap(&mut t, "scan"),
+        (Screen::Scan, _) if settled && t.taken >= 2 => press(&mut presses, Button::A),
+        (Screen::Battle, Some("battle")) if board.clash.is_some() && t.on_screen > 2.0 => {
+            snap(&mut t, "battle");
+        }
+        (Screen::Result, Some("result")) if t.on_screen > 2.5 => snap(&mut t, "result"),
+        (Screen::Result, _) if settled && t.taken >= 4 => press(&mut presses, Button::B),
+        (Screen::Replay, Some("replay")) if t.on_screen > 5.0 => snap(&mut t, "replay"),
+        (_, None) if settled => {
+            exit.write(AppExit::Success);
+        }
+        _ => {}
+    }
+    // P1 answers every question after a short think, cycling its stances.
+    if *screen.get() == Screen::Battle
+        && let Some(duel) = duel
+    {
+        if duel.asks[0].is_some() {
+            t.asked_for += dt;
+            if t.asked_for > 0.4 {
+                t.asked_for = 0.0;
+                let b = Button::ALL[(board.round as usize) % 3];
+                press(&mut presses, b);
+            }
+        } else {
+            t.asked_for = 0.0;
+        }
     }
 }

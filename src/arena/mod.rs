@@ -1,53 +1,318 @@
 //! The 3D arcade game (Bevy). Nothing outside this room imports Bevy.
 //!
-//! Each file adds one plugin; [`AppPlugin`] puts them together.
+//! Each file adds one plugin; [`AppPlugin`] puts them together. The screens
+//! are a [`Screen`] state: attract → scan → battle → result, and the replay
+//! viewer. The rules live in one place, the [`duel::Duel`] resource: input,
+//! CPU players and replays ask it for actions; the events it returns are
+//! staged (figures, physics, HUD, sound) and never change it back.
 
-mod capture;
-mod stage;
-mod title;
+pub mod attract;
+pub mod capture;
+pub mod duel;
+pub mod figures;
+pub mod hud;
+pub mod input;
+mod physics;
+pub mod result;
+pub mod scan;
+pub mod sound;
+pub mod stage;
+pub mod staging;
+pub mod viewer;
+
+use std::path::PathBuf;
 
 use bevy::prelude::*;
+use bevy::window::{CursorOptions, ExitCondition, WindowMode};
 
+use crate::ai::Level;
 use crate::cards::CardSet;
-use crate::cli::PlayArgs;
+use crate::cli::{Controller, PlayArgs};
+use crate::replay::Replay;
+
+/// The game's font (the same as the printed cards').
+static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf");
 
 /// The window title.
 pub const TITLE: &str = "bterm — Digimon Battle Terminal";
 
 /// The card set the game plays with.
-#[derive(Resource)]
+#[derive(Resource, Clone)]
 pub struct Cards(pub CardSet);
 
-/// The whole game, minus the engine's default plugins (so tests can use
-/// `MinimalPlugins` with it).
-pub struct AppPlugin;
+/// The game's screens.
+#[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Screen {
+    /// The idle arena: a demo battle between CPU teams, "press any button".
+    #[default]
+    Attract,
+    /// Players build their teams.
+    Scan,
+    /// The battle.
+    Battle,
+    /// Winner, points and the dispensed card.
+    Result,
+    /// A saved battle, staged with pause / step / speed.
+    Replay,
+}
+
+/// The order of the game's work in a frame, configured once.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AppSystems {
+    /// Count down timers.
+    TickTimers,
+    /// Turn keys and gamepads into button presses.
+    RecordInput,
+    /// Ask the rules for actions and apply them.
+    Rules,
+    /// Play the rules' events as a show.
+    Stage,
+    /// Everything that follows the show (HUD, camera, animation).
+    Update,
+}
+
+/// Who plays a seat in the arena.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pilot {
+    /// A person at the buttons.
+    Human,
+    /// The CPU at a level.
+    Cpu(Level),
+}
+
+impl Pilot {
+    /// The next choice in the scan screen's P2 menu.
+    pub fn cycle(self) -> Pilot {
+        match self {
+            Pilot::Human => Pilot::Cpu(Level::Easy),
+            Pilot::Cpu(Level::Easy) => Pilot::Cpu(Level::Normal),
+            Pilot::Cpu(Level::Normal) => Pilot::Cpu(Level::Hard),
+            Pilot::Cpu(Level::Hard) => Pilot::Human,
+        }
+    }
+
+    /// How the HUD names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Pilot::Human => "PLAYER",
+            Pilot::Cpu(Level::Easy) => "CPU · EASY",
+            Pilot::Cpu(Level::Normal) => "CPU · NORMAL",
+            Pilot::Cpu(Level::Hard) => "CPU · HARD",
+        }
+    }
+}
+
+impl From<Controller> for Pilot {
+    fn from(c: Controller) -> Pilot {
+        match c {
+            Controller::Human => Pilot::Human,
+            Controller::Easy => Pilot::Cpu(Level::Easy),
+            Controller::Normal => Pilot::Cpu(Level::Normal),
+            Controller::Hard => Pilot::Cpu(Level::Hard),
+        }
+    }
+}
+
+/// How long each screen waits for a person, in seconds.
+#[derive(Debug, Clone, Copy)]
+pub struct Timeouts {
+    /// The scan screen without any input: demo teams are chosen and the battle starts.
+    pub scan_idle: f32,
+    /// The result screen, back to attract.
+    pub result: f32,
+    /// A finished replay (opened from the game), back to attract.
+    pub replay_end: f32,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            scan_idle: 30.0,
+            result: 20.0,
+            replay_end: 20.0,
+        }
+    }
+}
+
+/// What the game was started with.
+#[derive(Resource, Debug, Clone)]
+pub struct Settings {
+    /// No sound at all.
+    pub mute: bool,
+    /// Fullscreen, no cursor, only the exit combo leaves.
+    pub kiosk: bool,
+    /// Who plays P2 when the scan screen opens.
+    pub p2: Pilot,
+    /// Card scans (files or folders) read into each team at the scan screen.
+    pub scans: [Vec<PathBuf>; 2],
+    /// A folder of frames used as a live camera.
+    pub video: Option<PathBuf>,
+    /// A webcam, by index.
+    pub camera: Option<u32>,
+    /// Where played battles are saved (`None`: the data directory's `replays`).
+    pub replay_dir: Option<PathBuf>,
+    /// Screen timeouts.
+    pub timeouts: Timeouts,
+    /// How fast the show plays (1 = as designed).
+    pub show_speed: f32,
+    /// The first battle's seed (later battles count up); `None`: from the clock.
+    pub seed: Option<u64>,
+    /// `bterm replay FILE`: the game opens on this replay and quits after it.
+    pub replay: Option<(PathBuf, Replay)>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            mute: false,
+            kiosk: false,
+            p2: Pilot::Cpu(Level::Normal),
+            scans: [Vec::new(), Vec::new()],
+            video: None,
+            camera: None,
+            replay_dir: None,
+            timeouts: Timeouts::default(),
+            show_speed: 1.0,
+            seed: None,
+            replay: None,
+        }
+    }
+}
+
+impl Settings {
+    /// Settings from the command line.
+    pub fn from_args(args: &PlayArgs) -> Settings {
+        Settings {
+            mute: args.mute,
+            kiosk: args.kiosk,
+            p2: args.p2.into(),
+            scans: [args.scans.clone(), args.p2_scans.clone()],
+            video: args.video.clone(),
+            camera: args.camera,
+            replay_dir: args.replay_dir.clone(),
+            timeouts: Timeouts::default(),
+            show_speed: if args.tour.is_some() { 3.0 } else { 1.0 },
+            seed: args.seed,
+            replay: None,
+        }
+    }
+}
+
+/// The whole game, minus the engine's default plugins, so tests can run it
+/// with `MinimalPlugins`. `windowed: false` leaves out what needs a window,
+/// a GPU or an audio device (physics, sound output, screenshots).
+pub struct AppPlugin {
+    /// Whether the game has a window (and so physics, sound and capture).
+    pub windowed: bool,
+}
 
 impl Plugin for AppPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins((stage::plugin, title::plugin, capture::plugin));
+        app.init_state::<Screen>();
+        app.configure_sets(
+            Update,
+            (
+                AppSystems::TickTimers,
+                AppSystems::RecordInput,
+                AppSystems::Rules,
+                AppSystems::Stage,
+                AppSystems::Update,
+            )
+                .chain(),
+        );
+        app.init_resource::<Settings>();
+        app.add_plugins((
+            input::plugin,
+            stage::plugin,
+            figures::plugin,
+            duel::plugin,
+            staging::plugin,
+            hud::plugin,
+            attract::plugin,
+            scan::plugin,
+            result::plugin,
+            viewer::plugin,
+            sound::plugin,
+        ));
+        if self.windowed {
+            app.add_plugins((physics::plugin, sound::output_plugin, capture::plugin));
+        }
     }
 }
 
 /// Opens the game window and runs until the player quits.
-pub fn run(args: PlayArgs) -> Result<(), String> {
+pub fn run(args: PlayArgs, cards: CardSet) -> Result<(), String> {
+    let settings = Settings::from_args(&args);
+    start(settings, cards, &args)
+}
+
+/// Opens the replay viewer on a saved battle.
+pub fn run_replay(file: PathBuf, replay: Replay, cards: CardSet, mute: bool) -> Result<(), String> {
+    let settings = Settings {
+        mute,
+        replay: Some((file, replay)),
+        ..Settings::default()
+    };
+    start(settings, cards, &PlayArgs::default())
+}
+
+fn start(settings: Settings, cards: CardSet, args: &PlayArgs) -> Result<(), String> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         return Err("error: no display to open the game window on (DISPLAY and WAYLAND_DISPLAY are unset).\n\
                     Run bterm from a desktop session, or without a screen under a virtual one: \
                     xvfb-run -s \"-screen 0 1280x720x24\" bterm"
             .to_string());
     }
+    #[cfg(not(feature = "camera"))]
+    if settings.camera.is_some() {
+        return Err("error: this bterm was built without webcam support (cargo feature `camera`).\n\
+                    Rebuild with `cargo build --features camera`, or scan card files: `bterm play FILE...`, \
+                    or use a folder of frames as a camera: `bterm play --video DIR`"
+            .to_string());
+    }
+    let kiosk = settings.kiosk;
     let mut app = App::new();
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: TITLE.to_string(),
-            resolution: (1280, 720).into(),
-            ..default()
-        }),
-        ..default()
-    }))
-    .insert_resource(Cards(CardSet::embedded()))
-    .insert_resource(capture::Script::from(&args))
-    .add_plugins(AppPlugin);
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: TITLE.to_string(),
+                    resolution: (1280, 720).into(),
+                    mode: if kiosk {
+                        WindowMode::BorderlessFullscreen(MonitorSelection::Current)
+                    } else {
+                        WindowMode::Windowed
+                    },
+                    ..default()
+                }),
+                primary_cursor_options: Some(CursorOptions {
+                    visible: !kiosk,
+                    ..default()
+                }),
+                // A kiosk closes only by its key combo (see `input`).
+                close_when_requested: !kiosk,
+                exit_condition: ExitCondition::OnPrimaryClosed,
+                ..default()
+            })
+            .set(bevy::log::LogPlugin {
+                level: bevy::log::Level::WARN,
+                filter: "wgpu=error,naga=error,bevy_render=error,bevy_audio=error".to_string(),
+                ..default()
+            }),
+    )
+    .insert_resource(Cards(cards))
+    .insert_resource(settings)
+    .insert_resource(capture::Script::from(args))
+    .add_plugins(AppPlugin { windowed: true });
+    // DejaVu for every text: the engine's default font has no "·", "—" or arrows.
+    let font = bevy::text::Font::from_bytes(FONT.to_vec());
+    if let Err(e) = app
+        .world_mut()
+        .resource_mut::<Assets<bevy::text::Font>>()
+        .insert(AssetId::default(), font)
+    {
+        warn!("keeping the default font: {e}");
+    }
     match app.run() {
         AppExit::Success => Ok(()),
         AppExit::Error(code) => Err(format!(

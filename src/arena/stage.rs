@@ -1,29 +1,78 @@
-//! The stage: the platform, its holographic floor grid, lights and the
-//! camera's slow orbit.
+//! The stage: the platform, its holographic floor grid, lights, and the
+//! camera: a slow orbit when idle, cuts to the action in a battle.
 
 use std::f32::consts::TAU;
 
 use bevy::prelude::*;
+
+use super::{AppSystems, Screen};
+use crate::rules::Side;
 
 /// Seconds for one full camera orbit in the idle arena.
 const ORBIT_SECONDS: f32 = 40.0;
 /// Camera distance from the stage centre and height, in metres.
 const ORBIT_RADIUS: f32 = 13.0;
 const ORBIT_HEIGHT: f32 = 6.0;
-/// Platform radius, metres.
-const PLATFORM_RADIUS: f32 = 6.0;
+/// Platform radius and thickness, metres.
+pub const PLATFORM_RADIUS: f32 = 6.0;
+/// The platform's thickness; its top is at y = 0.
+pub const PLATFORM_HEIGHT: f32 = 0.5;
 /// Grid lines each way across the platform.
 const GRID_LINES: i32 = 13;
+/// How far each Digimon stands from the centre, metres.
+const SPOT_X: f32 = 2.6;
+/// How fast the camera eases to a new shot (1/s): about 0.3 s to get there.
+const CAMERA_EASE: f32 = 6.0;
+
+/// Where a side's front Digimon stands.
+pub fn spot(side: Side) -> Vec3 {
+    match side {
+        Side::P1 => Vec3::new(-SPOT_X, 0.0, 0.0),
+        Side::P2 => Vec3::new(SPOT_X, 0.0, 0.0),
+    }
+}
+
+/// Where a side's bench (Digimon waiting to step in, cards just scanned) stands.
+pub fn bench_spot(side: Side, i: usize) -> Vec3 {
+    let sign = if side == Side::P1 { -1.0 } else { 1.0 };
+    Vec3::new(sign * (SPOT_X + 1.4), 0.0, -2.2 + 1.6 * i as f32)
+}
+
+/// The platform (physics gives it a collider).
+#[derive(Component)]
+pub struct Platform;
+
+/// The arena camera.
+#[derive(Component)]
+pub struct ArenaCamera;
+
+/// What the camera looks at.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub enum Shot {
+    /// The slow orbit of the idle arena.
+    Orbit,
+    /// Both Digimon from the front, slightly above.
+    Wide,
+    /// Close on one side's Digimon, from behind its opponent's shoulder.
+    Focus(Side),
+    /// Low and close on the centre, where techniques meet.
+    Centre,
+}
+
+/// A short camera shake (seconds left).
+#[derive(Resource, Debug, Default)]
+pub struct Shake(pub f32);
 
 pub(super) fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(Color::srgb(0.01, 0.015, 0.04)))
+        .insert_resource(Shot::Orbit)
+        .init_resource::<Shake>()
         .add_systems(Startup, spawn_stage)
-        .add_systems(Update, orbit_camera);
+        .add_systems(OnEnter(Screen::Attract), |mut shot: ResMut<Shot>| {
+            *shot = Shot::Orbit;
+        })
+        .add_systems(Update, move_camera.in_set(AppSystems::Update));
 }
-
-/// The orbiting arena camera.
-#[derive(Component)]
-pub struct ArenaCamera;
 
 fn spawn_stage(
     mut commands: Commands,
@@ -32,14 +81,15 @@ fn spawn_stage(
 ) {
     commands.spawn((
         Name::new("Platform"),
-        Mesh3d(meshes.add(Cylinder::new(PLATFORM_RADIUS, 0.5))),
+        Platform,
+        Mesh3d(meshes.add(Cylinder::new(PLATFORM_RADIUS, PLATFORM_HEIGHT))),
         MeshMaterial3d(materials.add(StandardMaterial {
             base_color: Color::srgb(0.08, 0.1, 0.18),
             metallic: 0.6,
             perceptual_roughness: 0.35,
             ..default()
         })),
-        Transform::from_xyz(0.0, -0.25, 0.0),
+        Transform::from_xyz(0.0, -PLATFORM_HEIGHT / 2.0, 0.0),
     ));
     commands.spawn((
         Name::new("Platform rim"),
@@ -105,12 +155,56 @@ fn spawn_stage(
     ));
 }
 
-fn orbit_camera(time: Res<Time>, mut camera: Single<&mut Transform, With<ArenaCamera>>) {
-    let angle = time.elapsed_secs() / ORBIT_SECONDS * TAU;
-    let eye = Vec3::new(
-        ORBIT_RADIUS * angle.sin(),
-        ORBIT_HEIGHT,
-        ORBIT_RADIUS * angle.cos(),
-    );
-    **camera = Transform::from_translation(eye).looking_at(Vec3::new(0.0, 0.5, 0.0), Vec3::Y);
+/// The eye and the point looked at for a shot.
+fn framing(shot: Shot, t: f32) -> (Vec3, Vec3) {
+    match shot {
+        Shot::Orbit => {
+            let angle = t / ORBIT_SECONDS * TAU;
+            (
+                Vec3::new(
+                    ORBIT_RADIUS * angle.sin(),
+                    ORBIT_HEIGHT,
+                    ORBIT_RADIUS * angle.cos(),
+                ),
+                Vec3::new(0.0, 0.5, 0.0),
+            )
+        }
+        Shot::Wide => (Vec3::new(0.0, 3.6, 9.5), Vec3::new(0.0, 1.0, 0.0)),
+        Shot::Focus(side) => {
+            let target = spot(side) + Vec3::Y * 1.1;
+            let from = spot(side.other());
+            (
+                from + Vec3::new(0.0, 2.2, 4.2) + (from - target).normalize_or_zero() * 0.8,
+                target,
+            )
+        }
+        Shot::Centre => (Vec3::new(0.0, 2.0, 7.0), Vec3::new(0.0, 1.0, 0.0)),
+    }
+}
+
+fn move_camera(
+    time: Res<Time>,
+    shot: Res<Shot>,
+    mut shake: ResMut<Shake>,
+    mut camera: Single<&mut Transform, With<ArenaCamera>>,
+    mut looking_at: Local<Option<Vec3>>,
+) {
+    let (eye, look) = framing(*shot, time.elapsed_secs());
+    let ease = 1.0 - (-CAMERA_EASE * time.delta_secs()).exp();
+    let mut current = camera.translation;
+    current = if *shot == Shot::Orbit {
+        // The orbit moves every frame; follow it closely so it stays smooth.
+        current.lerp(eye, ease.max(0.05))
+    } else {
+        current.lerp(eye, ease)
+    };
+    let mut jolt = Vec3::ZERO;
+    if shake.0 > 0.0 {
+        shake.0 -= time.delta_secs();
+        let t = time.elapsed_secs() * 60.0;
+        jolt = Vec3::new(t.sin(), (t * 1.3).cos(), 0.0) * 0.08 * shake.0.max(0.0).min(0.5) * 2.0;
+    }
+    let l = looking_at.get_or_insert(look);
+    *l = l.lerp(look, ease);
+    **camera = Transform::from_translation(current + jolt).looking_at(*l, Vec3::Y);
 }

@@ -98,6 +98,14 @@ impl Card {
         }
     }
 
+    /// The Option card, if it is one.
+    pub fn as_option(&self) -> Option<&OptionCard> {
+        match self {
+            Card::Option(o) => Some(o),
+            _ => None,
+        }
+    }
+
     /// Battle Terminal abilities (Command cards have none).
     pub fn terminal_abilities(&self) -> &[Ability] {
         match self {

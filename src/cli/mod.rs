@@ -48,13 +48,14 @@ pub enum Command {
 }
 
 /// Who plays a seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Controller {
     /// A person at the keyboard.
     Human,
     /// CPU: random legal actions.
     Easy,
     /// CPU: greedy on this round.
+    #[default]
     Normal,
     /// CPU: the stance game's Nash equilibrium.
     Hard,
@@ -100,9 +101,12 @@ pub struct BattleArgs {
 pub struct ReplayArgs {
     /// The replay file.
     pub file: PathBuf,
-    /// Replay in text only, with no window (the only way replays play until the arena's viewer lands).
+    /// Replay in text only, with no window (prints the battle's log).
     #[arg(long)]
     pub headless: bool,
+    /// No sound in the viewer.
+    #[arg(long)]
+    pub mute: bool,
     /// Card files to use instead of the built-in sample set.
     #[arg(long, value_name = "PATH")]
     pub cards: Option<PathBuf>,
@@ -128,9 +132,42 @@ pub struct AnalyzeArgs {
 /// Options for the game window.
 #[derive(Debug, Clone, Default, Args)]
 pub struct PlayArgs {
+    /// Card scans (image files or folders) for P1's team, read at the scan screen.
+    #[arg(value_name = "SCAN")]
+    pub scans: Vec<PathBuf>,
+    /// Card scans for P2's team (repeat the option for more).
+    #[arg(long = "p2-scan", value_name = "SCAN")]
+    pub p2_scans: Vec<PathBuf>,
+    /// Who plays P2 when the scan screen opens (a button changes it there).
+    #[arg(long, value_enum, default_value_t = Controller::Normal)]
+    pub p2: Controller,
+    /// No sound.
+    #[arg(long)]
+    pub mute: bool,
+    /// Kiosk: fullscreen, no mouse cursor; only Ctrl+Shift+Q leaves the game.
+    #[arg(long)]
+    pub kiosk: bool,
+    /// Scan cards with a webcam (INDEX 0 is the first; needs the `camera` feature).
+    #[arg(long, value_name = "INDEX", num_args = 0..=1, default_missing_value = "0")]
+    pub camera: Option<u32>,
+    /// Use a folder of frames as the camera (played at 10 frames a second).
+    #[arg(long, value_name = "DIR")]
+    pub video: Option<PathBuf>,
+    /// Where played battles are saved as replays (default: the data folder's `replays`).
+    #[arg(long, value_name = "DIR")]
+    pub replay_dir: Option<PathBuf>,
+    /// The first battle's seed (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Card files to use instead of the built-in sample set.
+    #[arg(long, value_name = "PATH")]
+    pub cards: Option<PathBuf>,
     /// Save a screenshot of the first rendered frames to this PNG, then quit.
     #[arg(long, value_name = "FILE.png")]
     pub screenshot: Option<PathBuf>,
+    /// Drive the game through every screen and save a PNG of each into DIR, then quit.
+    #[arg(long, value_name = "DIR")]
+    pub tour: Option<PathBuf>,
     /// Quit after this many frames (for scripted runs).
     #[arg(long, value_name = "N")]
     pub frames: Option<u32>,
@@ -196,7 +233,8 @@ pub fn run(cli: Cli) -> ExitCode {
 
 #[cfg(feature = "arena")]
 fn play(args: PlayArgs) -> Result<(), String> {
-    crate::arena::run(args)
+    let set = load_set(args.cards.as_deref())?;
+    crate::arena::run(args, set)
 }
 
 #[cfg(not(feature = "arena"))]
@@ -510,6 +548,9 @@ fn ask_human(
 fn replay(args: ReplayArgs) -> Result<(), String> {
     let set = load_set(args.cards.as_deref())?;
     let replay = Replay::load(&args.file).map_err(|e| format!("error: {e}"))?;
+    if !args.headless {
+        return view_replay(args, replay, set);
+    }
     let mut out = std::io::stdout().lock();
     let m = replay
         .play(&set, |e| {
@@ -523,6 +564,23 @@ fn replay(args: ReplayArgs) -> Result<(), String> {
         m.state_hash()
     );
     Ok(())
+}
+
+/// Checks a replay plays to its recorded end, then stages it in the arena.
+#[cfg(feature = "arena")]
+fn view_replay(args: ReplayArgs, replay: Replay, set: CardSet) -> Result<(), String> {
+    replay
+        .play(&set, |_| {})
+        .map_err(|e| format!("error: {}: {e}", args.file.display()))?;
+    crate::arena::run_replay(args.file, replay, set, args.mute)
+}
+
+#[cfg(not(feature = "arena"))]
+fn view_replay(args: ReplayArgs, _: Replay, _: CardSet) -> Result<(), String> {
+    replay(ReplayArgs {
+        headless: true,
+        ..args
+    })
 }
 
 fn analyze(args: AnalyzeArgs) -> Result<(), String> {

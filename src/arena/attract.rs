@@ -1,0 +1,200 @@
+//! The attract screen: the arena idles under a slow camera orbit while two
+//! CPU teams battle in the background; any button starts a game.
+
+use bevy::prelude::*;
+use bevy::text::FontSize;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::duel::{Duel, DuelKind, DuelStarted, Show};
+use super::hud::label;
+use super::input::Press;
+use super::sound::{Sfx, Sound};
+use super::staging::{Board, Debris, DuelProp, Projectile, clear_props};
+use super::figures::Figure;
+use super::{AppSystems, Cards, Pilot, Screen, Settings};
+use crate::ai::Level;
+use crate::rules::terminal::Setup;
+
+/// Seconds a finished demo stays on stage before the next one.
+const DEMO_REST: f32 = 3.0;
+
+/// How many demos have been played (each gets its own teams).
+#[derive(Resource, Debug, Default)]
+pub struct DemoCount(pub u64);
+
+/// The demo battle's ticker line.
+#[derive(Component)]
+struct Ticker;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<DemoCount>()
+        .add_systems(OnEnter(Screen::Attract), (spawn_title, start_demo))
+        .add_systems(OnExit(Screen::Attract), end_duel)
+        .add_systems(
+            Update,
+            (next_demo, press_to_start, ticker)
+                .run_if(in_state(Screen::Attract))
+                .in_set(AppSystems::Update),
+        );
+}
+
+/// A seed from the clock, for battles nobody asked to repeat.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+}
+
+/// Starts a CPU-vs-CPU demo with random teams.
+fn start_demo(
+    mut commands: Commands,
+    cards: Res<Cards>,
+    settings: Res<Settings>,
+    mut count: ResMut<DemoCount>,
+    mut started: MessageWriter<DuelStarted>,
+) {
+    if settings.replay.is_some() {
+        return;
+    }
+    count.0 += 1;
+    let seed = settings.seed.unwrap_or_else(clock_seed).wrapping_add(count.0 * 7919);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let teams = [
+        super::scan::demo_team(&cards.0, &mut rng),
+        super::scan::demo_team(&cards.0, &mut rng),
+    ];
+    let setup = Setup::new(teams[0].clone(), teams[1].clone(), seed);
+    let pilots = [Pilot::Cpu(Level::Normal), Pilot::Cpu(Level::Normal)];
+    match Duel::new(DuelKind::Demo, setup, &cards.0, pilots) {
+        Ok(duel) => {
+            commands.insert_resource(duel);
+            started.write(DuelStarted);
+        }
+        // random_team only builds teams the rules accept; if one is refused
+        // the arena simply idles without a demo.
+        Err(e) => warn!("demo team refused: {e}"),
+    }
+}
+
+fn next_demo(
+    commands: Commands,
+    duel: Option<Res<Duel>>,
+    show: Res<Show>,
+    cards: Res<Cards>,
+    settings: Res<Settings>,
+    count: ResMut<DemoCount>,
+    started: MessageWriter<DuelStarted>,
+) {
+    if duel.is_some_and(|d| d.finished(&show) && d.over_for > DEMO_REST) {
+        start_demo(commands, cards, settings, count, started);
+    }
+}
+
+/// Leaving a screen with a duel on stage: the duel and its props go.
+pub fn end_duel(
+    mut commands: Commands,
+    props: Query<Entity, Or<(With<DuelProp>, With<Figure>, With<Projectile>, With<Debris>)>>,
+    mut show: ResMut<Show>,
+    mut board: ResMut<Board>,
+) {
+    commands.remove_resource::<Duel>();
+    clear_props(&mut commands, &props);
+    *show = Show::default();
+    *board = Board::default();
+}
+
+fn press_to_start(
+    mut presses: MessageReader<Press>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    settings: Res<Settings>,
+    mut next: ResMut<NextState<Screen>>,
+    mut sfx: MessageWriter<Sfx>,
+) {
+    if settings.replay.is_some() {
+        next.set(Screen::Replay);
+        return;
+    }
+    let key = keys.is_some_and(|k| k.any_just_pressed([KeyCode::Enter, KeyCode::Space]));
+    if presses.read().count() > 0 || key {
+        sfx.write(Sfx(Sound::Button));
+        next.set(Screen::Scan);
+    }
+}
+
+fn spawn_title(mut commands: Commands, cards: Res<Cards>, settings: Res<Settings>) {
+    if settings.replay.is_some() {
+        return;
+    }
+    commands
+        .spawn((
+            Name::new("Attract"),
+            DespawnOnExit(Screen::Attract),
+            Node {
+                width: percent(100),
+                height: percent(100),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                justify_content: JustifyContent::SpaceBetween,
+                padding: UiRect::all(px(32)),
+                ..default()
+            },
+        ))
+        .with_children(|root| {
+            root.spawn(Node {
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                ..default()
+            })
+            .with_children(|top| {
+                top.spawn(label("bterm", 96.0, Color::srgb(1.0, 0.85, 0.2)));
+                top.spawn(label("DIGIMON BATTLE TERMINAL", 32.0, Color::srgb(0.6, 0.9, 1.0)));
+            });
+            root.spawn(Node {
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                row_gap: px(10),
+                ..default()
+            })
+            .with_children(|bottom| {
+                bottom.spawn((
+                    Blink,
+                    Text::new("PRESS ANY BUTTON"),
+                    TextFont {
+                        font_size: FontSize::Px(44.0),
+                        ..default()
+                    },
+                    TextColor(Color::WHITE),
+                    TextShadow::default(),
+                ));
+                bottom.spawn((Ticker, label("", 18.0, Color::srgb(0.7, 0.8, 0.9))));
+                bottom.spawn(label(
+                    format!("DEMO BATTLE · {} cards ready · P1 keys 1 2 3 · P2 keys J K L", cards.0.len()),
+                    18.0,
+                    Color::srgb(0.8, 0.85, 0.9),
+                ));
+            });
+        });
+}
+
+/// Blinks (the arcade "press start").
+#[derive(Component)]
+struct Blink;
+
+fn ticker(
+    time: Res<Time>,
+    board: Res<Board>,
+    mut q: Query<&mut Text, With<Ticker>>,
+    mut blink: Query<&mut TextColor, With<Blink>>,
+) {
+    let line = board.log.back().cloned().unwrap_or_default();
+    for mut t in &mut q {
+        if t.0 != line {
+            t.0.clone_from(&line);
+        }
+    }
+    let on = (time.elapsed_secs() * 1.6).fract() < 0.65;
+    for mut c in &mut blink {
+        c.0 = if on { Color::WHITE } else { Color::srgba(1.0, 1.0, 1.0, 0.15) };
+    }
+}

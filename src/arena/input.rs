@@ -1,0 +1,202 @@
+//! The cabinet's three buttons per player (Red, Blue, Green = A, B, C) from
+//! keys and gamepads, and the keys that leave the game.
+//!
+//! P1: keys 1 2 3 (or the numpad's), the first gamepad's face buttons.
+//! P2: keys J K L, the second gamepad's face buttons.
+//! Ctrl+Shift+Q quits, kiosk or not. Outside a kiosk, Esc goes back to the
+//! attract screen, and quits from there.
+
+use bevy::input::gamepad::{Gamepad, GamepadButton};
+use bevy::prelude::*;
+
+use super::{AppSystems, Screen, Settings};
+use crate::cards::BattleType;
+use crate::rules::Side;
+
+/// A cabinet button.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Button {
+    /// Red: stance A, "yes", "ready".
+    A,
+    /// Blue: stance B, "no", "undo".
+    B,
+    /// Green: stance C, "change".
+    C,
+}
+
+impl Button {
+    /// All three, in cabinet order.
+    pub const ALL: [Button; 3] = [Button::A, Button::B, Button::C];
+
+    /// The battle type the button presses as a stance.
+    pub fn stance(self) -> BattleType {
+        match self {
+            Button::A => BattleType::A,
+            Button::B => BattleType::B,
+            Button::C => BattleType::C,
+        }
+    }
+
+    /// The button's colour on the cabinet.
+    pub fn colour(self) -> Color {
+        stance_colour(self.stance())
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The colour of a stance: the button that presses it.
+pub fn stance_colour(t: BattleType) -> Color {
+    match t {
+        BattleType::A => Color::srgb(1.0, 0.25, 0.2),
+        BattleType::B => Color::srgb(0.25, 0.55, 1.0),
+        BattleType::C => Color::srgb(0.2, 0.9, 0.35),
+    }
+}
+
+/// A button was just pressed.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Press {
+    /// Whose button.
+    pub player: Side,
+    /// Which.
+    pub button: Button,
+}
+
+/// A button was just let go (for "hold for Alpha Strike").
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Release {
+    /// Whose button.
+    pub player: Side,
+    /// Which.
+    pub button: Button,
+}
+
+/// Which buttons are down now.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct Held(pub [[bool; 3]; 2]);
+
+impl Held {
+    /// Whether `player`'s `button` is down.
+    pub fn is_down(&self, player: Side, button: Button) -> bool {
+        self.0[player.index()][button.index()]
+    }
+}
+
+/// While a person types a card number, keys are letters, not buttons.
+#[derive(Resource, Debug, Default)]
+pub struct Typing(pub bool);
+
+const KEYS: [[KeyCode; 3]; 2] = [
+    [KeyCode::Digit1, KeyCode::Digit2, KeyCode::Digit3],
+    [KeyCode::KeyJ, KeyCode::KeyK, KeyCode::KeyL],
+];
+const NUMPAD: [KeyCode; 3] = [KeyCode::Numpad1, KeyCode::Numpad2, KeyCode::Numpad3];
+const PAD: [GamepadButton; 3] = [
+    GamepadButton::South,
+    GamepadButton::East,
+    GamepadButton::West,
+];
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<Press>()
+        .add_message::<Release>()
+        .init_resource::<Held>()
+        .init_resource::<Typing>()
+        .add_systems(
+            Update,
+            (read_buttons, leave_keys).in_set(AppSystems::RecordInput),
+        );
+    // The press that changed the screen must not also act on the new one.
+    for s in [
+        Screen::Attract,
+        Screen::Scan,
+        Screen::Battle,
+        Screen::Result,
+        Screen::Replay,
+    ] {
+        app.add_systems(OnEnter(s), |mut presses: ResMut<Messages<Press>>| {
+            presses.clear();
+        });
+    }
+}
+
+fn read_buttons(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    pads: Query<&Gamepad>,
+    typing: Res<Typing>,
+    mut held: ResMut<Held>,
+    mut presses: MessageWriter<Press>,
+    mut releases: MessageWriter<Release>,
+) {
+    let mut now = [[false; 3]; 2];
+    if !typing.0
+        && let Some(keys) = &keys
+    {
+        for side in Side::BOTH {
+            for b in Button::ALL {
+                let mut down = keys.pressed(KEYS[side.index()][b.index()]);
+                if side == Side::P1 {
+                    down |= keys.pressed(NUMPAD[b.index()]);
+                }
+                now[side.index()][b.index()] = down;
+            }
+        }
+    }
+    for (i, pad) in pads.iter().take(2).enumerate() {
+        for b in Button::ALL {
+            now[i][b.index()] |= pad.pressed(PAD[b.index()]);
+        }
+    }
+    for side in Side::BOTH {
+        for b in Button::ALL {
+            let (was, is) = (
+                held.0[side.index()][b.index()],
+                now[side.index()][b.index()],
+            );
+            if is && !was {
+                presses.write(Press {
+                    player: side,
+                    button: b,
+                });
+            } else if was && !is {
+                releases.write(Release {
+                    player: side,
+                    button: b,
+                });
+            }
+        }
+    }
+    held.0 = now;
+}
+
+fn leave_keys(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    settings: Res<Settings>,
+    typing: Res<Typing>,
+    screen: Res<State<Screen>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(keys) = keys else { return };
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    if ctrl && shift && keys.just_pressed(KeyCode::KeyQ) {
+        exit.write(AppExit::Success);
+        return;
+    }
+    if settings.kiosk || typing.0 || !keys.just_pressed(KeyCode::Escape) {
+        return;
+    }
+    match screen.get() {
+        Screen::Attract => {
+            exit.write(AppExit::Success);
+        }
+        Screen::Replay if settings.replay.is_some() => {
+            exit.write(AppExit::Success);
+        }
+        _ => next.set(Screen::Attract),
+    }
+}

@@ -1,0 +1,316 @@
+//! The result screen: the winner, the points, and a card "dispensed" as the
+//! cabinet did (shown in 3D, printable). Back to attract after a timeout.
+//!
+//! Buttons: A play again, B watch the replay, C print the dispensed card.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::duel::{Duel, Show};
+use super::hud::label;
+use super::input::{Button, Press};
+use super::sound::{Sfx, Sound};
+use super::stage::Shot;
+use super::{AppSystems, Screen, Settings};
+use crate::cards::Card;
+use crate::replay::Replay;
+use crate::rules::{Outcome, Side};
+
+/// The card's size on stage, metres (a Data Carddass card is 59 × 86 mm).
+const CARD_SIZE: Vec2 = Vec2::new(1.6, 2.33);
+
+/// The dispensed card and what happened to it.
+#[derive(Resource, Debug, Clone)]
+pub struct Dispensed {
+    /// The card.
+    pub card: Card,
+    /// Seconds on this screen.
+    pub age: f32,
+    /// What the last button did.
+    pub message: String,
+}
+
+/// A replay the viewer should play next (from the result screen).
+#[derive(Resource, Debug, Clone)]
+pub struct PendingReplay(pub Replay);
+
+#[derive(Component)]
+struct CardOnStage;
+
+#[derive(Component)]
+enum ResultText {
+    Countdown,
+    Message,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Result), enter)
+        .add_systems(OnExit(Screen::Result), super::attract::end_duel)
+        .add_systems(
+            Update,
+            (go_to_result, (buttons, spin_card, draw).run_if(in_state(Screen::Result)))
+                .in_set(AppSystems::Update),
+        );
+}
+
+/// After a played battle's last event has been staged for a moment.
+fn go_to_result(
+    duel: Option<Res<Duel>>,
+    show: Res<Show>,
+    screen: Res<State<Screen>>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    if *screen.get() == Screen::Battle
+        && duel.is_some_and(|d| d.finished(&show) && d.over_for > 1.5)
+    {
+        next.set(Screen::Result);
+    }
+}
+
+/// The card the cabinet gives out: drawn from the set by the battle's seed,
+/// so a replay's result gives the same card.
+pub fn dispense(duel: &Duel) -> Option<Card> {
+    let pool: Vec<&Card> = duel
+        .cards
+        .cards()
+        .iter()
+        .filter(|c| c.as_digimon().is_some() || c.as_option().is_some())
+        .collect();
+    if pool.is_empty() {
+        return None;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(duel.setup.seed ^ 0xD15E_45ED);
+    let i = rand::RngExt::random_range(&mut rng, 0..pool.len());
+    Some(pool[i].clone())
+}
+
+fn enter(
+    mut commands: Commands,
+    duel: Res<Duel>,
+    mut shot: ResMut<Shot>,
+    mut images: ResMut<Assets<Image>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut sfx: MessageWriter<Sfx>,
+) {
+    let outcome = duel.m.outcome();
+    *shot = Shot::Wide;
+    sfx.write(Sfx(Sound::Fanfare));
+    let card = dispense(&duel);
+    if let Some(card) = &card {
+        match crate::barcode::print::render_card(card, false) {
+            Ok(rgb) => {
+                let (w, h) = rgb.dimensions();
+                let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+                for p in rgb.pixels() {
+                    rgba.extend_from_slice(&[p.0[0], p.0[1], p.0[2], 255]);
+                }
+                let image = images.add(Image::new(
+                    Extent3d {
+                        width: w,
+                        height: h,
+                        depth_or_array_layers: 1,
+                    },
+                    TextureDimension::D2,
+                    rgba,
+                    TextureFormat::Rgba8UnormSrgb,
+                    RenderAssetUsages::default(),
+                ));
+                commands.spawn((
+                    Name::new("Dispensed card"),
+                    CardOnStage,
+                    DespawnOnExit(Screen::Result),
+                    Mesh3d(meshes.add(Rectangle::from_size(CARD_SIZE))),
+                    MeshMaterial3d(materials.add(StandardMaterial {
+                        base_color_texture: Some(image),
+                        unlit: true,
+                        double_sided: true,
+                        cull_mode: None,
+                        ..default()
+                    })),
+                    Transform::from_xyz(0.0, 2.2, 1.5),
+                ));
+            }
+            Err(e) => warn!("cannot render the dispensed card: {e}"),
+        }
+    }
+    let points = [Side::P1, Side::P2].map(|s| duel.m.view(s).points);
+    let title = match outcome {
+        Some(Outcome::Win(w)) => format!("{w} WINS!"),
+        Some(Outcome::Draw) => "DRAW".to_string(),
+        None => "BATTLE OVER".to_string(),
+    };
+    let saved = match &duel.saved {
+        Some(Ok(p)) => format!("Replay saved: {}", p.display()),
+        Some(Err(e)) => format!("Replay not saved: {e}"),
+        None => String::new(),
+    };
+    let card_line = card.as_ref().map_or(String::new(), |c| {
+        format!("Card dispensed: {} {} — print it with C, or `bterm print {}`", c.number(), c.name(), c.number())
+    });
+    commands
+        .spawn((
+            Name::new("Result"),
+            DespawnOnExit(Screen::Result),
+            Node {
+                width: percent(100),
+                height: percent(100),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                justify_content: JustifyContent::SpaceBetween,
+                padding: UiRect::all(px(24)),
+                ..default()
+            },
+        ))
+        .with_children(|root| {
+            root.spawn(Node {
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                ..default()
+            })
+            .with_children(|t| {
+                t.spawn(label(title, 72.0, Color::srgb(1.0, 0.85, 0.2)));
+                t.spawn(label(
+                    format!("P1 {} points  ·  P2 {} points", points[0], points[1]),
+                    30.0,
+                    Color::WHITE,
+                ));
+            });
+            root.spawn((
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    align_items: AlignItems::Center,
+                    padding: UiRect::all(px(10)),
+                    row_gap: px(6),
+                    ..default()
+                },
+                BackgroundColor(Color::srgba(0.02, 0.05, 0.12, 0.8)),
+            ))
+            .with_children(|b| {
+                b.spawn(label(card_line, 20.0, Color::WHITE));
+                b.spawn(label(saved, 16.0, Color::srgb(0.7, 0.8, 0.9)));
+                b.spawn((ResultText::Message, label("", 18.0, Color::srgb(0.5, 1.0, 0.6))));
+                b.spawn(label("A play again · B watch the replay · C print the card", 22.0, Color::srgb(1.0, 0.85, 0.2)));
+                b.spawn((ResultText::Countdown, label("", 16.0, Color::srgb(0.7, 0.8, 0.9))));
+            });
+        });
+    if let Some(card) = card {
+        commands.insert_resource(Dispensed {
+            card,
+            age: 0.0,
+            message: String::new(),
+        });
+    } else {
+        commands.remove_resource::<Dispensed>();
+    }
+}
+
+#[expect(clippy::too_many_arguments, reason = "a system: each argument is a resource or query it needs")]
+fn buttons(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut presses: MessageReader<Press>,
+    duel: Option<Res<Duel>>,
+    dispensed: Option<ResMut<Dispensed>>,
+    settings: Res<Settings>,
+    mut next: ResMut<NextState<Screen>>,
+    mut sfx: MessageWriter<Sfx>,
+    mut age: Local<f32>,
+    mut seen: Local<Option<Entity>>,
+    screen_root: Query<Entity, With<ResultText>>,
+) {
+    // A fresh screen (its texts are new entities) restarts the clock.
+    let root = screen_root.iter().next();
+    if *seen != root {
+        *seen = root;
+        *age = 0.0;
+    }
+    *age += time.delta_secs();
+    let mut dispensed = dispensed;
+    for p in presses.read() {
+        *age = 0.0;
+        sfx.write(Sfx(Sound::Button));
+        match p.button {
+            Button::A => next.set(Screen::Scan),
+            Button::B => {
+                if let Some(duel) = &duel {
+                    commands.insert_resource(PendingReplay(Replay::new(
+                        duel.setup.clone(),
+                        duel.actions.clone(),
+                        &duel.m,
+                    )));
+                    next.set(Screen::Replay);
+                }
+            }
+            Button::C => {
+                if let Some(d) = &mut dispensed {
+                    d.message = print_card(&d.card);
+                }
+            }
+        }
+    }
+    if *age > settings.timeouts.result {
+        next.set(Screen::Attract);
+    }
+    if let Some(d) = &mut dispensed {
+        d.age = *age;
+    }
+}
+
+/// Prints the card to the data directory's `prints` folder, as a PNG.
+fn print_card(card: &Card) -> String {
+    let Some(dir) = crate::barcode::enroll::data_dir().map(|d| d.join("prints")) else {
+        return "No data directory to print into (set BTERM_DATA_DIR)".to_string();
+    };
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return format!("Cannot create {}: {e}", dir.display());
+    }
+    let safe: String = card
+        .number()
+        .to_string()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .collect();
+    let path = dir.join(format!("{safe}.png"));
+    if path.exists() {
+        return format!("Already printed: {}", path.display());
+    }
+    match crate::barcode::print::print(&[(card.clone(), false)], &path, false) {
+        Ok(files) => format!(
+            "Printed to {}",
+            files.first().map_or(path.display().to_string(), |p| p.display().to_string())
+        ),
+        Err(e) => format!("Cannot print: {e}"),
+    }
+}
+
+fn spin_card(time: Res<Time>, mut q: Query<&mut Transform, With<CardOnStage>>) {
+    for mut tf in &mut q {
+        let t = time.elapsed_secs();
+        tf.rotation = Quat::from_rotation_y((t * 0.6).sin() * 0.5);
+        tf.translation.y = 2.2 + 0.08 * (t * 1.5).sin();
+    }
+}
+
+fn draw(
+    dispensed: Option<Res<Dispensed>>,
+    settings: Res<Settings>,
+    mut q: Query<(&ResultText, &mut Text)>,
+) {
+    let (age, message) = dispensed.map_or((0.0, String::new()), |d| (d.age, d.message.clone()));
+    for (which, mut text) in &mut q {
+        let value = match which {
+            ResultText::Countdown => format!(
+                "Back to the start in {} s",
+                (settings.timeouts.result - age).max(0.0).ceil()
+            ),
+            ResultText::Message => message.clone(),
+        };
+        if text.0 != value {
+            text.0 = value;
+        }
+    }
+}

@@ -1,0 +1,360 @@
+//! The arena without a window: `MinimalPlugins` and the game's plugins,
+//! buttons faked as messages, time stepped by hand.
+
+#![cfg(feature = "arena")]
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy::time::TimeUpdateStrategy;
+use bterm::ai::Level;
+use bterm::arena::duel::{Duel, DuelKind, DuelStarted, Show, Staged};
+use bterm::arena::figures::Figure;
+use bterm::arena::input::{Button, Press};
+use bterm::arena::scan::Roster;
+use bterm::arena::sound::{Sfx, Sound};
+use bterm::arena::staging::{Board, Debris, Projectile};
+use bterm::arena::{AppPlugin, Cards, Pilot, Screen, Settings, Timeouts};
+use bterm::cards::{CardNumber, CardSet};
+use bterm::rules::terminal::{Event, Match, Setup, analysis};
+use bterm::rules::{Outcome, Side};
+
+/// Each update advances the clock this much.
+const STEP: Duration = Duration::from_millis(100);
+
+fn app(settings: Settings) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        StatesPlugin,
+        AssetPlugin::default(),
+        bevy::input::InputPlugin,
+    ))
+    .init_asset::<Mesh>()
+    .init_asset::<StandardMaterial>()
+    .init_asset::<Image>()
+    .insert_resource(TimeUpdateStrategy::ManualDuration(STEP))
+    .insert_resource(Cards(CardSet::embedded()))
+    .insert_resource(settings)
+    .add_plugins(AppPlugin { windowed: false });
+    app.update();
+    app
+}
+
+fn settings(dir: &tempfile::TempDir) -> Settings {
+    Settings {
+        seed: Some(11),
+        replay_dir: Some(dir.path().to_path_buf()),
+        ..Settings::default()
+    }
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+fn press(app: &mut App, player: Side, button: Button) {
+    app.world_mut().write_message(Press { player, button });
+    app.update();
+    app.update();
+}
+
+/// Updates until `done` holds, at most `seconds` of game time.
+fn run_until(app: &mut App, seconds: f32, mut done: impl FnMut(&mut App) -> bool) -> bool {
+    let steps = (seconds / STEP.as_secs_f32()) as usize;
+    for _ in 0..steps {
+        if done(app) {
+            return true;
+        }
+        app.update();
+    }
+    done(app)
+}
+
+fn number(s: &str) -> CardNumber {
+    CardSet::embedded().resolve(s).unwrap().number()
+}
+
+#[test]
+fn attract_plays_a_demo_and_any_button_opens_the_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(settings(&dir));
+    assert_eq!(screen(&app), Screen::Attract);
+    let duel = app.world().resource::<Duel>();
+    assert_eq!(duel.kind, DuelKind::Demo);
+    assert!(matches!(duel.pilots, [Pilot::Cpu(_), Pilot::Cpu(_)]));
+    // The demo battle goes on by itself.
+    assert!(run_until(&mut app, 30.0, |a| a.world().resource::<Board>().clash.is_some()));
+    assert!(app.world_mut().query::<&Figure>().iter(app.world()).count() >= 2);
+    press(&mut app, Side::P2, Button::C);
+    assert_eq!(screen(&app), Screen::Scan);
+    assert!(app.world().get_resource::<Duel>().is_none(), "the demo is gone");
+    assert_eq!(app.world_mut().query::<&Figure>().iter(app.world()).count(), 0);
+}
+
+#[test]
+fn scan_screen_builds_teams_refuses_at_once_and_starts_the_battle() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(settings(&dir));
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::Scan);
+    let set = CardSet::embedded();
+    // Greymon before Agumon: refused with the rules' words.
+    let greymon = set.resolve("Dα-002").unwrap().clone();
+    let agumon = set.resolve("Dα-001").unwrap().clone();
+    let refused = bterm::arena::scan::check_card(&set, Side::P1, &[], &greymon, true);
+    assert_eq!(refused.unwrap_err(), "P1: Greymon needs Agumon first");
+    assert_eq!(
+        bterm::arena::scan::check_card(&set, Side::P1, &[(agumon.clone(), true)], &greymon, true),
+        Ok(None)
+    );
+    // P2's C changes who plays P2.
+    assert_eq!(app.world().resource::<Roster>().p2, Pilot::Cpu(Level::Normal));
+    press(&mut app, Side::P2, Button::C);
+    assert_eq!(app.world().resource::<Roster>().p2, Pilot::Cpu(Level::Hard));
+    press(&mut app, Side::P1, Button::C);
+    assert_eq!(app.world().resource::<Roster>().p2, Pilot::Human);
+    // Two humans: P1 ready alone does not start.
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::Scan);
+    press(&mut app, Side::P2, Button::A);
+    assert_eq!(screen(&app), Screen::Battle);
+    let duel = app.world().resource::<Duel>();
+    assert_eq!(duel.kind, DuelKind::Play);
+    assert_eq!(duel.pilots, [Pilot::Human, Pilot::Human]);
+}
+
+#[test]
+fn an_idle_scan_screen_chooses_demo_teams_and_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = settings(&dir);
+    s.timeouts = Timeouts {
+        scan_idle: 5.0,
+        ..Timeouts::default()
+    };
+    let mut app = app(s);
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::Scan);
+    assert!(run_until(&mut app, 4.0, |a| screen(a) != Screen::Scan) == false);
+    assert!(run_until(&mut app, 2.0, |a| screen(a) == Screen::Battle));
+    let duel = app.world().resource::<Duel>();
+    assert!(!duel.setup.teams[0].is_empty(), "P1 got a demo team");
+    assert!(!duel.setup.teams[1].is_empty(), "the CPU got a team");
+}
+
+/// A battle with a human P1 who never presses: every stance times out, and
+/// the whole flow reaches the result screen, saves a replay, and times out
+/// back to attract.
+#[test]
+fn a_battle_times_out_stance_by_stance_and_the_result_returns_to_attract() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = settings(&dir);
+    s.show_speed = 8.0;
+    s.timeouts.result = 3.0;
+    let mut app = app(s);
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::Battle);
+    // The stance timer runs: P1 is asked and the HUD's clock counts down.
+    assert!(run_until(&mut app, 10.0, |a| a.world().resource::<Duel>().asks[0].is_some()));
+    let left = app.world().resource::<Duel>().asks[0].unwrap().left;
+    app.update();
+    assert!(app.world().resource::<Duel>().asks[0].unwrap().left < left);
+    assert!(run_until(&mut app, 400.0, |a| screen(a) == Screen::Result), "no result");
+    let saved: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(saved.len(), 1, "one replay saved");
+    assert!(run_until(&mut app, 5.0, |a| screen(a) == Screen::Attract));
+}
+
+/// The whole CPU-against-CPU battle in the app ends as the rules alone end it.
+#[test]
+fn cpu_battle_in_the_app_has_the_rules_outcome() {
+    let set = CardSet::embedded();
+    for seed in [3u64, 8, 21] {
+        let setup = Setup::new(
+            vec![number("Dα-001"), number("Dα-002")],
+            vec![number("Dα-012"), number("Dα-013"), number("Dα-021")],
+            seed,
+        );
+        let mut alone = Match::from_setup(&setup, &set).unwrap();
+        let actions = analysis::cpu_battle(&mut alone, [Level::Normal, Level::Hard]);
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = app(settings(&dir));
+        let duel = Duel::new(
+            DuelKind::Demo,
+            setup,
+            &set,
+            [Pilot::Cpu(Level::Normal), Pilot::Cpu(Level::Hard)],
+        )
+        .unwrap();
+        app.world_mut().insert_resource(duel);
+        app.world_mut().write_message(DuelStarted);
+        assert!(run_until(&mut app, 600.0, |a| {
+            let show = a.world().resource::<Show>();
+            a.world().resource::<Duel>().finished(show)
+        }));
+        let duel = app.world().resource::<Duel>();
+        assert_eq!(duel.m.outcome(), alone.outcome(), "seed {seed}");
+        assert_eq!(duel.actions, actions, "seed {seed}");
+        assert_eq!(duel.m.state_hash(), alone.state_hash(), "seed {seed}");
+        let board = app.world().resource::<Board>();
+        assert_eq!(board.outcome, alone.outcome(), "the HUD shows the rules' result");
+        for side in Side::BOTH {
+            assert_eq!(board.sides[side.index()].points, alone.view(side).points);
+        }
+    }
+}
+
+/// Every kind of rules event gets its staging.
+#[test]
+fn each_event_is_staged() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(settings(&dir));
+    // A quiet stage: a duel nobody plays (both "human", never pressing).
+    let set = CardSet::embedded();
+    let setup = Setup::new(vec![number("Dα-001"), number("Dα-002")], vec![number("Dα-012")], 5);
+    let duel = Duel::new(DuelKind::Replay, setup, &set, [Pilot::Human, Pilot::Human]).unwrap();
+    app.world_mut().insert_resource(duel);
+    app.world_mut().write_message(DuelStarted);
+    run_until(&mut app, 10.0, |a| a.world().resource::<Show>().idle());
+    let count = |app: &mut App, f: fn(&mut World) -> usize| f(app.world_mut());
+    let projectiles = |w: &mut World| w.query::<&Projectile>().iter(w).count();
+    let debris = |w: &mut World| w.query::<&Debris>().iter(w).count();
+    let front = |w: &mut World, side: Side| {
+        w.query::<&Figure>()
+            .iter(w)
+            .filter(|f| f.side == side && f.home.z == 0.0)
+            .map(|f| f.card)
+            .collect::<Vec<_>>()
+    };
+    let stage = |app: &mut App, e: Event| {
+        app.world_mut().write_message(Staged(e));
+        app.update();
+    };
+    let sounds = |app: &mut App| {
+        app.world()
+            .resource::<Messages<Sfx>>()
+            .iter_current_update_messages()
+            .map(|s| s.0)
+            .collect::<Vec<_>>()
+    };
+
+    assert_eq!(front(app.world_mut(), Side::P1), vec![number("Dα-001")]);
+    stage(&mut app, Event::RoundStarted { round: 4 });
+    assert_eq!(app.world().resource::<Board>().round, 4);
+    assert!(sounds(&mut app).contains(&Sound::Round));
+
+    stage(&mut app, Event::StanceLocked { side: Side::P2 });
+    assert!(app.world().resource::<Board>().sides[1].locked);
+
+    stage(
+        &mut app,
+        Event::StancesRevealed {
+            stances: [bterm::cards::BattleType::B, bterm::cards::BattleType::C],
+            timed_out: [false, true],
+        },
+    );
+    assert_eq!(
+        app.world().resource::<Board>().sides[0].stance,
+        Some(bterm::cards::BattleType::B)
+    );
+
+    let before = count(&mut app, projectiles);
+    stage(
+        &mut app,
+        Event::TechniqueChosen {
+            side: Side::P1,
+            card: number("Dα-001"),
+            slot: bterm::cards::BattleType::C,
+            base: 150,
+        },
+    );
+    assert_eq!(count(&mut app, projectiles), before + 1, "a technique flies");
+    assert_eq!(
+        app.world().resource::<Board>().sides[0].technique,
+        Some(("Sharp Claw".to_string(), 150))
+    );
+
+    stage(
+        &mut app,
+        Event::Clash {
+            powers: [150, 400],
+            hp: [400, 500],
+            winner: Some(Side::P2),
+        },
+    );
+    assert_eq!(app.world().resource::<Board>().clash, Some(Some(Side::P2)));
+    assert!(sounds(&mut app).contains(&Sound::Clash));
+    let recoiling = app
+        .world_mut()
+        .query::<&Figure>()
+        .iter(app.world())
+        .any(|f| f.side == Side::P1 && f.recoil > 0.0);
+    assert!(recoiling, "the loser recoils");
+
+    stage(
+        &mut app,
+        Event::PointsChanged {
+            side: Side::P1,
+            delta: -10,
+            points: 90,
+            reason: bterm::rules::terminal::PointsReason::LostClash,
+        },
+    );
+    assert_eq!(app.world().resource::<Board>().sides[0].points, 90);
+
+    stage(
+        &mut app,
+        Event::GaugeChanged {
+            side: Side::P1,
+            line: 0,
+            gauge: 85,
+        },
+    );
+    assert_eq!(app.world().resource::<Board>().sides[0].gauge, 85);
+
+    stage(
+        &mut app,
+        Event::Digivolved {
+            side: Side::P1,
+            from: number("Dα-001"),
+            to: number("Dα-002"),
+        },
+    );
+    app.update();
+    assert_eq!(front(app.world_mut(), Side::P1), vec![number("Dα-002")], "the figure transforms");
+    assert_eq!(app.world().resource::<Board>().sides[0].name, "Greymon");
+
+    let before = count(&mut app, debris);
+    stage(
+        &mut app,
+        Event::Deleted {
+            side: Side::P2,
+            card: number("Dα-012"),
+        },
+    );
+    app.update();
+    assert!(count(&mut app, debris) > before + 3, "the figure breaks into debris");
+    assert!(front(app.world_mut(), Side::P2).is_empty());
+
+    stage(
+        &mut app,
+        Event::SteppedIn {
+            side: Side::P2,
+            card: number("Dα-021"),
+        },
+    );
+    app.update();
+    assert_eq!(front(app.world_mut(), Side::P2), vec![number("Dα-021")]);
+
+    stage(
+        &mut app,
+        Event::BattleEnded {
+            outcome: Outcome::Win(Side::P1),
+        },
+    );
+    assert_eq!(app.world().resource::<Board>().outcome, Some(Outcome::Win(Side::P1)));
+    assert!(sounds(&mut app).contains(&Sound::Fanfare));
+    assert!(!app.world().resource::<Board>().log.is_empty(), "events are captioned");
+}

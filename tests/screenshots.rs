@@ -1,0 +1,92 @@
+//! The real game, rendered: `bterm play --tour` under a virtual display with
+//! the software Vulkan driver, driven through every screen by scripted
+//! presses. Each saved PNG must be a real frame: the stage's glowing grid
+//! in the lower half and bright HUD text in the top band.
+//!
+//! Needs `xvfb-run` and a Vulkan driver (`make deps` installs both). The
+//! PNGs stay in `target/screenshots` (or `$BTERM_SCREENSHOTS`) to be looked at.
+
+#![cfg(feature = "arena")]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use image::RgbaImage;
+
+fn shots_dir() -> PathBuf {
+    std::env::var_os("BTERM_SCREENSHOTS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/screenshots"),
+        PathBuf::from,
+    )
+}
+
+/// Share of pixels in rows `rows` that pass `test`.
+fn share(img: &RgbaImage, rows: std::ops::Range<u32>, test: impl Fn([u8; 3]) -> bool) -> f64 {
+    let mut hit = 0u64;
+    let mut all = 0u64;
+    for y in rows {
+        for x in 0..img.width() {
+            let p = img.get_pixel(x, y).0;
+            all += 1;
+            if test([p[0], p[1], p[2]]) {
+                hit += 1;
+            }
+        }
+    }
+    hit as f64 / all.max(1) as f64
+}
+
+#[test]
+fn every_screen_renders_the_stage_and_its_hud() {
+    if Command::new("xvfb-run").arg("--help").output().is_err() {
+        panic!("xvfb-run is missing: run `make deps` (it installs xvfb and mesa-vulkan-drivers)");
+    }
+    let dir = shots_dir();
+    let _ = std::fs::remove_dir_all(&dir);
+    let data = tempfile::tempdir().unwrap();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_bterm"))
+        .args(["play", "--mute", "--seed", "5", "--tour"])
+        .arg(&dir)
+        .arg(root.join("barcodes/cards/DA-001.png"))
+        .arg(root.join("barcodes/cards/DA-002.png"))
+        .arg(root.join("barcodes/photos/OA-001.jpg"))
+        .env("BTERM_DATA_DIR", data.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the tour failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for name in bterm::arena::capture::TOUR_SHOTS {
+        let path = dir.join(format!("{name}.png"));
+        let img = image::open(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .to_rgba8();
+        assert_eq!(img.dimensions(), (1280, 720), "{name}");
+        let (w, h) = img.dimensions();
+        // Not blank: the frame has contrast.
+        let lum: Vec<f64> = img
+            .pixels()
+            .map(|p| 0.3 * f64::from(p[0]) + 0.59 * f64::from(p[1]) + 0.11 * f64::from(p[2]))
+            .collect();
+        let mean = lum.iter().sum::<f64>() / lum.len() as f64;
+        let sd = (lum.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / lum.len() as f64).sqrt();
+        assert!(sd > 15.0, "{name}: a flat frame (sd {sd:.1})");
+        // The stage: the holographic grid's blue in the lower half.
+        let grid = share(&img, h / 2..h, |[r, g, b]| b > 140 && g > 60 && r < 120);
+        assert!(grid > 0.01, "{name}: no stage grid ({:.3}%)", grid * 100.0);
+        // The HUD: bright (white or gold) text in the top quarter.
+        let text = share(&img, 0..h / 4, |[r, g, _]| r > 200 && g > 170);
+        assert!(text > 0.002, "{name}: no HUD text at the top ({:.3}%)", text * 100.0);
+        let _ = w;
+    }
+    let replays: Vec<_> = std::fs::read_dir(data.path().join("replays"))
+        .expect("the played battle was saved")
+        .collect();
+    assert_eq!(replays.len(), 1);
+}
