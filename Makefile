@@ -11,7 +11,7 @@ export CARGO_TERM_COLOR ?= never
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers
 
-.PHONY: deps build run test test-core lint check-camera bench bench-scan scans screenshot
+.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame scans screenshot screenshots
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -81,3 +81,17 @@ bench-scan:
 screenshot: deps build
 	mkdir -p target/screenshots
 	xvfb-run -a -s "-screen 0 1280x720x24" $(BTERM) play --screenshot target/screenshots/title.png
+
+# The real game driven through every screen (attract, scan, battle, result,
+# replay) with scripted presses; one PNG per screen in target/screenshots,
+# each checked to be a real frame with its stage and HUD.
+screenshots: deps
+	BTERM_SCREENSHOTS=$(CURDIR)/target/screenshots cargo test --test screenshots -- --nocapture
+	@ls -1 target/screenshots/*.png
+
+# Frame time of the battle scene against an empty Bevy 3D scene, rendered
+# off-screen at 1280x720. The dev profile (dependencies at opt-level 1) shares
+# the game's build; on a machine without a GPU the time is the software
+# Vulkan driver's, a system library, so the profile barely matters.
+bench-frame: deps
+	cargo bench --profile dev --bench frame

@@ -85,12 +85,22 @@ fn attract_plays_a_demo_and_any_button_opens_the_scan() {
     assert_eq!(duel.kind, DuelKind::Demo);
     assert!(matches!(duel.pilots, [Pilot::Cpu(_), Pilot::Cpu(_)]));
     // The demo battle goes on by itself.
-    assert!(run_until(&mut app, 30.0, |a| a.world().resource::<Board>().clash.is_some()));
+    assert!(run_until(&mut app, 30.0, |a| a
+        .world()
+        .resource::<Board>()
+        .clash
+        .is_some()));
     assert!(app.world_mut().query::<&Figure>().iter(app.world()).count() >= 2);
     press(&mut app, Side::P2, Button::C);
     assert_eq!(screen(&app), Screen::Scan);
-    assert!(app.world().get_resource::<Duel>().is_none(), "the demo is gone");
-    assert_eq!(app.world_mut().query::<&Figure>().iter(app.world()).count(), 0);
+    assert!(
+        app.world().get_resource::<Duel>().is_none(),
+        "the demo is gone"
+    );
+    assert_eq!(
+        app.world_mut().query::<&Figure>().iter(app.world()).count(),
+        0
+    );
 }
 
 #[test]
@@ -110,7 +120,10 @@ fn scan_screen_builds_teams_refuses_at_once_and_starts_the_battle() {
         Ok(None)
     );
     // P2's C changes who plays P2.
-    assert_eq!(app.world().resource::<Roster>().p2, Pilot::Cpu(Level::Normal));
+    assert_eq!(
+        app.world().resource::<Roster>().p2,
+        Pilot::Cpu(Level::Normal)
+    );
     press(&mut app, Side::P2, Button::C);
     assert_eq!(app.world().resource::<Roster>().p2, Pilot::Cpu(Level::Hard));
     press(&mut app, Side::P1, Button::C);
@@ -136,7 +149,10 @@ fn an_idle_scan_screen_chooses_demo_teams_and_starts() {
     let mut app = app(s);
     press(&mut app, Side::P1, Button::A);
     assert_eq!(screen(&app), Screen::Scan);
-    assert!(run_until(&mut app, 4.0, |a| screen(a) != Screen::Scan) == false);
+    assert!(
+        !run_until(&mut app, 4.0, |a| screen(a) != Screen::Scan),
+        "too early"
+    );
     assert!(run_until(&mut app, 2.0, |a| screen(a) == Screen::Battle));
     let duel = app.world().resource::<Duel>();
     assert!(!duel.setup.teams[0].is_empty(), "P1 got a demo team");
@@ -157,11 +173,18 @@ fn a_battle_times_out_stance_by_stance_and_the_result_returns_to_attract() {
     press(&mut app, Side::P1, Button::A);
     assert_eq!(screen(&app), Screen::Battle);
     // The stance timer runs: P1 is asked and the HUD's clock counts down.
-    assert!(run_until(&mut app, 10.0, |a| a.world().resource::<Duel>().asks[0].is_some()));
+    assert!(run_until(&mut app, 10.0, |a| a
+        .world()
+        .resource::<Duel>()
+        .asks[0]
+        .is_some()));
     let left = app.world().resource::<Duel>().asks[0].unwrap().left;
     app.update();
     assert!(app.world().resource::<Duel>().asks[0].unwrap().left < left);
-    assert!(run_until(&mut app, 400.0, |a| screen(a) == Screen::Result), "no result");
+    assert!(
+        run_until(&mut app, 400.0, |a| screen(a) == Screen::Result),
+        "no result"
+    );
     let saved: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(saved.len(), 1, "one replay saved");
     assert!(run_until(&mut app, 5.0, |a| screen(a) == Screen::Attract));
@@ -199,7 +222,11 @@ fn cpu_battle_in_the_app_has_the_rules_outcome() {
         assert_eq!(duel.actions, actions, "seed {seed}");
         assert_eq!(duel.m.state_hash(), alone.state_hash(), "seed {seed}");
         let board = app.world().resource::<Board>();
-        assert_eq!(board.outcome, alone.outcome(), "the HUD shows the rules' result");
+        assert_eq!(
+            board.outcome,
+            alone.outcome(),
+            "the HUD shows the rules' result"
+        );
         for side in Side::BOTH {
             assert_eq!(board.sides[side.index()].points, alone.view(side).points);
         }
@@ -213,7 +240,11 @@ fn each_event_is_staged() {
     let mut app = app(settings(&dir));
     // A quiet stage: a duel nobody plays (both "human", never pressing).
     let set = CardSet::embedded();
-    let setup = Setup::new(vec![number("Dα-001"), number("Dα-002")], vec![number("Dα-012")], 5);
+    let setup = Setup::new(
+        vec![number("Dα-001"), number("Dα-002")],
+        vec![number("Dα-012")],
+        5,
+    );
     let duel = Duel::new(DuelKind::Replay, setup, &set, [Pilot::Human, Pilot::Human]).unwrap();
     app.world_mut().insert_resource(duel);
     app.world_mut().write_message(DuelStarted);
@@ -270,7 +301,11 @@ fn each_event_is_staged() {
             base: 150,
         },
     );
-    assert_eq!(count(&mut app, projectiles), before + 1, "a technique flies");
+    assert_eq!(
+        count(&mut app, projectiles),
+        before + 1,
+        "a technique flies"
+    );
     assert_eq!(
         app.world().resource::<Board>().sides[0].technique,
         Some(("Sharp Claw".to_string(), 150))
@@ -323,7 +358,11 @@ fn each_event_is_staged() {
         },
     );
     app.update();
-    assert_eq!(front(app.world_mut(), Side::P1), vec![number("Dα-002")], "the figure transforms");
+    assert_eq!(
+        front(app.world_mut(), Side::P1),
+        vec![number("Dα-002")],
+        "the figure transforms"
+    );
     assert_eq!(app.world().resource::<Board>().sides[0].name, "Greymon");
 
     let before = count(&mut app, debris);
@@ -335,7 +374,10 @@ fn each_event_is_staged() {
         },
     );
     app.update();
-    assert!(count(&mut app, debris) > before + 3, "the figure breaks into debris");
+    assert!(
+        count(&mut app, debris) > before + 3,
+        "the figure breaks into debris"
+    );
     assert!(front(app.world_mut(), Side::P2).is_empty());
 
     stage(
@@ -354,7 +396,13 @@ fn each_event_is_staged() {
             outcome: Outcome::Win(Side::P1),
         },
     );
-    assert_eq!(app.world().resource::<Board>().outcome, Some(Outcome::Win(Side::P1)));
+    assert_eq!(
+        app.world().resource::<Board>().outcome,
+        Some(Outcome::Win(Side::P1))
+    );
     assert!(sounds(&mut app).contains(&Sound::Fanfare));
-    assert!(!app.world().resource::<Board>().log.is_empty(), "events are captioned");
+    assert!(
+        !app.world().resource::<Board>().log.is_empty(),
+        "events are captioned"
+    );
 }

@@ -82,7 +82,11 @@ fn every_screen_renders_the_stage_and_its_hud() {
         assert!(grid > 0.01, "{name}: no stage grid ({:.3}%)", grid * 100.0);
         // The HUD: bright (white or gold) text in the top quarter.
         let text = share(&img, 0..h / 4, |[r, g, _]| r > 200 && g > 170);
-        assert!(text > 0.002, "{name}: no HUD text at the top ({:.3}%)", text * 100.0);
+        assert!(
+            text > 0.002,
+            "{name}: no HUD text at the top ({:.3}%)",
+            text * 100.0
+        );
         let _ = w;
     }
     let replays: Vec<_> = std::fs::read_dir(data.path().join("replays"))

@@ -10,8 +10,7 @@ use super::duel::{Duel, DuelKind, DuelStarted, Show};
 use super::hud::label;
 use super::input::Press;
 use super::sound::{Sfx, Sound};
-use super::staging::{Board, Debris, DuelProp, Projectile, clear_props};
-use super::figures::Figure;
+use super::staging::{Board, PropFilter, clear_props};
 use super::{AppSystems, Cards, Pilot, Screen, Settings};
 use crate::ai::Level;
 use crate::rules::terminal::Setup;
@@ -58,7 +57,10 @@ fn start_demo(
         return;
     }
     count.0 += 1;
-    let seed = settings.seed.unwrap_or_else(clock_seed).wrapping_add(count.0 * 7919);
+    let seed = settings
+        .seed
+        .unwrap_or_else(clock_seed)
+        .wrapping_add(count.0 * 7919);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let teams = [
         super::scan::demo_team(&cards.0, &mut rng),
@@ -94,7 +96,7 @@ fn next_demo(
 /// Leaving a screen with a duel on stage: the duel and its props go.
 pub fn end_duel(
     mut commands: Commands,
-    props: Query<Entity, Or<(With<DuelProp>, With<Figure>, With<Projectile>, With<Debris>)>>,
+    props: Query<Entity, PropFilter>,
     mut show: ResMut<Show>,
     mut board: ResMut<Board>,
 ) {
@@ -148,7 +150,11 @@ fn spawn_title(mut commands: Commands, cards: Res<Cards>, settings: Res<Settings
             })
             .with_children(|top| {
                 top.spawn(label("bterm", 96.0, Color::srgb(1.0, 0.85, 0.2)));
-                top.spawn(label("DIGIMON BATTLE TERMINAL", 32.0, Color::srgb(0.6, 0.9, 1.0)));
+                top.spawn(label(
+                    "DIGIMON BATTLE TERMINAL",
+                    32.0,
+                    Color::srgb(0.6, 0.9, 1.0),
+                ));
             });
             root.spawn(Node {
                 flex_direction: FlexDirection::Column,
@@ -169,7 +175,10 @@ fn spawn_title(mut commands: Commands, cards: Res<Cards>, settings: Res<Settings
                 ));
                 bottom.spawn((Ticker, label("", 18.0, Color::srgb(0.7, 0.8, 0.9))));
                 bottom.spawn(label(
-                    format!("DEMO BATTLE · {} cards ready · P1 keys 1 2 3 · P2 keys J K L", cards.0.len()),
+                    format!(
+                        "DEMO BATTLE · {} cards ready · P1 keys 1 2 3 · P2 keys J K L",
+                        cards.0.len()
+                    ),
                     18.0,
                     Color::srgb(0.8, 0.85, 0.9),
                 ));
@@ -195,6 +204,10 @@ fn ticker(
     }
     let on = (time.elapsed_secs() * 1.6).fract() < 0.65;
     for mut c in &mut blink {
-        c.0 = if on { Color::WHITE } else { Color::srgba(1.0, 1.0, 1.0, 0.15) };
+        c.0 = if on {
+            Color::WHITE
+        } else {
+            Color::srgba(1.0, 1.0, 1.0, 0.15)
+        };
     }
 }

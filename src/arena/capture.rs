@@ -3,7 +3,7 @@
 //! game through every screen with scripted button presses and saves a PNG
 //! per screen (attract, scan, battle, result, replay), then quits.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -88,20 +88,23 @@ fn run_script(
     if *frame == SCREENSHOT_AFTER_FRAMES
         && let Some(path) = &script.screenshot
     {
-        shoot(&mut commands, path);
+        shoot(&mut commands, path.clone());
     }
     if script.quit_after.is_some_and(|n| *frame >= n) {
         exit.write(AppExit::Success);
     }
 }
 
-fn shoot(commands: &mut Commands, path: &Path) {
+fn shoot(commands: &mut Commands, path: PathBuf) {
     commands
         .spawn(Screenshot::primary_window())
-        .observe(save_to_disk(path.to_path_buf()));
+        .observe(save_to_disk(path));
 }
 
-#[expect(clippy::too_many_arguments, reason = "a system: each argument is a resource or query it needs")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a system: each argument is a resource or query it needs"
+)]
 fn tour(
     mut commands: Commands,
     time: Res<Time>,
@@ -119,7 +122,10 @@ fn tour(
     t.since_shot += dt;
     t.total += dt;
     if t.total > TOUR_LIMIT {
-        error!("the tour did not finish in {TOUR_LIMIT} s (stuck on {:?})", screen.get());
+        error!(
+            "the tour did not finish in {TOUR_LIMIT} s (stuck on {:?})",
+            screen.get()
+        );
         exit.write(AppExit::error());
         return;
     }
@@ -134,7 +140,7 @@ fn tour(
         if let Err(e) = std::fs::create_dir_all(dir) {
             error!("cannot create {}: {e}", dir.display());
         }
-        shoot(&mut commands, &dir.join(format!("{name}.png")));
+        shoot(&mut commands, dir.join(format!("{name}.png")));
         t.taken += 1;
         t.since_shot = 0.0;
     };

@@ -371,12 +371,7 @@ fn cpu_and_script(mut duel: ResMut<Duel>, mut show: ResMut<Show>) {
 }
 
 /// A played battle is saved once it is over.
-fn finish(
-    time: Res<Time>,
-    mut duel: ResMut<Duel>,
-    show: Res<Show>,
-    settings: Res<Settings>,
-) {
+fn finish(time: Res<Time>, mut duel: ResMut<Duel>, show: Res<Show>, settings: Res<Settings>) {
     if !duel.finished(&show) {
         return;
     }
@@ -396,8 +391,7 @@ pub fn save_replay(duel: &Duel, dir: Option<PathBuf>) -> Result<PathBuf, String>
     let dir = dir
         .or_else(|| crate::barcode::enroll::data_dir().map(|d| d.join("replays")))
         .ok_or("no data directory to save the replay in (set BTERM_DATA_DIR)")?;
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -513,7 +513,11 @@ pub fn spawn_figure(
         emissive: LinearRgba::rgb(4.0, 3.5, 1.0),
         ..default()
     });
-    let facing = if side == Side::P1 { FRAC_PI_2 } else { -FRAC_PI_2 };
+    let facing = if side == Side::P1 {
+        FRAC_PI_2
+    } else {
+        -FRAC_PI_2
+    };
     let scale = level_scale(d.level.stage());
     commands
         .spawn((
@@ -649,7 +653,11 @@ mod tests {
         let prints: Vec<Vec<Part>> = all.iter().map(blueprint).collect();
         for (d, p) in all.iter().zip(&prints) {
             assert!(p.len() >= 5, "{} has only {} parts", d.name, p.len());
-            assert!(p.iter().any(|x| x.tint == Tint::Eye), "{} has no eyes", d.name);
+            assert!(
+                p.iter().any(|x| x.tint == Tint::Eye),
+                "{} has no eyes",
+                d.name
+            );
             assert!(
                 p.iter().all(|x| x.at.is_finite() && x.at.length() < 3.0),
                 "{} has a part off the figure",
@@ -658,7 +666,11 @@ mod tests {
         }
         for i in 0..all.len() {
             for k in i + 1..all.len() {
-                assert_ne!(prints[i], prints[k], "{} and {} look alike", all[i].name, all[k].name);
+                assert_ne!(
+                    prints[i], prints[k],
+                    "{} and {} look alike",
+                    all[i].name, all[k].name
+                );
             }
         }
         assert_eq!(blueprint(&all[0]), blueprint(&all[0]), "not deterministic");

@@ -180,7 +180,11 @@ pub fn spawn_hud(commands: &mut Commands, screen: Screen) -> Entity {
                     for (b, key) in Button::ALL.iter().zip(["J", "K", "L"]) {
                         hint(hints, *b, key);
                     }
-                    hints.spawn(label("    hold a button for an Alpha Strike when it is ready", 16.0, INK));
+                    hints.spawn(label(
+                        "    hold a button for an Alpha Strike when it is ready",
+                        16.0,
+                        INK,
+                    ));
                 });
             });
         })
@@ -199,7 +203,11 @@ fn hint(parent: &mut ChildSpawnerCommands, b: Button, key: &str) {
             BorderColor::all(b.colour()),
         ))
         .with_children(|k| {
-            k.spawn(label(format!("{key} {}", b.stance().letter()), 18.0, Color::WHITE));
+            k.spawn(label(
+                format!("{key} {}", b.stance().letter()),
+                18.0,
+                Color::WHITE,
+            ));
         });
 }
 
@@ -279,7 +287,6 @@ fn prompt(ask: Option<Ask>, pilot: Pilot) -> String {
     }
 }
 
-#[expect(clippy::type_complexity, reason = "disjoint queries over the HUD's parts")]
 fn draw(
     board: Res<Board>,
     duel: Res<Duel>,
@@ -301,8 +308,15 @@ fn draw(
                     DuelKind::Replay => "REPLAY".to_string(),
                     DuelKind::Play => duel.pilots[s.index()].label().to_string(),
                 };
-                let ready = if b.locked && b.stance.is_none() { "  ● READY" } else { "" };
-                (s, format!("{s} · {who} · Digimon {}/{}{ready}", b.left, b.team))
+                let ready = if b.locked && b.stance.is_none() {
+                    "  ● READY"
+                } else {
+                    ""
+                };
+                (
+                    s,
+                    format!("{s} · {who} · Digimon {}/{}{ready}", b.left, b.team),
+                )
             }
             SideText::Points(s) => (s, format!("POINTS {}", board.sides[s.index()].points)),
             SideText::Hp(s) => (s, format!("HP {}", board.sides[s.index()].hp)),
@@ -340,8 +354,13 @@ fn draw(
     for (which, mut text) in &mut centre {
         let value = match which {
             CentreText::Round => format!("ROUND {} / {}", board.round.max(1), board.max_rounds),
-            CentreText::Timer => timer.map_or(String::new(), |t| format!("{}", t.max(0.0).ceil() as u32)),
-            CentreText::Banner => board.banner.as_ref().map_or(String::new(), |(b, _)| b.clone()),
+            CentreText::Timer => {
+                timer.map_or(String::new(), |t| format!("{}", t.max(0.0).ceil() as u32))
+            }
+            CentreText::Banner => board
+                .banner
+                .as_ref()
+                .map_or(String::new(), |(b, _)| b.clone()),
             CentreText::Log => board.log.iter().cloned().collect::<Vec<_>>().join("\n"),
         };
         if text.0 != value {

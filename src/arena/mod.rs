@@ -240,6 +240,12 @@ impl Plugin for AppPlugin {
     }
 }
 
+/// Adds the physics that stages techniques and debris (part of the windowed
+/// game; benches add it to a headless app).
+pub fn add_physics(app: &mut App) {
+    app.add_plugins(physics::plugin);
+}
+
 /// Opens the game window and runs until the player quits.
 pub fn run(args: PlayArgs, cards: CardSet) -> Result<(), String> {
     let settings = Settings::from_args(&args);
@@ -292,7 +298,6 @@ fn start(settings: Settings, cards: CardSet, args: &PlayArgs) -> Result<(), Stri
                 // A kiosk closes only by its key combo (see `input`).
                 close_when_requested: !kiosk,
                 exit_condition: ExitCondition::OnPrimaryClosed,
-                ..default()
             })
             .set(bevy::log::LogPlugin {
                 level: bevy::log::Level::WARN,

@@ -1,4 +1,4 @@
-//! bevy_rapier3d, the only file that names it: the physics that stages
+//! `bevy_rapier3d`, the only file that names it: the physics that stages
 //! techniques in flight and the debris of a deleted Digimon. Physics is for
 //! the eye only; nothing here reads or changes the rules' state.
 

@@ -51,7 +51,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnExit(Screen::Result), super::attract::end_duel)
         .add_systems(
             Update,
-            (go_to_result, (buttons, spin_card, draw).run_if(in_state(Screen::Result)))
+            (
+                go_to_result,
+                (buttons, spin_card, draw).run_if(in_state(Screen::Result)),
+            )
                 .in_set(AppSystems::Update),
         );
 }
@@ -149,7 +152,12 @@ fn enter(
         None => String::new(),
     };
     let card_line = card.as_ref().map_or(String::new(), |c| {
-        format!("Card dispensed: {} {} — print it with C, or `bterm print {}`", c.number(), c.name(), c.number())
+        format!(
+            "Card dispensed: {} {} — print it with C, or `bterm print {}`",
+            c.number(),
+            c.name(),
+            c.number()
+        )
     });
     commands
         .spawn((
@@ -192,9 +200,19 @@ fn enter(
             .with_children(|b| {
                 b.spawn(label(card_line, 20.0, Color::WHITE));
                 b.spawn(label(saved, 16.0, Color::srgb(0.7, 0.8, 0.9)));
-                b.spawn((ResultText::Message, label("", 18.0, Color::srgb(0.5, 1.0, 0.6))));
-                b.spawn(label("A play again · B watch the replay · C print the card", 22.0, Color::srgb(1.0, 0.85, 0.2)));
-                b.spawn((ResultText::Countdown, label("", 16.0, Color::srgb(0.7, 0.8, 0.9))));
+                b.spawn((
+                    ResultText::Message,
+                    label("", 18.0, Color::srgb(0.5, 1.0, 0.6)),
+                ));
+                b.spawn(label(
+                    "A play again · B watch the replay · C print the card",
+                    22.0,
+                    Color::srgb(1.0, 0.85, 0.2),
+                ));
+                b.spawn((
+                    ResultText::Countdown,
+                    label("", 16.0, Color::srgb(0.7, 0.8, 0.9)),
+                ));
             });
         });
     if let Some(card) = card {
@@ -208,7 +226,10 @@ fn enter(
     }
 }
 
-#[expect(clippy::too_many_arguments, reason = "a system: each argument is a resource or query it needs")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a system: each argument is a resource or query it needs"
+)]
 fn buttons(
     mut commands: Commands,
     time: Res<Time>,
@@ -272,7 +293,13 @@ fn print_card(card: &Card) -> String {
         .number()
         .to_string()
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let path = dir.join(format!("{safe}.png"));
     if path.exists() {
@@ -281,7 +308,9 @@ fn print_card(card: &Card) -> String {
     match crate::barcode::print::print(&[(card.clone(), false)], &path, false) {
         Ok(files) => format!(
             "Printed to {}",
-            files.first().map_or(path.display().to_string(), |p| p.display().to_string())
+            files
+                .first()
+                .map_or(path.display().to_string(), |p| p.display().to_string())
         ),
         Err(e) => format!("Cannot print: {e}"),
     }

@@ -159,11 +159,14 @@ pub fn demo_team(cards: &CardSet, rng: &mut ChaCha8Rng) -> Vec<crate::cards::Car
     Vec::new()
 }
 
+/// One read: whose team, from where, and the card or why not.
+type Read = (Side, String, Result<Resolved, String>);
+
 /// Card reads arriving from threads: files and the live source.
 #[derive(Resource)]
 struct Reads {
-    files: Mutex<Receiver<(Side, String, Result<Resolved, String>)>>,
-    file_tx: std::sync::mpsc::Sender<(Side, String, Result<Resolved, String>)>,
+    files: Mutex<Receiver<Read>>,
+    file_tx: std::sync::mpsc::Sender<Read>,
     live: Option<Mutex<Pipeline>>,
     preview: Arc<Mutex<Option<GrayImage>>>,
     preview_image: Option<Handle<Image>>,
@@ -319,7 +322,7 @@ fn open_camera(_: u32) -> Result<Box<dyn FrameSource>, String> {
 /// Reads image files (and folders) on a thread; each result arrives as a read.
 fn read_files(
     scanner: &Scanner,
-    tx: &std::sync::mpsc::Sender<(Side, String, Result<Resolved, String>)>,
+    tx: &std::sync::mpsc::Sender<Read>,
     side: Side,
     paths: Vec<PathBuf>,
 ) {
@@ -359,6 +362,10 @@ fn leave(mut commands: Commands, reads: Option<ResMut<Reads>>, mut typing: ResMu
 }
 
 /// Adds a card to a team if the rules allow it, and says so.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "called from three systems, each with its own world access"
+)]
 fn add_card(
     roster: &mut Roster,
     cards: &CardSet,
@@ -384,12 +391,21 @@ fn add_card(
         Ok(warning) => {
             let name = card.name().to_string();
             if let Some(d) = card.as_digimon() {
-                let slot = team.cards.iter().filter(|(c, _)| c.as_digimon().is_some()).count();
+                let slot = team
+                    .cards
+                    .iter()
+                    .filter(|(c, _)| c.as_digimon().is_some())
+                    .count();
                 let e = figures::spawn_bench(commands, meshes, materials, d, side, slot);
-                commands.entity(e).insert((DespawnOnExit(Screen::Scan), ScannedFigure(side)));
+                commands
+                    .entity(e)
+                    .insert((DespawnOnExit(Screen::Scan), ScannedFigure(side)));
             }
             team.cards.push((card, in_set));
-            team.message = Some((warning.unwrap_or_else(|| format!("{name} joins the team")), false));
+            team.message = Some((
+                warning.unwrap_or_else(|| format!("{name} joins the team")),
+                false,
+            ));
             sfx.write(Sfx(Sound::Scan));
         }
     }
@@ -399,7 +415,6 @@ fn add_card(
 #[derive(Component)]
 struct ScannedFigure(Side);
 
-#[expect(clippy::too_many_arguments, reason = "a system: each argument is a resource or query it needs")]
 fn buttons(
     mut presses: MessageReader<Press>,
     mut roster: ResMut<Roster>,
@@ -444,7 +459,10 @@ fn buttons(
     }
 }
 
-#[expect(clippy::too_many_arguments, reason = "a system: each argument is a resource or query it needs")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a system: each argument is a resource or query it needs"
+)]
 fn typing(
     mut keyboard: MessageReader<KeyboardInput>,
     keys: Option<Res<ButtonInput<KeyCode>>>,
@@ -524,17 +542,25 @@ fn typing(
     }
 }
 
-fn dropped(mut drops: MessageReader<FileDragAndDrop>, mut roster: ResMut<Roster>, reads: Option<Res<Reads>>) {
+fn dropped(
+    mut drops: MessageReader<FileDragAndDrop>,
+    mut roster: ResMut<Roster>,
+    reads: Option<Res<Reads>>,
+) {
     let Some(reads) = reads else { return };
     for d in drops.read() {
         if let FileDragAndDrop::DroppedFile { path_buf, .. } = d {
             roster.idle = 0.0;
-            read_files(&reads.scanner, &reads.file_tx, roster.active, vec![path_buf.clone()]);
+            read_files(
+                &reads.scanner,
+                &reads.file_tx,
+                roster.active,
+                vec![path_buf.clone()],
+            );
         }
     }
 }
 
-#[expect(clippy::too_many_arguments, reason = "a system: each argument is a resource or query it needs")]
 fn receive(
     reads: Option<Res<Reads>>,
     mut roster: ResMut<Roster>,
@@ -545,7 +571,7 @@ fn receive(
     mut sfx: MessageWriter<Sfx>,
 ) {
     let Some(reads) = reads else { return };
-    let mut got: Vec<(Side, String, Result<Resolved, String>)> = reads
+    let mut got: Vec<Read> = reads
         .files
         .lock()
         .map(|rx| rx.try_iter().collect())
@@ -560,7 +586,9 @@ fn receive(
             let side = roster.active;
             match e {
                 FrameEvent::Card { card, .. } => got.push((side, "camera".into(), Ok(*card))),
-                FrameEvent::Refused { why, .. } => got.push((side, "camera".into(), Err(why.to_string()))),
+                FrameEvent::Refused { why, .. } => {
+                    got.push((side, "camera".into(), Err(why.to_string())));
+                }
                 FrameEvent::FrameError { message, .. } => {
                     got.push((side, "camera".into(), Err(message)));
                 }
@@ -595,11 +623,15 @@ fn receive(
 
 fn show_preview(reads: Option<Res<Reads>>, mut images: ResMut<Assets<Image>>) {
     let Some(reads) = reads else { return };
-    let Some(handle) = &reads.preview_image else { return };
+    let Some(handle) = &reads.preview_image else {
+        return;
+    };
     let Some(frame) = reads.preview.lock().ok().and_then(|mut f| f.take()) else {
         return;
     };
-    let Some(mut image) = images.get_mut(handle) else { return };
+    let Some(mut image) = images.get_mut(handle) else {
+        return;
+    };
     let (w, h) = PREVIEW;
     let mut rgba = Vec::with_capacity((w * h * 4) as usize);
     for y in 0..h {
@@ -662,7 +694,10 @@ fn spawn_ui(commands: &mut Commands, preview: Option<Handle<Image>>) {
                         p.spawn((ScanText::Header(side), label("", 26.0, Color::WHITE)));
                         p.spawn((ScanText::List(side), label("", 19.0, ink)));
                         p.spawn((ScanText::Message(side), label("", 18.0, ink)));
-                        p.spawn((ScanText::Status(side), label("", 18.0, Color::srgb(1.0, 0.85, 0.2))));
+                        p.spawn((
+                            ScanText::Status(side),
+                            label("", 18.0, Color::srgb(1.0, 0.85, 0.2)),
+                        ));
                     });
                 }
             });
@@ -701,12 +736,21 @@ fn spawn_ui(commands: &mut Commands, preview: Option<Handle<Image>>) {
         });
 }
 
-fn draw(roster: Res<Roster>, settings: Res<Settings>, reads: Option<Res<Reads>>, mut q: Query<(&ScanText, &mut Text, &mut TextColor)>) {
+fn draw(
+    roster: Res<Roster>,
+    settings: Res<Settings>,
+    reads: Option<Res<Reads>>,
+    mut q: Query<(&ScanText, &mut Text, &mut TextColor)>,
+) {
     let live = reads.as_ref().is_some_and(|r| r.live.is_some());
     for (which, mut text, mut colour) in &mut q {
         let value = match *which {
             ScanText::Header(s) => {
-                let who = if s == Side::P1 { Pilot::Human.label() } else { roster.p2.label() };
+                let who = if s == Side::P1 {
+                    Pilot::Human.label()
+                } else {
+                    roster.p2.label()
+                };
                 let arrow = if roster.active == s { "▶ " } else { "" };
                 format!("{arrow}{s} · {who}")
             }
@@ -720,13 +764,19 @@ fn draw(roster: Res<Roster>, settings: Res<Settings>, reads: Option<Res<Reads>>,
                     let cost: u32 = team
                         .cards
                         .iter()
-                        .filter_map(|(c, _)| c.as_digimon().map(|d| u32::from(d.cost)).or_else(|| c.as_option().map(|o| u32::from(o.cost))))
+                        .filter_map(|(c, _)| {
+                            c.as_digimon()
+                                .map(|d| u32::from(d.cost))
+                                .or_else(|| c.as_option().map(|o| u32::from(o.cost)))
+                        })
                         .sum();
                     let mut lines: Vec<String> = team
                         .cards
                         .iter()
                         .map(|(c, _)| match c.as_digimon() {
-                            Some(d) => format!("{} {}  {} · Cost {}", d.number, d.name, d.level, d.cost),
+                            Some(d) => {
+                                format!("{} {}  {} · Cost {}", d.number, d.name, d.level, d.cost)
+                            }
                             None => format!("{} {}  Option", c.number(), c.name()),
                         })
                         .collect();
@@ -736,7 +786,11 @@ fn draw(roster: Res<Roster>, settings: Res<Settings>, reads: Option<Res<Reads>>,
             }
             ScanText::Message(s) => match &roster.teams[s.index()].message {
                 Some((m, refused)) => {
-                    colour.0 = if *refused { Color::srgb(1.0, 0.4, 0.35) } else { Color::srgb(0.5, 1.0, 0.6) };
+                    colour.0 = if *refused {
+                        Color::srgb(1.0, 0.4, 0.35)
+                    } else {
+                        Color::srgb(0.5, 1.0, 0.6)
+                    };
                     m.clone()
                 }
                 None => String::new(),
@@ -751,9 +805,13 @@ fn draw(roster: Res<Roster>, settings: Res<Settings>, reads: Option<Res<Reads>>,
                 }
             }
             ScanText::Entry => match &roster.entry {
-                Some(e) => format!("Card number for {}: {e}_   (Enter adds · Tab switches player · Esc cancels)", roster.active),
+                Some(e) => format!(
+                    "Card number for {}: {e}_   (Enter adds · Tab switches player · Esc cancels)",
+                    roster.active
+                ),
                 None => {
-                    let mut hint = String::from("Enter: type a card number · drop card images on the window");
+                    let mut hint =
+                        String::from("Enter: type a card number · drop card images on the window");
                     if live {
                         hint.push_str(" · show a card to the camera");
                     }
@@ -771,7 +829,6 @@ fn draw(roster: Res<Roster>, settings: Res<Settings>, reads: Option<Res<Reads>>,
     }
 }
 
-#[expect(clippy::too_many_arguments, reason = "a system: each argument is a resource or query it needs")]
 fn start_when_ready(
     mut commands: Commands,
     mut roster: ResMut<Roster>,
@@ -788,7 +845,8 @@ fn start_when_ready(
     }
     let seed = settings.seed.unwrap_or_else(clock_seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut teams: [Vec<(Card, bool)>; 2] = [roster.teams[0].cards.clone(), roster.teams[1].cards.clone()];
+    let mut teams: [Vec<(Card, bool)>; 2] =
+        [roster.teams[0].cards.clone(), roster.teams[1].cards.clone()];
     for (i, team) in teams.iter_mut().enumerate() {
         let cpu = i == 1 && roster.p2 != Pilot::Human;
         if team.is_empty() && (timed_out || cpu) {

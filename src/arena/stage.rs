@@ -151,6 +151,9 @@ fn spawn_stage(
     commands.spawn((
         ArenaCamera,
         Camera3d::default(),
+        // A kiosk PC may have no GPU (software Vulkan): multisampling would
+        // multiply the cost of every pixel for little gain at 720p.
+        Msaa::Off,
         Transform::from_xyz(0.0, ORBIT_HEIGHT, ORBIT_RADIUS).looking_at(Vec3::ZERO, Vec3::Y),
     ));
 }
@@ -202,7 +205,7 @@ fn move_camera(
     if shake.0 > 0.0 {
         shake.0 -= time.delta_secs();
         let t = time.elapsed_secs() * 60.0;
-        jolt = Vec3::new(t.sin(), (t * 1.3).cos(), 0.0) * 0.08 * shake.0.max(0.0).min(0.5) * 2.0;
+        jolt = Vec3::new(t.sin(), (t * 1.3).cos(), 0.0) * 0.08 * shake.0.clamp(0.0, 0.5) * 2.0;
     }
     let l = looking_at.get_or_insert(look);
     *l = l.lerp(look, ease);

@@ -166,19 +166,22 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// What a duel puts on stage.
+pub type PropFilter = Or<(With<DuelProp>, With<Figure>, With<Projectile>, With<Debris>)>;
+
 /// Clears everything a duel put on stage.
-pub fn clear_props(
-    commands: &mut Commands,
-    props: &Query<Entity, Or<(With<DuelProp>, With<Figure>, With<Projectile>, With<Debris>)>>,
-) {
+pub fn clear_props(commands: &mut Commands, props: &Query<Entity, PropFilter>) {
     for e in props {
         commands.entity(e).despawn();
     }
 }
 
-type Props<'w, 's> =
-    Query<'w, 's, Entity, Or<(With<DuelProp>, With<Figure>, With<Projectile>, With<Debris>)>>;
+type Props<'w, 's> = Query<'w, 's, Entity, PropFilter>;
 
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a system: each argument is a resource or query it needs"
+)]
 fn set_stage(
     mut started: MessageReader<DuelStarted>,
     mut commands: Commands,
@@ -198,7 +201,14 @@ fn set_stage(
     for side in Side::BOTH {
         let s = &board.sides[side.index()];
         if let Some(card) = s.front {
-            figures::spawn_front(&mut commands, &mut meshes, &mut materials, &cards, card, side);
+            figures::spawn_front(
+                &mut commands,
+                &mut meshes,
+                &mut materials,
+                &cards,
+                card,
+                side,
+            );
         }
         spawn_benches(&mut commands, &mut meshes, &mut materials, &duel, side);
     }
@@ -226,14 +236,18 @@ fn spawn_benches(
             .and_then(|c| c.as_digimon())
         {
             let e = figures::spawn_bench(commands, meshes, materials, d, side, i);
-            commands
-                .entity(e)
-                .insert(Transform::from_translation(super::stage::bench_spot(side, i)).with_scale(Vec3::splat(0.45)));
+            commands.entity(e).insert(
+                Transform::from_translation(super::stage::bench_spot(side, i))
+                    .with_scale(Vec3::splat(0.45)),
+            );
         }
     }
 }
 
-#[expect(clippy::too_many_arguments, reason = "a system: each argument is a resource or query it needs")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a system: each argument is a resource or query it needs"
+)]
 fn stage_events(
     mut staged: MessageReader<Staged>,
     mut commands: Commands,
@@ -241,7 +255,12 @@ fn stage_events(
     mut board: ResMut<Board>,
     mut figures_q: Query<(Entity, &mut Figure, &Transform, &Children), Without<BenchFigure>>,
     benches: Query<(Entity, &Figure), With<BenchFigure>>,
-    parts: Query<(&FigurePart, &GlobalTransform, &Mesh3d, &MeshMaterial3d<StandardMaterial>)>,
+    parts: Query<(
+        &FigurePart,
+        &GlobalTransform,
+        &Mesh3d,
+        &MeshMaterial3d<StandardMaterial>,
+    )>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut shot: ResMut<Shot>,
@@ -281,7 +300,14 @@ fn stage_events(
                 ) {
                     commands.entity(f).insert(DuelProp);
                 }
-                flash(&mut commands, &mut meshes, &mut materials, spot(*side) + Vec3::Y, 2.5, Color::srgb(1.0, 0.95, 0.6));
+                flash(
+                    &mut commands,
+                    &mut meshes,
+                    &mut materials,
+                    spot(*side) + Vec3::Y,
+                    2.5,
+                    Color::srgb(1.0, 0.95, 0.6),
+                );
                 if let Event::Jogressed { .. } = e {
                     board.banner = Some(("JOGRESS!".into(), 1.4));
                     // The partner line joined: its bench figure leaves the stage.
@@ -324,10 +350,10 @@ fn stage_events(
                 slot,
                 base,
             } => {
-                let name = cards
-                    .get(card)
-                    .and_then(|c| c.as_digimon())
-                    .map_or_else(|| format!("Technique {}", slot.letter()), |d| d.techniques.get(*slot).name.clone());
+                let name = cards.get(card).and_then(|c| c.as_digimon()).map_or_else(
+                    || format!("Technique {}", slot.letter()),
+                    |d| d.techniques.get(*slot).name.clone(),
+                );
                 let s = &mut board.sides[side.index()];
                 s.technique = Some((name, *base));
                 s.power = Some(*base);
@@ -336,7 +362,15 @@ fn stage_events(
                         f.lunge = 0.5;
                     }
                 }
-                launch(&mut commands, &mut meshes, &mut materials, *side, *base, cards, board.sides[side.index()].front);
+                launch(
+                    &mut commands,
+                    &mut meshes,
+                    &mut materials,
+                    *side,
+                    *base,
+                    cards,
+                    board.sides[side.index()].front,
+                );
                 *shot = Shot::Focus(*side);
                 sfx.write(Sfx(Sound::Launch));
             }
@@ -361,8 +395,21 @@ fn stage_events(
                         }
                     }
                 }
-                flash(&mut commands, &mut meshes, &mut materials, Vec3::new(0.0, 1.1, 0.0), 1.8, Color::WHITE);
-                sparks(&mut commands, &mut meshes, &mut materials, Vec3::new(0.0, 1.1, 0.0), 10);
+                flash(
+                    &mut commands,
+                    &mut meshes,
+                    &mut materials,
+                    Vec3::new(0.0, 1.1, 0.0),
+                    1.8,
+                    Color::WHITE,
+                );
+                sparks(
+                    &mut commands,
+                    &mut meshes,
+                    &mut materials,
+                    Vec3::new(0.0, 1.1, 0.0),
+                    10,
+                );
                 board.banner = Some((
                     match winner {
                         Some(w) => format!("{w} WINS THE CLASH"),
@@ -394,7 +441,12 @@ fn stage_events(
             Event::SteppedIn { side, card } => {
                 let s = &mut board.sides[side.index()];
                 set_front(s, cards, *card);
-                if let Some(line) = duel.m.lines(*side).iter().position(|l| l.stages.contains(card)) {
+                if let Some(line) = duel
+                    .m
+                    .lines(*side)
+                    .iter()
+                    .position(|l| l.stages.contains(card))
+                {
                     s.front_line = line;
                 }
                 s.gauge = s.gauges.get(s.front_line).copied().unwrap_or(0);
@@ -468,7 +520,12 @@ fn break_apart(
     commands: &mut Commands,
     root: Entity,
     children: &Children,
-    parts: &Query<(&FigurePart, &GlobalTransform, &Mesh3d, &MeshMaterial3d<StandardMaterial>)>,
+    parts: &Query<(
+        &FigurePart,
+        &GlobalTransform,
+        &Mesh3d,
+        &MeshMaterial3d<StandardMaterial>,
+    )>,
     side: Side,
 ) {
     let away = if side == Side::P1 { -1.0 } else { 1.0 };
@@ -479,8 +536,11 @@ fn break_apart(
         let tf = global.compute_transform();
         // Spread deterministically by part index: each piece flies its own way.
         let a = i as f32 * 2.399;
-        let impulse = Vec3::new(away * (0.6 + 0.4 * a.cos().abs()), 1.2 + 0.5 * a.sin().abs(), a.sin() * 0.8)
-            * tf.scale.x;
+        let impulse = Vec3::new(
+            away * (0.6 + 0.4 * a.cos().abs()),
+            1.2 + 0.5 * a.sin().abs(),
+            a.sin() * 0.8,
+        ) * tf.scale.x;
         commands.spawn((
             DuelProp,
             Debris {
@@ -510,7 +570,8 @@ fn launch(
         .and_then(|c| cards.get(&c))
         .and_then(|c| c.as_digimon())
         .map_or(Color::WHITE, figures::field_colour);
-    let from = spot(side) + Vec3::new(0.0, 1.2, 0.0) + (spot(side.other()) - spot(side)).normalize() * 0.6;
+    let from =
+        spot(side) + Vec3::new(0.0, 1.2, 0.0) + (spot(side.other()) - spot(side)).normalize() * 0.6;
     let to = spot(side.other()) + Vec3::Y;
     // A flat arc: the horizontal speed covers the gap in FLIGHT seconds; the
     // vertical part cancels the (scaled) gravity on the way.
@@ -604,13 +665,23 @@ fn fly(
     for (e, mut p, tf) in &mut q {
         p.left -= time.delta_secs();
         if p.left <= 0.0 {
-            sparks(&mut commands, &mut meshes, &mut materials, tf.translation, 6);
+            sparks(
+                &mut commands,
+                &mut meshes,
+                &mut materials,
+                tf.translation,
+                6,
+            );
             commands.entity(e).despawn();
         }
     }
 }
 
-fn fade_debris(time: Res<Time>, mut commands: Commands, mut q: Query<(Entity, &mut Debris, &mut Transform)>) {
+fn fade_debris(
+    time: Res<Time>,
+    mut commands: Commands,
+    mut q: Query<(Entity, &mut Debris, &mut Transform)>,
+) {
     for (e, mut d, mut tf) in &mut q {
         d.left -= time.delta_secs();
         if d.left <= 0.0 {
@@ -621,7 +692,11 @@ fn fade_debris(time: Res<Time>, mut commands: Commands, mut q: Query<(Entity, &m
     }
 }
 
-fn fade_flash(time: Res<Time>, mut commands: Commands, mut q: Query<(Entity, &mut Flash, &mut Transform)>) {
+fn fade_flash(
+    time: Res<Time>,
+    mut commands: Commands,
+    mut q: Query<(Entity, &mut Flash, &mut Transform)>,
+) {
     for (e, mut f, mut tf) in &mut q {
         f.left -= time.delta_secs();
         if f.left <= 0.0 {

@@ -60,14 +60,28 @@ fn stage_replay(
     started: &mut MessageWriter<DuelStarted>,
 ) {
     let pilots = [Pilot::Cpu(Level::Normal); 2];
-    match Duel::new(DuelKind::Replay, viewing.replay.setup.clone(), &cards.0, pilots) {
+    match Duel::new(
+        DuelKind::Replay,
+        viewing.replay.setup.clone(),
+        &cards.0,
+        pilots,
+    ) {
         Ok(mut duel) => {
-            duel.script = viewing.replay.actions.iter().copied().collect::<VecDeque<_>>();
+            duel.script = viewing
+                .replay
+                .actions
+                .iter()
+                .copied()
+                .collect::<VecDeque<_>>();
             commands.insert_resource(duel);
             started.write(DuelStarted);
             viewing.error = None;
         }
-        Err(e) => viewing.error = Some(format!("this replay cannot be played with these cards: {e}")),
+        Err(e) => {
+            viewing.error = Some(format!(
+                "this replay cannot be played with these cards: {e}"
+            ));
+        }
     }
     viewing.ended_for = 0.0;
 }
@@ -123,7 +137,10 @@ fn leave(mut commands: Commands) {
     commands.remove_resource::<Viewing>();
 }
 
-#[expect(clippy::too_many_arguments, reason = "a system: each argument is a resource or query it needs")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a system: each argument is a resource or query it needs"
+)]
 fn controls(
     mut commands: Commands,
     time: Res<Time>,
@@ -141,7 +158,9 @@ fn controls(
         next.set(Screen::Attract);
         return;
     };
-    let ended = duel.as_ref().is_none_or(|d| d.script.is_empty() && show.idle());
+    let ended = duel
+        .as_ref()
+        .is_none_or(|d| d.script.is_empty() && show.idle());
     let key = |k: KeyCode| keys.as_ref().is_some_and(|keys| keys.just_pressed(k));
     let mut pause = key(KeyCode::Space);
     let mut step = key(KeyCode::ArrowRight);
@@ -183,7 +202,12 @@ fn controls(
     }
 }
 
-fn draw(viewing: Option<Res<Viewing>>, duel: Option<Res<Duel>>, show: Res<Show>, mut q: Query<&mut Text, With<ViewerText>>) {
+fn draw(
+    viewing: Option<Res<Viewing>>,
+    duel: Option<Res<Duel>>,
+    show: Res<Show>,
+    mut q: Query<&mut Text, With<ViewerText>>,
+) {
     let Some(viewing) = viewing else { return };
     let total = viewing.replay.actions.len();
     let value = if let Some(e) = &viewing.error {

@@ -1,0 +1,112 @@
+//! Frame time of the battle scene against an empty Bevy 3D scene, both
+//! rendered off-screen at 1280×720 on this machine's GPU (or its software
+//! Vulkan driver). Run with `make bench-frame`; the README reports the ratio.
+//!
+//! The battle scene is the real game: stage, grid and lights, a CPU-vs-CPU
+//! battle with its figures, techniques in flight, debris under physics and
+//! the HUD.
+
+use std::time::Duration;
+
+use bevy::camera::RenderTarget;
+use bevy::prelude::*;
+use bevy::render::render_resource::TextureFormat;
+use bevy::window::ExitCondition;
+use bevy::winit::WinitPlugin;
+use bterm::arena::stage::ArenaCamera;
+use bterm::arena::{AppPlugin, Cards, Screen, Settings};
+use bterm::cards::CardSet;
+use criterion::{Criterion, criterion_group, criterion_main};
+
+/// Frames rendered before timing starts (pipelines compile, the demo starts).
+const WARM_UP_FRAMES: usize = 120;
+
+fn base_app() -> App {
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: None,
+                exit_condition: ExitCondition::DontExit,
+                ..default()
+            })
+            .set(bevy::log::LogPlugin {
+                level: bevy::log::Level::ERROR,
+                ..default()
+            })
+            .disable::<WinitPlugin>(),
+    );
+    app
+}
+
+fn target(app: &mut App) -> RenderTarget {
+    let image = Image::new_target_texture(1280, 720, TextureFormat::Rgba8UnormSrgb, None);
+    let handle = app.world_mut().resource_mut::<Assets<Image>>().add(image);
+    RenderTarget::Image(handle.into())
+}
+
+fn ready(app: &mut App) {
+    app.finish();
+    app.cleanup();
+}
+
+fn finish(mut app: App) -> App {
+    for _ in 0..WARM_UP_FRAMES {
+        app.update();
+    }
+    app
+}
+
+/// A camera and nothing else.
+fn empty_scene() -> App {
+    let mut app = base_app();
+    ready(&mut app);
+    let t = target(&mut app);
+    app.world_mut()
+        .spawn((Camera3d::default(), t, Transform::from_xyz(0.0, 4.0, 10.0)));
+    finish(app)
+}
+
+/// The attract screen's demo battle with the battle HUD on top.
+fn battle_scene() -> App {
+    let mut app = base_app();
+    app.insert_resource(Cards(CardSet::embedded()))
+        .insert_resource(Settings {
+            seed: Some(3),
+            mute: true,
+            show_speed: 2.0,
+            ..Settings::default()
+        })
+        .add_plugins(AppPlugin { windowed: false });
+    bterm::arena::add_physics(&mut app);
+    ready(&mut app);
+    app.update();
+    let t = target(&mut app);
+    let camera = app
+        .world_mut()
+        .query_filtered::<Entity, With<ArenaCamera>>()
+        .single(app.world())
+        .expect("the stage has a camera");
+    app.world_mut().entity_mut(camera).insert(t);
+    let mut commands = app.world_mut().commands();
+    bterm::arena::hud::spawn_hud(&mut commands, Screen::Attract);
+    app.world_mut().flush();
+    finish(app)
+}
+
+fn frames(c: &mut Criterion) {
+    let mut group = c.benchmark_group("frame_1280x720");
+    group
+        .sample_size(30)
+        .warm_up_time(Duration::from_secs(2))
+        .measurement_time(Duration::from_secs(20));
+    let mut empty = empty_scene();
+    group.bench_function("empty_3d_scene", |b| b.iter(|| empty.update()));
+    drop(empty);
+    let mut battle = battle_scene();
+    group.bench_function("battle_scene", |b| b.iter(|| battle.update()));
+    group.finish();
+}
+
+criterion_group!(benches, frames);
+criterion_main!(benches);
