@@ -7,7 +7,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::duel::{Duel, DuelKind, DuelStarted, Show};
-use super::hud::label;
+use super::hud::{centred_column, label, screen_layer};
 use super::input::Press;
 use super::sound::{Sfx, Sound};
 use super::staging::{Board, PropFilter, clear_props};
@@ -129,26 +129,14 @@ fn spawn_title(mut commands: Commands, cards: Res<Cards>, settings: Res<Settings
         return;
     }
     commands
-        .spawn((
-            Name::new("Attract"),
-            DespawnOnExit(Screen::Attract),
-            Node {
-                width: percent(100),
-                height: percent(100),
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                justify_content: JustifyContent::SpaceBetween,
-                padding: UiRect::all(px(32)),
-                ..default()
-            },
+        .spawn(screen_layer(
+            "Attract",
+            Screen::Attract,
+            32.0,
+            AlignItems::Center,
         ))
         .with_children(|root| {
-            root.spawn(Node {
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                ..default()
-            })
-            .with_children(|top| {
+            root.spawn(centred_column()).with_children(|top| {
                 top.spawn(label("bterm", 96.0, Color::srgb(1.0, 0.85, 0.2)));
                 top.spawn(label(
                     "DIGIMON BATTLE TERMINAL",

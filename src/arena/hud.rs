@@ -32,6 +32,37 @@ pub fn label(text: impl Into<String>, size: f32, colour: Color) -> impl Bundle {
     )
 }
 
+/// The full-screen layer a screen's UI hangs from, removed when `screen` ends.
+pub fn screen_layer(
+    name: &'static str,
+    screen: Screen,
+    padding: f32,
+    align: AlignItems,
+) -> impl Bundle {
+    (
+        Name::new(name),
+        DespawnOnExit(screen),
+        Node {
+            width: percent(100),
+            height: percent(100),
+            flex_direction: FlexDirection::Column,
+            align_items: align,
+            justify_content: JustifyContent::SpaceBetween,
+            padding: UiRect::all(px(padding)),
+            ..default()
+        },
+    )
+}
+
+/// A column of centred lines.
+pub fn centred_column() -> Node {
+    Node {
+        flex_direction: FlexDirection::Column,
+        align_items: AlignItems::Center,
+        ..default()
+    }
+}
+
 /// A HUD field that shows something of one side.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SideText {
@@ -90,18 +121,7 @@ fn spawn_for(screen: Screen) -> impl Fn(Commands) {
 /// Spawns the HUD, removed when `screen` ends.
 pub fn spawn_hud(commands: &mut Commands, screen: Screen) -> Entity {
     commands
-        .spawn((
-            Name::new("HUD"),
-            DespawnOnExit(screen),
-            Node {
-                width: percent(100),
-                height: percent(100),
-                flex_direction: FlexDirection::Column,
-                justify_content: JustifyContent::SpaceBetween,
-                padding: UiRect::all(px(16)),
-                ..default()
-            },
-        ))
+        .spawn(screen_layer("HUD", screen, 16.0, AlignItems::Default))
         .with_children(|root| {
             // Top: P1 panel, round and timer, P2 panel.
             root.spawn(Node {
@@ -112,12 +132,7 @@ pub fn spawn_hud(commands: &mut Commands, screen: Screen) -> Entity {
             })
             .with_children(|top| {
                 side_panel(top, Side::P1);
-                top.spawn(Node {
-                    flex_direction: FlexDirection::Column,
-                    align_items: AlignItems::Center,
-                    ..default()
-                })
-                .with_children(|c| {
+                top.spawn(centred_column()).with_children(|c| {
                     c.spawn((CentreText::Round, label("ROUND 1", 26.0, INK)));
                     c.spawn((CentreText::Timer, label("", 64.0, GOLD)));
                 });

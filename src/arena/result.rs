@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::duel::{Duel, Show};
-use super::hud::label;
+use super::hud::{centred_column, label, screen_layer};
 use super::input::{Button, Press};
 use super::sound::{Sfx, Sound};
 use super::stage::Shot;
@@ -160,26 +160,14 @@ fn enter(
         )
     });
     commands
-        .spawn((
-            Name::new("Result"),
-            DespawnOnExit(Screen::Result),
-            Node {
-                width: percent(100),
-                height: percent(100),
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                justify_content: JustifyContent::SpaceBetween,
-                padding: UiRect::all(px(24)),
-                ..default()
-            },
+        .spawn(screen_layer(
+            "Result",
+            Screen::Result,
+            24.0,
+            AlignItems::Center,
         ))
         .with_children(|root| {
-            root.spawn(Node {
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                ..default()
-            })
-            .with_children(|t| {
+            root.spawn(centred_column()).with_children(|t| {
                 t.spawn(label(title, 72.0, Color::srgb(1.0, 0.85, 0.2)));
                 t.spawn(label(
                     format!("P1 {} points  ·  P2 {} points", points[0], points[1]),

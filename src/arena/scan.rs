@@ -26,7 +26,7 @@ use rand_chacha::ChaCha8Rng;
 use super::attract::clock_seed;
 use super::duel::{Duel, DuelKind, DuelStarted};
 use super::figures;
-use super::hud::label;
+use super::hud::{centred_column, label, screen_layer};
 use super::input::{Button, Press, Typing};
 use super::sound::{Sfx, Sound};
 use super::stage::Shot;
@@ -648,25 +648,14 @@ fn show_preview(reads: Option<Res<Reads>>, mut images: ResMut<Assets<Image>>) {
 fn spawn_ui(commands: &mut Commands, preview: Option<Handle<Image>>) {
     let ink = Color::srgb(0.85, 0.92, 1.0);
     commands
-        .spawn((
-            Name::new("Scan screen"),
-            DespawnOnExit(Screen::Scan),
-            Node {
-                width: percent(100),
-                height: percent(100),
-                flex_direction: FlexDirection::Column,
-                justify_content: JustifyContent::SpaceBetween,
-                padding: UiRect::all(px(20)),
-                ..default()
-            },
+        .spawn(screen_layer(
+            "Scan screen",
+            Screen::Scan,
+            20.0,
+            AlignItems::Default,
         ))
         .with_children(|root| {
-            root.spawn(Node {
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                ..default()
-            })
-            .with_children(|t| {
+            root.spawn(centred_column()).with_children(|t| {
                 t.spawn(label("SCAN YOUR CARDS", 44.0, Color::srgb(1.0, 0.85, 0.2)));
                 t.spawn((ScanText::Countdown, label("", 20.0, ink)));
             });
