@@ -9,11 +9,12 @@ use rand_chacha::ChaCha8Rng;
 use super::duel::{Duel, DuelKind, DuelStarted, Show};
 use super::hud::{centred_column, label, screen_layer};
 use super::input::Press;
+use super::scan::DEMO_TRIES;
 use super::sound::{Sfx, Sound};
 use super::staging::{Board, PropFilter, clear_props};
 use super::{AppSystems, Cards, Pilot, Screen, Settings};
 use crate::ai::Level;
-use crate::rules::terminal::Setup;
+use crate::rules::terminal::{Setup, analysis};
 
 /// Seconds a finished demo stays on stage before the next one.
 const DEMO_REST: f32 = 3.0;
@@ -63,8 +64,8 @@ fn start_demo(
         .wrapping_add(count.0 * 7919);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let teams = [
-        super::scan::demo_team(&cards.0, &mut rng),
-        super::scan::demo_team(&cards.0, &mut rng),
+        analysis::accepted_team(&cards.0, &mut rng, DEMO_TRIES).unwrap_or_default(),
+        analysis::accepted_team(&cards.0, &mut rng, DEMO_TRIES).unwrap_or_default(),
     ];
     let setup = Setup::new(teams[0].clone(), teams[1].clone(), seed);
     let pilots = [Pilot::Cpu(Level::Normal), Pilot::Cpu(Level::Normal)];
@@ -73,8 +74,8 @@ fn start_demo(
             commands.insert_resource(duel);
             started.write(DuelStarted);
         }
-        // random_team only builds teams the rules accept; if one is refused
-        // the arena simply idles without a demo.
+        // Both teams were accepted alone; should the pair be refused the
+        // arena idles without a demo until the next press.
         Err(e) => warn!("demo team refused: {e}"),
     }
 }

@@ -7,9 +7,9 @@ use std::f32::consts::{FRAC_PI_2, PI};
 
 use bevy::prelude::*;
 
+use super::AppSystems;
 use super::stage::{bench_spot, spot};
-use super::{AppSystems, Cards};
-use crate::cards::{Attribute, CardNumber, Digimon, Stage};
+use crate::cards::{Attribute, CardNumber, CardSet, Digimon, Stage};
 use crate::rules::{Side, fnv1a};
 
 /// A body plan, from the Digimon's type.
@@ -563,7 +563,7 @@ pub fn spawn_figure(
 #[derive(Component, Debug, Clone, Copy)]
 pub struct BenchFigure;
 
-/// Spawns a small figure of a benched card.
+/// Spawns a benched card's figure in slot `i`, at `size` times its own scale.
 pub fn spawn_bench(
     commands: &mut Commands,
     meshes: &mut Assets<Mesh>,
@@ -571,9 +571,14 @@ pub fn spawn_bench(
     d: &Digimon,
     side: Side,
     i: usize,
+    size: f32,
 ) -> Entity {
     let e = spawn_figure(commands, meshes, materials, d, side, bench_spot(side, i));
     commands.entity(e).insert(BenchFigure);
+    commands
+        .entity(e)
+        .entry::<Transform>()
+        .and_modify(move |mut t| t.scale *= size);
     e
 }
 
@@ -582,11 +587,11 @@ pub fn spawn_front(
     commands: &mut Commands,
     meshes: &mut Assets<Mesh>,
     materials: &mut Assets<StandardMaterial>,
-    cards: &Cards,
+    cards: &CardSet,
     card: CardNumber,
     side: Side,
 ) -> Option<Entity> {
-    let d = cards.0.get(&card)?.as_digimon()?;
+    let d = cards.get(&card)?.as_digimon()?;
     Some(spawn_figure(
         commands,
         meshes,

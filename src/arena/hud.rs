@@ -311,10 +311,10 @@ fn draw(
 ) {
     let max_points = duel.m.tunables().max_points.max(1) as f32;
     for (which, mut text, mut colour) in &mut texts {
-        let (side, value) = match *which {
+        let value = match *which {
             SideText::Name(s) => {
                 let b = &board.sides[s.index()];
-                (s, format!("{}  {}", b.name, b.level))
+                format!("{}  {}", b.name, b.level)
             }
             SideText::Team(s) => {
                 let b = &board.sides[s.index()];
@@ -328,13 +328,10 @@ fn draw(
                 } else {
                     ""
                 };
-                (
-                    s,
-                    format!("{s} · {who} · Digimon {}/{}{ready}", b.left, b.team),
-                )
+                format!("{s} · {who} · Digimon {}/{}{ready}", b.left, b.team)
             }
-            SideText::Points(s) => (s, format!("POINTS {}", board.sides[s.index()].points)),
-            SideText::Hp(s) => (s, format!("HP {}", board.sides[s.index()].hp)),
+            SideText::Points(s) => format!("POINTS {}", board.sides[s.index()].points),
+            SideText::Hp(s) => format!("HP {}", board.sides[s.index()].hp),
             SideText::Reveal(s) => {
                 let b = &board.sides[s.index()];
                 let mut line = String::new();
@@ -348,14 +345,10 @@ fn draw(
                         line.push_str(&format!(" → {p}"));
                     }
                 }
-                (s, line)
+                line
             }
-            SideText::Prompt(s) => {
-                let ask = duel.asks[s.index()];
-                (s, prompt(ask, duel.pilots[s.index()]))
-            }
+            SideText::Prompt(s) => prompt(duel.asks[s.index()], duel.pilots[s.index()]),
         };
-        let _ = side;
         if text.0 != value {
             text.0 = value;
         }

@@ -22,12 +22,12 @@ use crate::rules::{Outcome, Side};
 /// The card's size on stage, metres (a Data Carddass card is 59 × 86 mm).
 const CARD_SIZE: Vec2 = Vec2::new(1.6, 2.33);
 
-/// The dispensed card and what happened to it.
+/// The result screen's state: the dispensed card and what happened to it.
 #[derive(Resource, Debug, Clone)]
 pub struct Dispensed {
-    /// The card.
-    pub card: Card,
-    /// Seconds on this screen.
+    /// The card (none when the set has nothing to give).
+    pub card: Option<Card>,
+    /// Seconds since the screen opened or a button was last pressed.
     pub age: f32,
     /// What the last button did.
     pub message: String,
@@ -203,15 +203,11 @@ fn enter(
                 ));
             });
         });
-    if let Some(card) = card {
-        commands.insert_resource(Dispensed {
-            card,
-            age: 0.0,
-            message: String::new(),
-        });
-    } else {
-        commands.remove_resource::<Dispensed>();
-    }
+    commands.insert_resource(Dispensed {
+        card,
+        age: 0.0,
+        message: String::new(),
+    });
 }
 
 #[expect(
@@ -223,24 +219,14 @@ fn buttons(
     time: Res<Time>,
     mut presses: MessageReader<Press>,
     duel: Option<Res<Duel>>,
-    dispensed: Option<ResMut<Dispensed>>,
+    mut dispensed: ResMut<Dispensed>,
     settings: Res<Settings>,
     mut next: ResMut<NextState<Screen>>,
     mut sfx: MessageWriter<Sfx>,
-    mut age: Local<f32>,
-    mut seen: Local<Option<Entity>>,
-    screen_root: Query<Entity, With<ResultText>>,
 ) {
-    // A fresh screen (its texts are new entities) restarts the clock.
-    let root = screen_root.iter().next();
-    if *seen != root {
-        *seen = root;
-        *age = 0.0;
-    }
-    *age += time.delta_secs();
-    let mut dispensed = dispensed;
+    dispensed.age += time.delta_secs();
     for p in presses.read() {
-        *age = 0.0;
+        dispensed.age = 0.0;
         sfx.write(Sfx(Sound::Button));
         match p.button {
             Button::A => next.set(Screen::Scan),
@@ -255,17 +241,14 @@ fn buttons(
                 }
             }
             Button::C => {
-                if let Some(d) = &mut dispensed {
-                    d.message = print_card(&d.card);
+                if let Some(card) = &dispensed.card {
+                    dispensed.message = print_card(card);
                 }
             }
         }
     }
-    if *age > settings.timeouts.result {
+    if dispensed.age > settings.timeouts.result {
         next.set(Screen::Attract);
-    }
-    if let Some(d) = &mut dispensed {
-        d.age = *age;
     }
 }
 
@@ -313,11 +296,11 @@ fn spin_card(time: Res<Time>, mut q: Query<&mut Transform, With<CardOnStage>>) {
 }
 
 fn draw(
-    dispensed: Option<Res<Dispensed>>,
+    dispensed: Res<Dispensed>,
     settings: Res<Settings>,
     mut q: Query<(&ResultText, &mut Text)>,
 ) {
-    let (age, message) = dispensed.map_or((0.0, String::new()), |d| (d.age, d.message.clone()));
+    let (age, message) = (dispensed.age, &dispensed.message);
     for (which, mut text) in &mut q {
         let value = match which {
             ResultText::Countdown => format!(

@@ -37,6 +37,8 @@ use crate::cards::{Card, CardSet};
 use crate::rules::Side;
 use crate::rules::terminal::{Event, Match, PointsReason, Setup, analysis};
 
+/// Draws before a demo team gives up (an empty team is the rules' default partner).
+pub const DEMO_TRIES: usize = 50;
 /// Preview size in the corner, pixels.
 const PREVIEW: (u32, u32) = (320, 180);
 /// A folder of frames plays at this many frames per second.
@@ -144,19 +146,6 @@ pub fn check_card(
             -d
         )
     }))
-}
-
-/// A random team the rules accept (the shipped tunables cap a team below
-/// what `random_team` may draw, so draw until one fits; an empty team, the
-/// rules' default partner, if none does).
-pub fn demo_team(cards: &CardSet, rng: &mut ChaCha8Rng) -> Vec<crate::cards::CardNumber> {
-    for _ in 0..50 {
-        let team = analysis::random_team(cards, rng);
-        if Match::from_setup(&Setup::new(team.clone(), Vec::new(), 1), cards).is_ok() {
-            return team;
-        }
-    }
-    Vec::new()
 }
 
 /// One read: whose team, from where, and the card or why not.
@@ -396,7 +385,7 @@ fn add_card(
                     .iter()
                     .filter(|(c, _)| c.as_digimon().is_some())
                     .count();
-                let e = figures::spawn_bench(commands, meshes, materials, d, side, slot);
+                let e = figures::spawn_bench(commands, meshes, materials, d, side, slot, 1.0);
                 commands
                     .entity(e)
                     .insert((DespawnOnExit(Screen::Scan), ScannedFigure(side)));
@@ -839,7 +828,8 @@ fn start_when_ready(
     for (i, team) in teams.iter_mut().enumerate() {
         let cpu = i == 1 && roster.p2 != Pilot::Human;
         if team.is_empty() && (timed_out || cpu) {
-            *team = demo_team(&cards.0, &mut rng)
+            *team = analysis::accepted_team(&cards.0, &mut rng, DEMO_TRIES)
+                .unwrap_or_default()
                 .into_iter()
                 .filter_map(|n| cards.0.get(&n).cloned())
                 .map(|c| (c, true))

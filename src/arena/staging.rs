@@ -7,11 +7,11 @@ use std::collections::VecDeque;
 
 use bevy::prelude::*;
 
+use super::AppSystems;
 use super::duel::{Duel, DuelStarted, Staged};
 use super::figures::{self, BenchFigure, Figure, FigurePart};
 use super::sound::{Sfx, Sound};
 use super::stage::{Shake, Shot, spot};
-use super::{AppSystems, Cards};
 use crate::cards::{BattleType, CardNumber, CardSet};
 use crate::rules::terminal::{Event, log};
 use crate::rules::{Outcome, Side};
@@ -20,6 +20,8 @@ use crate::rules::{Outcome, Side};
 const FLIGHT: f32 = 0.55;
 /// Debris lies on the stage this long before it is cleared, seconds.
 const DEBRIS_SECONDS: f32 = 3.5;
+/// Waiting lines stand at this fraction of their size, out of the way.
+const BENCH_SIZE: f32 = 0.45;
 /// Captions kept in the HUD's log.
 const LOG_LINES: usize = 4;
 
@@ -197,7 +199,6 @@ fn set_stage(
     }
     clear_props(&mut commands, &props);
     *board = Board::new(&duel);
-    let cards = Cards(duel.cards.clone());
     for side in Side::BOTH {
         let s = &board.sides[side.index()];
         if let Some(card) = s.front {
@@ -205,7 +206,7 @@ fn set_stage(
                 &mut commands,
                 &mut meshes,
                 &mut materials,
-                &cards,
+                &duel.cards,
                 card,
                 side,
             );
@@ -235,11 +236,7 @@ fn spawn_benches(
             .get(&line.stages[line.at])
             .and_then(|c| c.as_digimon())
         {
-            let e = figures::spawn_bench(commands, meshes, materials, d, side, i);
-            commands.entity(e).insert(
-                Transform::from_translation(super::stage::bench_spot(side, i))
-                    .with_scale(Vec3::splat(0.45)),
-            );
+            figures::spawn_bench(commands, meshes, materials, d, side, i, BENCH_SIZE);
         }
     }
 }
@@ -294,7 +291,7 @@ fn stage_events(
                     &mut commands,
                     &mut meshes,
                     &mut materials,
-                    &Cards(cards.clone()),
+                    cards,
                     *to,
                     *side,
                 ) {
@@ -460,7 +457,7 @@ fn stage_events(
                     &mut commands,
                     &mut meshes,
                     &mut materials,
-                    &Cards(cards.clone()),
+                    cards,
                     *card,
                     *side,
                 ) {

@@ -45,8 +45,9 @@ pub fn cpu_battle(m: &mut Match, levels: [Level; 2]) -> Vec<(Side, Action)> {
     play_out(m, |m, s| ai::choose(m, s, levels[s.index()]), |_| {})
 }
 
-/// A random team the rules accept: one to three lines of one to three
-/// stages, and up to two Option cards.
+/// A random team: one to three lines of one to three stages, and up to two
+/// Option cards. The rules may refuse it (too many Digimon for the
+/// tunables, say): [`accepted_team`] draws until they do not.
 pub fn random_team(cards: &CardSet, rng: &mut ChaCha8Rng) -> Vec<CardNumber> {
     let digimon: Vec<_> = cards.cards().iter().filter_map(Card::as_digimon).collect();
     let rookies: Vec<_> = digimon
@@ -90,6 +91,18 @@ pub fn random_team(cards: &CardSet, rng: &mut ChaCha8Rng) -> Vec<CardNumber> {
     team
 }
 
+/// A random team the rules accept on its own, drawn with [`random_team`]
+/// until one is; `None` after `tries` refusals.
+pub fn accepted_team(
+    cards: &CardSet,
+    rng: &mut ChaCha8Rng,
+    tries: usize,
+) -> Option<Vec<CardNumber>> {
+    (0..tries)
+        .map(|_| random_team(cards, rng))
+        .find(|team| Match::from_setup(&Setup::new(team.clone(), Vec::new(), 0), cards).is_ok())
+}
+
 /// A team's total Cost.
 pub fn team_cost(cards: &CardSet, team: &[CardNumber]) -> u32 {
     team.iter()
@@ -111,10 +124,9 @@ pub fn equal_cost_pairs(
     let mut tries = 0;
     while pairs.len() < count && tries < count * 200 {
         tries += 1;
-        let team = random_team(cards, &mut rng);
-        if Match::from_setup(&Setup::new(team.clone(), Vec::new(), 0), cards).is_err() {
+        let Some(team) = accepted_team(cards, &mut rng, 1) else {
             continue;
-        }
+        };
         let cost = team_cost(cards, &team);
         let bucket = by_cost.entry(cost).or_default();
         if let Some(other) = bucket.pop() {
