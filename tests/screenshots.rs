@@ -52,7 +52,7 @@ fn every_screen_renders_the_stage_and_its_hud() {
         .arg(&dir)
         .arg(root.join("barcodes/cards/DA-001.png"))
         .arg(root.join("barcodes/cards/DA-002.png"))
-        .arg(root.join("barcodes/photos/OA-001.jpg"))
+        .arg(root.join("barcodes/photos/OA-001-webcam.jpg"))
         .env("BTERM_DATA_DIR", data.path())
         .output()
         .unwrap();

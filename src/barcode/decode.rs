@@ -160,6 +160,34 @@ fn hints() -> DecodeHints {
     }
 }
 
+/// The linear formats only: a region proposal is bars, so the 2D
+/// detectors (which try-harder runs first, on every crop) are wasted there.
+fn bar_hints(try_harder: bool) -> DecodeHints {
+    use rxing::BarcodeFormat as F;
+    DecodeHints {
+        TryHarder: Some(try_harder),
+        PossibleFormats: Some(
+            [
+                F::UPC_A,
+                F::UPC_E,
+                F::EAN_13,
+                F::EAN_8,
+                F::CODABAR,
+                F::CODE_39,
+                F::CODE_93,
+                F::CODE_128,
+                F::ITF,
+                F::RSS_14,
+                F::RSS_EXPANDED,
+                F::TELEPEN,
+            ]
+            .into_iter()
+            .collect(),
+        ),
+        ..DecodeHints::default()
+    }
+}
+
 fn symbol(r: &rxing::RXingResult) -> Symbol {
     Symbol {
         format: Format::from_rxing(r.getBarcodeFormat()),
@@ -238,6 +266,12 @@ fn read_with(img: &GrayImage, hints: &DecodeHints) -> Option<rxing::RXingResult>
         .ok()
 }
 
+fn read_bars(img: &GrayImage, hints: &DecodeHints) -> BTreeSet<Symbol> {
+    read_with(img, hints)
+        .map(|r| BTreeSet::from([symbol(&r)]))
+        .unwrap_or_default()
+}
+
 fn read_rotations(img: &GrayImage) -> BTreeSet<Symbol> {
     let small = if img.width().max(img.height()) > 1000 {
         imageops::scale(img, 1000.0 / img.width().max(img.height()) as f32)
@@ -289,7 +323,6 @@ pub fn propose_regions(img: &GrayImage) -> Vec<Region> {
         return Vec::new();
     }
     let px = small.as_raw();
-    let at = |x: usize, y: usize| i32::from(px[y * w + x]);
     let mut jxx = vec![0f32; bw * bh];
     let mut jyy = vec![0f32; bw * bh];
     let mut jxy = vec![0f32; bw * bh];
@@ -298,21 +331,25 @@ pub fn propose_regions(img: &GrayImage) -> Vec<Region> {
     let mut sgx = vec![0f32; bw * bh];
     let mut sgy = vec![0f32; bw * bh];
     let mut sabs = vec![0f32; bw * bh];
-    for y in 1..h - 1 {
-        for x in 1..w - 1 {
-            let gx = at(x + 1, y - 1) + 2 * at(x + 1, y) + at(x + 1, y + 1)
-                - at(x - 1, y - 1)
-                - 2 * at(x - 1, y)
-                - at(x - 1, y + 1);
-            let gy = at(x - 1, y + 1) + 2 * at(x, y + 1) + at(x + 1, y + 1)
-                - at(x - 1, y - 1)
-                - 2 * at(x, y - 1)
-                - at(x + 1, y - 1);
-            let (bx, by) = (x / BLOCK, y / BLOCK);
-            if bx >= bw || by >= bh {
-                continue;
-            }
-            let i = by * bw + bx;
+    // Sobel over the pixels the blocks cover (the last partial block row
+    // and column are left out).
+    let (xs, ys) = ((w - 1).min(bw * BLOCK), (h - 1).min(bh * BLOCK));
+    for y in 1..ys {
+        let up = &px[(y - 1) * w..y * w];
+        let mid = &px[y * w..(y + 1) * w];
+        let down = &px[(y + 1) * w..(y + 2) * w];
+        let row = (y / BLOCK) * bw;
+        for x in 1..xs {
+            let p = |r: &[u8], x: usize| i32::from(r[x]);
+            let gx = p(up, x + 1) + 2 * p(mid, x + 1) + p(down, x + 1)
+                - p(up, x - 1)
+                - 2 * p(mid, x - 1)
+                - p(down, x - 1);
+            let gy = p(down, x - 1) + 2 * p(down, x) + p(down, x + 1)
+                - p(up, x - 1)
+                - 2 * p(up, x)
+                - p(up, x + 1);
+            let i = row + x / BLOCK;
             let (gx, gy) = (gx as f32, gy as f32);
             jxx[i] += gx * gx;
             jyy[i] += gy * gy;
@@ -410,42 +447,102 @@ pub fn propose_regions(img: &GrayImage) -> Vec<Region> {
     regions
 }
 
-fn read_regions(img: &GrayImage) -> BTreeSet<Symbol> {
-    let mut out = BTreeSet::new();
-    for region in propose_regions(img) {
+/// A region cut out of the picture, stood upright and enlarged when small;
+/// its sharpened copy is made the first time a step asks for it.
+struct Crop {
+    upright: GrayImage,
+    factor: f32,
+    sharp: Option<GrayImage>,
+}
+
+impl Crop {
+    fn of(img: &GrayImage, region: &Region) -> Crop {
         let (x, y, w, h) = region.rect;
         // Grow the box: quiet zones, and the bars' ends the blocks missed.
         let margin = (w.max(h) / 4).max(16);
-        let crop = imageops::crop(
-            img,
+        let rect = (
             x.saturating_sub(margin),
             y.saturating_sub(margin),
             w + 2 * margin,
             h + 2 * margin,
         );
-        let mut upright = if region.angle.abs() > 4.0 {
-            // The angle is the gradient's; turning by it (counter-clockwise
-            // on screen is negative in image coordinates) stands bars upright.
-            imageops::rotate(&crop, region.angle, 255)
+        // The angle is the gradient's; turning by it (counter-clockwise on
+        // screen is negative in image coordinates) stands bars upright.
+        let degrees = if region.angle.abs() > 4.0 {
+            region.angle
         } else {
-            crop
+            0.0
         };
-        let longest = upright.width().max(upright.height());
-        let mut factor = 1.0;
-        if longest < 500 {
-            factor = 2.0;
-            upright = imageops::scale(&upright, factor);
-        }
-        // As it is; then sharpened (an unsharp mask at the scale of a
-        // webcam's blur); then contrast-stretched.
-        let mut s = read_one(&upright);
-        if s.is_empty() {
-            s = read_one(&imageops::sharpen(&upright, factor, 1.0));
-        }
-        if !s.is_empty() {
-            out.extend(s);
-            break;
+        let (tw, th) = imageops::turned_size(img, rect, degrees);
+        let factor = if tw.max(th) < 500 { 2.0 } else { 1.0 };
+        let upright = imageops::upright_crop(img, rect, degrees, factor, 255);
+        Crop {
+            upright,
+            factor,
+            sharp: None,
         }
     }
-    out
+
+    /// The crop as it is, or sharpened with an unsharp mask at the scale of
+    /// a webcam's blur.
+    fn image(&mut self, sharp: bool) -> &GrayImage {
+        if !sharp {
+            return &self.upright;
+        }
+        let (upright, factor) = (&self.upright, self.factor);
+        self.sharp
+            .get_or_insert_with(|| imageops::sharpen(upright, factor, 1.0))
+    }
+}
+
+/// The reads tried on the region crops, cheapest and likeliest first; each
+/// step is tried on every crop before the next step.
+const REGION_STEPS: [(Reading, bool); 6] = [
+    (Reading::BarsQuick, false),
+    (Reading::Qr, false),
+    (Reading::BarsQuick, true),
+    (Reading::Qr, true),
+    (Reading::BarsHard, false),
+    (Reading::BarsHard, true),
+];
+
+/// What a read looks for, and how hard.
+#[derive(Debug, Clone, Copy)]
+enum Reading {
+    /// Linear codes on rows near the middle (a crop's bars stand upright).
+    BarsQuick,
+    /// Linear codes on every row, and turned by 90°.
+    BarsHard,
+    /// QR codes.
+    Qr,
+}
+
+impl Reading {
+    fn hints(self) -> DecodeHints {
+        match self {
+            Reading::BarsQuick => bar_hints(false),
+            Reading::BarsHard => bar_hints(true),
+            Reading::Qr => DecodeHints {
+                TryHarder: Some(true),
+                PossibleFormats: Some([rxing::BarcodeFormat::QR_CODE].into_iter().collect()),
+                ..DecodeHints::default()
+            },
+        }
+    }
+}
+
+fn read_regions(img: &GrayImage) -> BTreeSet<Symbol> {
+    let regions = propose_regions(img);
+    let mut crops: Vec<Option<Crop>> = regions.iter().map(|_| None).collect();
+    for (reading, sharp) in REGION_STEPS {
+        let hints = reading.hints();
+        for (region, crop) in regions.iter().zip(crops.iter_mut()) {
+            let crop = crop.get_or_insert_with(|| Crop::of(img, region));
+            let s = read_bars(crop.image(sharp), &hints);
+            if !s.is_empty() {
+                return s;
+            }
+        }
+    }
+    BTreeSet::new()
 }
