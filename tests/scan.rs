@@ -502,3 +502,65 @@ fn frames_folder_through_the_cli() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.trim(), "frame 2: Dα-002 Greymon");
 }
+
+/// A JPEG of `img` in colour (R = G = B), as a camera would save a gray card.
+fn colour_jpeg(img: &image::GrayImage) -> Vec<u8> {
+    let rgb = image::DynamicImage::ImageLuma8(img.clone()).to_rgb8();
+    let mut out = std::io::Cursor::new(Vec::new());
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 85)
+        .encode_image(&rgb)
+        .unwrap();
+    out.into_inner()
+}
+
+#[test]
+fn a_jpeg_reads_as_the_gray_the_general_decoder_gives() {
+    let set = CardSet::embedded();
+    let img = gray(set.resolve("Dα-001").unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("card.jpg");
+    std::fs::write(&path, colour_jpeg(&img)).unwrap();
+    let fast = files::load_gray(&path, files::MAX_PIXELS).unwrap();
+    let general = image::open(&path).unwrap().to_luma8();
+    assert_eq!(fast.dimensions(), general.dimensions());
+    let worst = fast
+        .pixels()
+        .zip(general.pixels())
+        .map(|(a, b)| a.0[0].abs_diff(b.0[0]))
+        .max()
+        .unwrap();
+    assert!(worst <= 4, "luma differs by up to {worst}");
+}
+
+#[test]
+fn a_broken_or_huge_jpeg_is_reported_not_decoded() {
+    let set = CardSet::embedded();
+    let img = gray(set.resolve("Dα-001").unwrap());
+    let jpeg = colour_jpeg(&img);
+    let dir = tempfile::tempdir().unwrap();
+
+    // Cut short: read leniently with the right size, or refused as broken.
+    let cut = dir.path().join("cut.jpg");
+    std::fs::write(&cut, &jpeg[..jpeg.len() / 3]).unwrap();
+    match files::load_gray(&cut, files::MAX_PIXELS) {
+        Ok(read) => assert_eq!(read.dimensions(), img.dimensions()),
+        Err(e) => assert!(matches!(e, files::ReadError::Broken(_)), "{e}"),
+    }
+
+    // The frame header's size raised to 60000 × 60000: refused from it.
+    let mut bomb = jpeg.clone();
+    let sof = bomb
+        .windows(2)
+        .position(|w| w == [0xFF, 0xC0])
+        .expect("a baseline frame header");
+    bomb[sof + 5..sof + 9].copy_from_slice(&[0xEA, 0x60, 0xEA, 0x60]);
+    let path = dir.path().join("bomb.jpg");
+    std::fs::write(&path, &bomb).unwrap();
+    assert_eq!(
+        files::load_gray(&path, files::MAX_PIXELS).unwrap_err(),
+        files::ReadError::TooLarge {
+            width: 60_000,
+            height: 60_000
+        }
+    );
+}

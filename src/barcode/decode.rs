@@ -502,8 +502,8 @@ const REGION_STEPS: [(Reading, bool); 6] = [
     (Reading::Qr, false),
     (Reading::BarsQuick, true),
     (Reading::Qr, true),
-    (Reading::BarsHard, false),
     (Reading::BarsHard, true),
+    (Reading::BarsHard, false),
 ];
 
 /// What a read looks for, and how hard.

@@ -365,11 +365,17 @@ fn clamp_rect(img: &GrayImage, x: u32, y: u32, w: u32, h: u32) -> (u32, u32, u32
 /// Unsharp mask: `img + amount × (img − blur(img, sigma))`, against blur.
 pub fn sharpen(img: &GrayImage, sigma: f32, amount: f32) -> GrayImage {
     let blurred = image::imageops::blur(img, sigma);
-    GrayImage::from_fn(img.width(), img.height(), |x, y| {
-        let v = f32::from(img.get_pixel(x, y).0[0]);
-        let b = f32::from(blurred.get_pixel(x, y).0[0]);
-        Luma([(v + amount * (v - b)).round().clamp(0.0, 255.0) as u8])
-    })
+    let px = img
+        .as_raw()
+        .iter()
+        .zip(blurred.as_raw())
+        .map(|(&v, &b)| {
+            let (v, b) = (f32::from(v), f32::from(b));
+            // Rounded to nearest; `as` saturates at 255.
+            ((v + amount * (v - b)).max(0.0) + 0.5) as u8
+        })
+        .collect();
+    GrayImage::from_raw(img.width(), img.height(), px).expect("the buffer is the image's size")
 }
 
 #[cfg(test)]
