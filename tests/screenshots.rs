@@ -92,4 +92,9 @@ fn every_screen_renders_the_stage_and_its_hud() {
         .expect("the played battle was saved")
         .collect();
     assert_eq!(replays.len(), 1);
+    // P1's team is the three cards given, the webcam photo's among them.
+    let replay = std::fs::read_to_string(replays[0].as_ref().unwrap().path()).unwrap();
+    for number in ["Dα-001", "Dα-002", "Oα-001"] {
+        assert!(replay.contains(number), "{number} not in the saved battle");
+    }
 }
