@@ -4,10 +4,11 @@
 //! The pipeline tries, in order, and stops at the first pass that finds
 //! anything:
 //! 1. region proposals: blocks whose gradients all point one way and
-//!    alternate (bars, not a card's edge) are grouped; each group is cropped,
-//!    turned upright by its measured angle, enlarged when small, and decoded
-//!    on its own (as it is, then sharpened with an unsharp mask), strongest
-//!    first, until one reads;
+//!    alternate (bars, not a card's edge) are grouped; each group is cut
+//!    out turned upright by its measured angle and enlarged when small; the
+//!    crops are read with the cheapest read first (`REGION_STEPS`: bars on the
+//!    middle rows, QR, both again sharpened with an unsharp mask, bars on
+//!    every row), each read on every crop before the next, until one reads;
 //! 2. the whole image as it is (rxing's hybrid local threshold, try-harder);
 //!    for files, painting over each symbol found and looking again for more;
 //! 3. the whole image contrast-stretched and, when large, halved;
@@ -160,8 +161,8 @@ fn hints() -> DecodeHints {
     }
 }
 
-/// The linear formats only: a region proposal is bars, so the 2D
-/// detectors (which try-harder runs first, on every crop) are wasted there.
+/// The linear formats only. Asked for every format, try-harder runs both QR
+/// detectors before the linear readers, on every region crop.
 fn bar_hints(try_harder: bool) -> DecodeHints {
     use rxing::BarcodeFormat as F;
     DecodeHints {
@@ -249,7 +250,12 @@ fn blank(img: &mut GrayImage, r: &rxing::RXingResult) {
 
 /// The first symbol rxing finds, if any.
 fn read_one(img: &GrayImage) -> BTreeSet<Symbol> {
-    read_result(img)
+    read_first(img, &hints())
+}
+
+/// The first symbol rxing finds with these hints, if any.
+fn read_first(img: &GrayImage, hints: &DecodeHints) -> BTreeSet<Symbol> {
+    read_with(img, hints)
         .map(|r| BTreeSet::from([symbol(&r)]))
         .unwrap_or_default()
 }
@@ -264,12 +270,6 @@ fn read_with(img: &GrayImage, hints: &DecodeHints) -> Option<rxing::RXingResult>
     MultiFormatReader::default()
         .decode_with_hints(&mut bitmap, hints)
         .ok()
-}
-
-fn read_bars(img: &GrayImage, hints: &DecodeHints) -> BTreeSet<Symbol> {
-    read_with(img, hints)
-        .map(|r| BTreeSet::from([symbol(&r)]))
-        .unwrap_or_default()
 }
 
 fn read_rotations(img: &GrayImage) -> BTreeSet<Symbol> {
@@ -538,7 +538,7 @@ fn read_regions(img: &GrayImage) -> BTreeSet<Symbol> {
         let hints = reading.hints();
         for (region, crop) in regions.iter().zip(crops.iter_mut()) {
             let crop = crop.get_or_insert_with(|| Crop::of(img, region));
-            let s = read_bars(crop.image(sharp), &hints);
+            let s = read_first(crop.image(sharp), &hints);
             if !s.is_empty() {
                 return s;
             }
