@@ -58,6 +58,7 @@ check-camera:
 	@dpkg-query -W -f='$${Status}' libclang-dev 2>/dev/null | grep -q "ok installed" || \
 	  { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get install -y -qq libclang-dev; }
 	cargo clippy --no-default-features --features camera --lib -- -D warnings
+	cargo clippy --features camera --all-targets -- -D warnings
 
 bench:
 	cargo bench --no-default-features --benches
