@@ -160,6 +160,27 @@ fn a_human_plays_a_text_battle_with_a_b_c_and_1_2_3() {
 }
 
 #[test]
+fn a_human_readies_an_action_ability_in_the_text_battle() {
+    // OP-010 Virus Infection: [Action:] [Battle], once per turn.
+    let (code, out, err) = bterm_with_input(
+        &["battle", "Dα-001,OP-010", "Dα-021", "--p2", "easy", "--seed", "5"],
+        &"u2\nu\na\n".repeat(12),
+    );
+    assert_eq!(code, 0, "{err}\n{out}");
+    assert!(
+        out.contains("u1: Virus Infection — [Action:] [Battle] (Once per turn)"),
+        "{out}"
+    );
+    assert!(out.contains("\"u2\" is not a choice now"), "{out}");
+    assert!(
+        out.contains("P1 readies Virus Infection's [Action:] ability"),
+        "{out}"
+    );
+    // It resolves in the round it was readied.
+    assert!(out.contains("P1: Virus Infection — [Action:]"), "{out}");
+}
+
+#[test]
 fn a_human_battle_without_input_stops_with_a_clear_message() {
     let (code, _, err) = bterm_with_input(&["battle", "Dα-001", "Dα-021"], "");
     assert_eq!(code, 1);

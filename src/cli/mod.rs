@@ -453,7 +453,7 @@ fn battle(args: BattleArgs) -> Result<(), String> {
             }
             match controllers[side.index()].level() {
                 Some(level) => crate::ai::choose(m, side, level),
-                None => match ask_human(m, side, &mut input) {
+                None => match ask_human(m, side, &set, &mut input) {
                     Ok(a) => a,
                     Err(e) => {
                         failure = Some(e);
@@ -482,6 +482,7 @@ fn battle(args: BattleArgs) -> Result<(), String> {
 fn ask_human(
     m: &Match,
     side: Side,
+    set: &CardSet,
     input: &mut impl std::io::BufRead,
 ) -> Result<Option<Action>, String> {
     let legal = m.legal_actions(side);
@@ -499,11 +500,21 @@ fn ask_human(
         } else {
             ""
         };
+        let abilities = usable_abilities(m, side, set);
+        for (k, (_, text)) in abilities.iter().enumerate() {
+            println!("  u{}: {text}", k + 1);
+        }
+        let ready = match abilities.len() {
+            0 => String::new(),
+            1 => ", or u to ready the ability above".into(),
+            n => format!(", or u1..u{n} to ready an ability above"),
+        };
         format!(
-            "{side}: {} ({} points) — press a, b or c (1, 2, 3){alpha}: ",
+            "{side}: {} ({} points) — press a, b or c (1, 2, 3){alpha}{ready}: ",
             v.front.name, v.points
         )
     };
+    let abilities = usable_abilities(m, side, set);
     loop {
         print!("{prompt}");
         let _ = std::io::stdout().flush();
@@ -536,6 +547,14 @@ fn ask_human(
                 .into_iter()
                 .find(|a| legal.contains(a)),
             k if k.starts_with('x') => stance(k[1..].trim()).map(Action::AlphaAttack),
+            k if k.starts_with('u') => {
+                let n = match k[1..].trim() {
+                    "" => Some(1),
+                    n => n.parse::<usize>().ok(),
+                };
+                n.and_then(|n| abilities.get(n.checked_sub(1)?))
+                    .map(|(a, _)| *a)
+            }
             k => stance(k).map(Action::Stance),
         };
         match choice {
@@ -543,6 +562,21 @@ fn ask_human(
             _ => println!("  \"{}\" is not a choice now", line.trim()),
         }
     }
+}
+
+/// The `[Action:]` abilities `side` may ready now, each with its card's name
+/// and its text.
+fn usable_abilities(m: &Match, side: Side, set: &CardSet) -> Vec<(Action, String)> {
+    m.legal_actions(side)
+        .into_iter()
+        .filter_map(|a| {
+            let Action::UseAbility(slot) = a else {
+                return None;
+            };
+            let (card, ability) = m.ability(side, slot)?;
+            Some((a, format!("{} — {}", log::name(set, card), render(ability))))
+        })
+        .collect()
 }
 
 fn replay(args: ReplayArgs) -> Result<(), String> {

@@ -5,7 +5,8 @@ use crate::cards::{CardNumber, CardSet};
 use crate::effects::Change;
 use crate::rules::{Outcome, Side};
 
-fn name(cards: &CardSet, n: CardNumber) -> String {
+/// A card's name, or its number when the set does not have it.
+pub fn name(cards: &CardSet, n: CardNumber) -> String {
     cards
         .get(&n)
         .map_or_else(|| n.to_string(), |c| c.name().to_string())
@@ -53,8 +54,8 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
             )
         }
         Event::StanceLocked { side } => format!("{side} has pressed"),
-        Event::AbilityReadied { side, slot } => {
-            format!("{side} readies an [Action:] ability ({:?})", slot.source)
+        Event::AbilityReadied { side, card, .. } => {
+            format!("{side} readies {}'s [Action:] ability", n(*card))
         }
         Event::AlphaAttack { side, group } => {
             let names: Vec<String> = group.iter().map(|c| n(*c)).collect();

@@ -194,6 +194,8 @@ pub enum Event {
         side: Side,
         /// Where.
         slot: AbilitySlot,
+        /// The card it is on.
+        card: CardNumber,
     },
     /// A player launched an Alpha Strike.
     AlphaAttack {
@@ -682,6 +684,12 @@ impl Match {
         }
     }
 
+    /// The card and ability an [`AbilitySlot`] of `side`'s names, if any.
+    pub fn ability(&self, side: Side, slot: AbilitySlot) -> Option<(CardNumber, &Ability)> {
+        let (card, list) = self.players[side.index()].slot(slot.source)?;
+        Some((card, list.get(usize::from(slot.index))?))
+    }
+
     /// Whether the match waits for `side`'s stance (rather than another question).
     pub fn awaits_stance(&self, side: Side) -> bool {
         matches!(&self.phase, Phase::Stance { pressed } if pressed[side.index()].is_none())
@@ -825,7 +833,9 @@ impl Match {
             }
             Action::UseAbility(slot) => {
                 self.players[s].readied.push(slot);
-                events.push(Event::AbilityReadied { side, slot });
+                if let Some((card, _)) = self.players[s].slot(slot.source) {
+                    events.push(Event::AbilityReadied { side, slot, card });
+                }
             }
             Action::Stance(_) | Action::TimeUp | Action::AlphaAttack(_) => {
                 let press = match action {
