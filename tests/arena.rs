@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use bterm::ai::Level;
-use bterm::arena::duel::{Duel, DuelKind, DuelStarted, Show, Staged};
+use bterm::arena::duel::{ABILITY_SECONDS, AskKind, Duel, DuelKind, DuelStarted, Show, Staged};
 use bterm::arena::figures::Figure;
 use bterm::arena::input::{Button, Press};
 use bterm::arena::scan::Roster;
@@ -17,7 +17,7 @@ use bterm::arena::sound::{Sfx, Sound};
 use bterm::arena::staging::{Board, Debris, Projectile};
 use bterm::arena::{AppPlugin, Cards, Pilot, Screen, Settings, Timeouts};
 use bterm::cards::{CardNumber, CardSet};
-use bterm::rules::terminal::{Event, Match, Setup, analysis};
+use bterm::rules::terminal::{Action, Event, Match, Setup, analysis};
 use bterm::rules::{Outcome, Side};
 
 /// Each update advances the clock this much.
@@ -231,6 +231,68 @@ fn cpu_battle_in_the_app_has_the_rules_outcome() {
             assert_eq!(board.sides[side.index()].points, alone.view(side).points);
         }
     }
+}
+
+/// A person is offered an `[Action:]` ability before the stance: A readies
+/// it; no answer is no, and it is offered again the next round.
+#[test]
+fn a_person_is_offered_action_abilities_once_a_round() {
+    let set = CardSet::embedded();
+    // OP-010 Virus Infection: [Action:] [Battle], once per turn.
+    let setup = Setup::new(
+        vec![number("Dα-001"), number("OP-010")],
+        vec![number("Dα-021"), number("Dα-012")],
+        4,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = settings(&dir);
+    s.show_speed = 8.0;
+    let mut app = app(s);
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Battle);
+    app.update();
+    let duel = Duel::new(
+        DuelKind::Play,
+        setup,
+        &set,
+        [Pilot::Human, Pilot::Cpu(Level::Easy)],
+    )
+    .unwrap();
+    app.world_mut().insert_resource(duel);
+    app.world_mut().write_message(DuelStarted);
+    let asked = |a: &App| a.world().resource::<Duel>().asks[0].map(|x| x.kind);
+    let used = |a: &App| {
+        let duel = a.world().resource::<Duel>();
+        duel.actions
+            .iter()
+            .filter(|(side, a)| *side == Side::P1 && matches!(a, Action::UseAbility(_)))
+            .count()
+    };
+    let offered = |a: &mut App| matches!(asked(a), Some(AskKind::Ability { .. }));
+    let stance = |a: &mut App| matches!(asked(a), Some(AskKind::Stance { .. }));
+
+    // Round 1: offered first; A readies it, then the stance is asked.
+    assert!(run_until(&mut app, 20.0, offered), "no ability offered");
+    assert_eq!(app.world().resource::<Duel>().m.round(), 1);
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(used(&app), 1);
+    assert!(
+        run_until(&mut app, 1.0, stance),
+        "no stance after the ability"
+    );
+    press(&mut app, Side::P1, Button::B);
+
+    // Round 2: offered again; no answer is no, and the stance follows.
+    assert!(run_until(&mut app, 30.0, |a| {
+        a.world().resource::<Duel>().m.round() == 2 && offered(a)
+    }));
+    assert!(
+        !run_until(&mut app, ABILITY_SECONDS - 0.5, stance),
+        "the question waits its time"
+    );
+    assert!(run_until(&mut app, 1.0, stance), "no stance after the time");
+    assert_eq!(used(&app), 1, "no answer readies nothing");
 }
 
 /// Every kind of rules event gets its staging.

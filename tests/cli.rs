@@ -163,7 +163,15 @@ fn a_human_plays_a_text_battle_with_a_b_c_and_1_2_3() {
 fn a_human_readies_an_action_ability_in_the_text_battle() {
     // OP-010 Virus Infection: [Action:] [Battle], once per turn.
     let (code, out, err) = bterm_with_input(
-        &["battle", "Dα-001,OP-010", "Dα-021", "--p2", "easy", "--seed", "5"],
+        &[
+            "battle",
+            "Dα-001,OP-010",
+            "Dα-021",
+            "--p2",
+            "easy",
+            "--seed",
+            "5",
+        ],
         &"u2\nu\na\n".repeat(12),
     );
     assert_eq!(code, 0, "{err}\n{out}");

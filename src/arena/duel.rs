@@ -15,10 +15,14 @@ use super::sound::{Sfx, Sound};
 use super::{AppSystems, Pilot, Settings};
 use crate::cards::CardSet;
 use crate::rules::Side;
-use crate::rules::terminal::{Action, Event, Match, Setup};
+use crate::rules::terminal::{AbilitySlot, Action, Event, Match, Setup};
 
 /// Holding a stance button this long launches an Alpha Strike (seconds).
 pub const ALPHA_HOLD: f32 = 0.6;
+
+/// How long the question "use this `[Action:]` ability?" waits (seconds);
+/// no answer is no.
+pub const ABILITY_SECONDS: f32 = 3.0;
 
 /// What a duel is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +61,11 @@ pub enum AskKind {
     },
     /// Alpha-block (A) or let it through (B).
     Block,
+    /// Ready this `[Action:]` ability for the round (A) or not (B, C).
+    Ability {
+        /// Which ability.
+        slot: AbilitySlot,
+    },
 }
 
 /// A battle in the arena.
@@ -78,6 +87,9 @@ pub struct Duel {
     pub script: VecDeque<(Side, Action)>,
     /// The questions people are answering.
     pub asks: [Option<Ask>; 2],
+    /// The `[Action:]` abilities each side was already asked about, and in
+    /// which round (each is offered once a round).
+    pub offered: [(u32, Vec<AbilitySlot>); 2],
     /// Where the battle was saved, or why it could not be.
     pub saved: Option<Result<PathBuf, String>>,
     /// Seconds since the show finished the last event of a finished battle.
@@ -109,6 +121,7 @@ impl Duel {
             actions: Vec::new(),
             script: VecDeque::new(),
             asks: [None, None],
+            offered: [(0, Vec::new()), (0, Vec::new())],
             saved: None,
             over_for: 0.0,
         })
@@ -128,6 +141,28 @@ impl Duel {
                 false
             }
         }
+    }
+
+    /// The next `[Action:]` ability to offer `side` this round, if any.
+    fn ability_to_offer(&self, side: Side, legal: &[Action]) -> Option<AbilitySlot> {
+        let (round, asked) = &self.offered[side.index()];
+        legal.iter().find_map(|a| match a {
+            Action::UseAbility(slot) if *round != self.m.round() || !asked.contains(slot) => {
+                Some(*slot)
+            }
+            _ => None,
+        })
+    }
+
+    /// Notes that `side` was asked about `slot` this round.
+    fn mark_offered(&mut self, side: Side, slot: AbilitySlot) {
+        let round = self.m.round();
+        let (r, asked) = &mut self.offered[side.index()];
+        if *r != round {
+            *r = round;
+            asked.clear();
+        }
+        asked.push(slot);
     }
 
     /// Whether the battle is over and the show has staged all of it.
@@ -267,6 +302,8 @@ fn ask_people(
             Some(AskKind::Evolve {
                 jogress: legal.contains(&Action::Jogress),
             })
+        } else if let Some(slot) = duel.ability_to_offer(side, &legal) {
+            Some(AskKind::Ability { slot })
         } else if legal.iter().any(|a| matches!(a, Action::Stance(_))) {
             Some(AskKind::Stance {
                 alpha: legal.iter().any(|a| matches!(a, Action::AlphaAttack(_))),
@@ -282,7 +319,10 @@ fn ask_people(
             Some(a) if a.kind == kind => a,
             _ => Ask {
                 kind,
-                left: seconds,
+                left: match kind {
+                    AskKind::Ability { .. } => ABILITY_SECONDS,
+                    _ => seconds,
+                },
                 hold: None,
             },
         };
@@ -293,6 +333,7 @@ fn ask_people(
         }
         let mine = |b: &&Press| b.player == side;
         let mut answer = None;
+        let mut declined = None;
         for p in presses.iter().filter(mine) {
             sfx.write(Sfx(Sound::Button));
             answer = match (kind, p.button) {
@@ -306,8 +347,13 @@ fn ask_people(
                 (AskKind::Evolve { .. }, _) => Some(Action::Digivolve(false)),
                 (AskKind::Block, Button::A) => Some(Action::AlphaBlock(true)),
                 (AskKind::Block, _) => Some(Action::AlphaBlock(false)),
+                (AskKind::Ability { slot }, Button::A) => Some(Action::UseAbility(slot)),
+                (AskKind::Ability { slot }, _) => {
+                    declined = Some(slot);
+                    None
+                }
             };
-            if answer.is_some() {
+            if answer.is_some() || declined.is_some() {
                 break;
             }
         }
@@ -323,14 +369,29 @@ fn ask_people(
                 ask.hold = Some((b, held));
             }
         }
-        if answer.is_none() && ask.left <= 0.0 {
-            answer = Some(match kind {
-                AskKind::Stance { .. } => Action::TimeUp,
+        if answer.is_none() && declined.is_none() && ask.left <= 0.0 {
+            answer = match kind {
+                AskKind::Stance { .. } => Some(Action::TimeUp),
                 // A player who does not answer digivolves: it is what the gauge was filled for.
-                AskKind::Evolve { jogress: true } => Action::Jogress,
-                AskKind::Evolve { jogress: false } => Action::Digivolve(true),
-                AskKind::Block => Action::AlphaBlock(false),
-            });
+                AskKind::Evolve { jogress: true } => Some(Action::Jogress),
+                AskKind::Evolve { jogress: false } => Some(Action::Digivolve(true)),
+                AskKind::Block => Some(Action::AlphaBlock(false)),
+                // No answer to an ability is no.
+                AskKind::Ability { slot } => {
+                    declined = Some(slot);
+                    None
+                }
+            };
+        }
+        // Each ability is offered once a round, whatever the answer.
+        if let AskKind::Ability { slot } = kind
+            && (declined.is_some() || answer.is_some())
+        {
+            duel.mark_offered(side, slot);
+        }
+        if declined.is_some() {
+            duel.asks[side.index()] = None;
+            continue;
         }
         match answer {
             Some(a) if legal.contains(&a) => {

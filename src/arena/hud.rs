@@ -6,11 +6,13 @@
 use bevy::prelude::*;
 use bevy::text::FontSize;
 
-use super::duel::{Ask, AskKind, Duel, DuelKind};
+use super::duel::{AskKind, Duel, DuelKind};
 use super::input::{Button, stance_colour};
 use super::staging::Board;
 use super::{AppSystems, Pilot, Screen};
+use crate::effects::text::render;
 use crate::rules::Side;
+use crate::rules::terminal::log;
 
 /// Panel background.
 const PANEL: Color = Color::srgba(0.02, 0.05, 0.12, 0.78);
@@ -288,11 +290,19 @@ fn bar(parent: &mut ChildSpawnerCommands, which: Bar, colour: Color) {
 }
 
 /// The prompt and timer for a person's question.
-fn prompt(ask: Option<Ask>, pilot: Pilot) -> String {
-    match (ask, pilot) {
+fn prompt(duel: &Duel, side: Side) -> String {
+    match (duel.asks[side.index()], duel.pilots[side.index()]) {
         (_, Pilot::Cpu(_)) => String::new(),
         (None, _) => String::new(),
         (Some(a), _) => match a.kind {
+            AskKind::Ability { slot } => match duel.m.ability(side, slot) {
+                Some((card, ability)) => format!(
+                    "USE {}?  A yes · B no\n{}",
+                    log::name(&duel.cards, card),
+                    render(ability)
+                ),
+                None => String::new(),
+            },
             AskKind::Stance { alpha: false } => "Choose your stance: A B C".into(),
             AskKind::Stance { alpha: true } => "Stance A B C — hold one for ALPHA STRIKE".into(),
             AskKind::Evolve { jogress: true } => "JOGRESS?  A yes · B no".into(),
@@ -347,7 +357,7 @@ fn draw(
                 }
                 line
             }
-            SideText::Prompt(s) => prompt(duel.asks[s.index()], duel.pilots[s.index()]),
+            SideText::Prompt(s) => prompt(&duel, s),
         };
         if text.0 != value {
             text.0 = value;
