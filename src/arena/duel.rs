@@ -333,7 +333,7 @@ fn ask_people(
         }
         let mine = |b: &&Press| b.player == side;
         let mut answer = None;
-        let mut declined = None;
+        let mut declined = false;
         for p in presses.iter().filter(mine) {
             sfx.write(Sfx(Sound::Button));
             answer = match (kind, p.button) {
@@ -348,12 +348,12 @@ fn ask_people(
                 (AskKind::Block, Button::A) => Some(Action::AlphaBlock(true)),
                 (AskKind::Block, _) => Some(Action::AlphaBlock(false)),
                 (AskKind::Ability { slot }, Button::A) => Some(Action::UseAbility(slot)),
-                (AskKind::Ability { slot }, _) => {
-                    declined = Some(slot);
+                (AskKind::Ability { .. }, _) => {
+                    declined = true;
                     None
                 }
             };
-            if answer.is_some() || declined.is_some() {
+            if answer.is_some() || declined {
                 break;
             }
         }
@@ -369,7 +369,7 @@ fn ask_people(
                 ask.hold = Some((b, held));
             }
         }
-        if answer.is_none() && declined.is_none() && ask.left <= 0.0 {
+        if answer.is_none() && !declined && ask.left <= 0.0 {
             answer = match kind {
                 AskKind::Stance { .. } => Some(Action::TimeUp),
                 // A player who does not answer digivolves: it is what the gauge was filled for.
@@ -377,19 +377,19 @@ fn ask_people(
                 AskKind::Evolve { jogress: false } => Some(Action::Digivolve(true)),
                 AskKind::Block => Some(Action::AlphaBlock(false)),
                 // No answer to an ability is no.
-                AskKind::Ability { slot } => {
-                    declined = Some(slot);
+                AskKind::Ability { .. } => {
+                    declined = true;
                     None
                 }
             };
         }
         // Each ability is offered once a round, whatever the answer.
         if let AskKind::Ability { slot } = kind
-            && (declined.is_some() || answer.is_some())
+            && (declined || answer.is_some())
         {
             duel.mark_offered(side, slot);
         }
-        if declined.is_some() {
+        if declined {
             duel.asks[side.index()] = None;
             continue;
         }
