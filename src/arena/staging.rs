@@ -347,10 +347,8 @@ fn stage_events(
                 slot,
                 base,
             } => {
-                let name = cards.get(card).and_then(|c| c.as_digimon()).map_or_else(
-                    || format!("Technique {}", slot.letter()),
-                    |d| d.techniques.get(*slot).name.clone(),
-                );
+                let name = log::technique_name(cards, *card, *slot)
+                    .unwrap_or_else(|| format!("Technique {}", slot.letter()));
                 let s = &mut board.sides[side.index()];
                 s.technique = Some((name, *base));
                 s.power = Some(*base);

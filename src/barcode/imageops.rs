@@ -69,11 +69,6 @@ impl<'a> View<'a> {
     }
 }
 
-/// Samples `img` at a real position (bilinear); outside the image gives `fill`.
-fn sample(img: &GrayImage, x: f32, y: f32, fill: u8) -> u8 {
-    View::whole(img).sample(x, y, fill)
-}
-
 /// Rotates by `degrees` (counter-clockwise) about the centre; the result is
 /// large enough to hold the whole turned image, and the corners are `fill`.
 pub fn rotate(img: &GrayImage, degrees: f32, fill: u8) -> GrayImage {
@@ -81,38 +76,18 @@ pub fn rotate(img: &GrayImage, degrees: f32, fill: u8) -> GrayImage {
 }
 
 /// A rectangle of `img` (clamped to it) turned by `degrees` as [`rotate`]
-/// turns a whole image, then enlarged by `factor` (bilinear).
+/// turns a whole image, sampled straight from `img`.
 pub fn upright_crop(
     img: &GrayImage,
     (x, y, w, h): (u32, u32, u32, u32),
     degrees: f32,
-    factor: f32,
     fill: u8,
 ) -> GrayImage {
     let (x, y, w, h) = clamp_rect(img, x, y, w, h);
-    let turned = if degrees == 0.0 {
-        image::imageops::crop_imm(img, x, y, w, h).to_image()
-    } else {
-        turn(&View::rect(img, x, y, w, h), degrees, 1.0, fill)
-    };
-    if factor == 1.0 {
-        turned
-    } else {
-        // Enlarged apart from the turn: two interpolations smooth a noisy
-        // photo's grain more than one does, and read better.
-        turn(&View::whole(&turned), 0.0, factor, fill)
+    if degrees == 0.0 {
+        return image::imageops::crop_imm(img, x, y, w, h).to_image();
     }
-}
-
-/// The size of a `w × h` image turned by `degrees` (as [`rotate`] makes it)
-/// when the rectangle `(x, y, w, h)` is first clamped to `img`.
-pub fn turned_size(
-    img: &GrayImage,
-    (x, y, w, h): (u32, u32, u32, u32),
-    degrees: f32,
-) -> (u32, u32) {
-    let (_, _, w, h) = clamp_rect(img, x, y, w, h);
-    turned(w as f32, h as f32, degrees)
+    turn(&View::rect(img, x, y, w, h), degrees, 1.0, fill)
 }
 
 fn turned(w: f32, h: f32, degrees: f32) -> (u32, u32) {
@@ -225,6 +200,7 @@ pub fn warp_into(src: &GrayImage, background: &GrayImage, corners: [(f32, f32); 
     let to_dst = square_to_quad(corners);
     let to_src = square_to_quad([(0.0, 0.0), (sw, 0.0), (sw, sh), (0.0, sh)]);
     let m = mul(&to_src, &invert(&to_dst));
+    let view = View::whole(src);
     let mut out = background.clone();
     let (minx, maxx) = corners.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| {
         (lo.min(p.0), hi.max(p.0))
@@ -246,7 +222,7 @@ pub fn warp_into(src: &GrayImage, background: &GrayImage, corners: [(f32, f32); 
             let sx = (m[0] * px + m[1] * py + m[2]) / zw;
             let sy = (m[3] * px + m[4] * py + m[5]) / zw;
             if sx >= 0.0 && sy >= 0.0 && sx < sw && sy < sh {
-                let v = sample(src, sx - 0.5, sy - 0.5, 255);
+                let v = view.sample(sx - 0.5, sy - 0.5, 255);
                 out.put_pixel(x, y, Luma([v]));
             }
         }
@@ -256,12 +232,12 @@ pub fn warp_into(src: &GrayImage, background: &GrayImage, corners: [(f32, f32); 
 
 /// Resizes by a factor (area-averaging when shrinking, bilinear when growing).
 pub fn scale(img: &GrayImage, factor: f32) -> GrayImage {
-    let w = ((img.width() as f32 * factor).round() as u32).max(1);
-    let h = ((img.height() as f32 * factor).round() as u32).max(1);
     if factor < 1.0 {
+        let w = ((img.width() as f32 * factor).round() as u32).max(1);
+        let h = ((img.height() as f32 * factor).round() as u32).max(1);
         shrink(img, w, h)
     } else {
-        image::imageops::resize(img, w, h, image::imageops::FilterType::Triangle)
+        turn(&View::whole(img), 0.0, factor, 0)
     }
 }
 
@@ -411,14 +387,11 @@ mod tests {
     fn an_unturned_unenlarged_crop_is_the_plain_crop() {
         let img = ramp(50, 40);
         let rect = (5, 7, 30, 20);
-        assert_eq!(
-            upright_crop(&img, rect, 0.0, 1.0, 255),
-            crop(&img, 5, 7, 30, 20)
-        );
+        assert_eq!(upright_crop(&img, rect, 0.0, 255), crop(&img, 5, 7, 30, 20));
         // Clamped to the image like `crop`.
         let past = (40, 30, 30, 30);
         assert_eq!(
-            upright_crop(&img, past, 0.0, 1.0, 255),
+            upright_crop(&img, past, 0.0, 255),
             crop(&img, 40, 30, 30, 30)
         );
     }
@@ -427,7 +400,7 @@ mod tests {
     fn a_turned_crop_is_the_crop_rotated() {
         let img = ramp(60, 50);
         for degrees in [-45.0, 20.0, 90.0] {
-            let got = upright_crop(&img, (10, 5, 30, 25), degrees, 1.0, 255);
+            let got = upright_crop(&img, (10, 5, 30, 25), degrees, 255);
             assert_eq!(got, rotate(&crop(&img, 10, 5, 30, 25), degrees, 255));
         }
     }
@@ -451,7 +424,7 @@ mod tests {
     #[test]
     fn enlarging_doubles_the_size_and_interpolates_between_pixels() {
         let img = GrayImage::from_fn(4, 2, |x, _| Luma([if x < 2 { 0 } else { 200 }]));
-        let big = upright_crop(&img, (0, 0, 4, 2), 0.0, 2.0, 255);
+        let big = scale(&img, 2.0);
         assert_eq!(big.dimensions(), (8, 4));
         let row: Vec<u8> = (0..8).map(|x| big.get_pixel(x, 1).0[0]).collect();
         // Flat where the source is flat, a ramp across the step, never fill.

@@ -490,6 +490,7 @@ fn ask_human(
         return Ok(None);
     }
     let v = m.view(side);
+    let abilities = usable_abilities(m, side, set);
     let prompt = if legal.contains(&Action::Digivolve(false)) {
         format!("{side}: digivolve {}? [y/n] ", v.front.name)
     } else if legal.contains(&Action::AlphaBlock(false)) {
@@ -500,7 +501,6 @@ fn ask_human(
         } else {
             ""
         };
-        let abilities = usable_abilities(m, side, set);
         for (k, (_, text)) in abilities.iter().enumerate() {
             println!("  u{}: {text}", k + 1);
         }
@@ -514,7 +514,6 @@ fn ask_human(
             v.front.name, v.points
         )
     };
-    let abilities = usable_abilities(m, side, set);
     loop {
         print!("{prompt}");
         let _ = std::io::stdout().flush();

@@ -1,7 +1,7 @@
 //! Events in plain words, for the text battle and replay logs.
 
 use super::{Cause, Event, PointsReason};
-use crate::cards::{CardNumber, CardSet};
+use crate::cards::{BattleType, CardNumber, CardSet};
 use crate::effects::Change;
 use crate::rules::{Outcome, Side};
 
@@ -10,6 +10,12 @@ pub fn name(cards: &CardSet, n: CardNumber) -> String {
     cards
         .get(&n)
         .map_or_else(|| n.to_string(), |c| c.name().to_string())
+}
+
+/// The name of `card`'s technique for `slot`, if the set has the card.
+pub fn technique_name(cards: &CardSet, card: CardNumber, slot: BattleType) -> Option<String> {
+    let d = cards.get(&card)?.as_digimon()?;
+    Some(d.technique(slot).name.clone())
 }
 
 fn change(c: Change) -> String {
@@ -84,10 +90,8 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
             slot,
             base,
         } => {
-            let tech = cards.get(card).and_then(|c| c.as_digimon()).map_or_else(
-                || format!("{slot} technique"),
-                |d| d.technique(*slot).name.clone(),
-            );
+            let tech =
+                technique_name(cards, *card, *slot).unwrap_or_else(|| format!("{slot} technique"));
             format!("{side}: {} uses {tech} ({slot}), power {base}", n(*card))
         }
         Event::AbilityTriggered { side, card, index } => {
