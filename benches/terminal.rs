@@ -4,33 +4,38 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use bterm::ai::Level;
+use bterm::ai::Strength;
 use bterm::cards::CardSet;
-use bterm::rules::terminal::analysis::{cpu_battle, equal_cost_pairs};
+use bterm::rules::terminal::pick::equal_cost_pairs;
 use bterm::rules::terminal::{Match, Setup};
+use bterm::session::{Player, Table, drive_cpus};
 
 fn battles(c: &mut Criterion) {
     let cards = CardSet::embedded();
-    // A fixed pool of equal-Cost team pairs, each started once; a battle clones a start.
-    let starts: Vec<Match> = equal_cost_pairs(&cards, 64, 2006)
+    // A fixed pool of equal-Cost team pairs; a battle clones a started table.
+    let setups: Vec<Setup> = equal_cost_pairs(&cards, 64, 2006)
         .into_iter()
         .enumerate()
-        .filter_map(|(i, (a, b))| Match::from_setup(&Setup::new(a, b, i as u64), &cards).ok())
+        .map(|(i, (a, b))| Setup::new(a, b, i as u64))
         .collect();
     let mut group = c.benchmark_group("terminal battle");
     group.throughput(Throughput::Elements(1));
-    for (name, levels) in [
-        ("easy vs easy", [Level::Easy, Level::Easy]),
-        ("normal vs normal", [Level::Normal, Level::Normal]),
-        ("hard vs hard", [Level::Hard, Level::Hard]),
+    for (name, level) in [
+        ("easy vs easy", Strength::Easy),
+        ("normal vs normal", Strength::Normal),
+        ("hard vs hard", Strength::Hard),
     ] {
+        let starts: Vec<Table<Match>> = setups
+            .iter()
+            .filter_map(|s| Table::new(s.clone(), &cards, vec![Player::Cpu(level); 2]).ok())
+            .collect();
         let mut i = 0;
         group.bench_function(name, |b| {
             b.iter(|| {
-                let mut m = starts[i % starts.len()].clone();
+                let mut table = starts[i % starts.len()].clone();
                 i += 1;
-                cpu_battle(&mut m, levels);
-                black_box(m.outcome())
+                drive_cpus(&mut table, &cards);
+                black_box(table.game().outcome())
             });
         });
     }

@@ -27,3 +27,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     result
 }
+
+/// Where bterm keeps what a user saves: `$BTERM_DATA_DIR`, else
+/// `$XDG_DATA_HOME/bterm`, else `~/.local/share/bterm`.
+pub fn data_dir() -> Option<PathBuf> {
+    let env = |k| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    env("BTERM_DATA_DIR")
+        .or_else(|| env("XDG_DATA_HOME").map(|d| d.join("bterm")))
+        .or_else(|| env("HOME").map(|h| h.join(".local/share/bterm")))
+}

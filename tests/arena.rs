@@ -8,17 +8,19 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
-use bterm::ai::Level;
-use bterm::arena::duel::{ABILITY_SECONDS, AskKind, Duel, DuelKind, DuelStarted, Show, Staged};
+use bterm::ai::Strength;
+use bterm::arena::duel::{Duel, DuelKind, DuelStarted, Show, Staged};
 use bterm::arena::figures::Figure;
 use bterm::arena::input::{Button, Press};
 use bterm::arena::scan::Roster;
 use bterm::arena::sound::{Sfx, Sound};
 use bterm::arena::staging::{Board, Debris, Projectile};
-use bterm::arena::{AppPlugin, Cards, Pilot, Screen, Settings, Timeouts};
+use bterm::arena::{AppPlugin, Cards, Screen, Settings, Timeouts};
 use bterm::cards::{CardNumber, CardSet};
-use bterm::rules::terminal::{Action, Event, Match, Setup, analysis};
-use bterm::rules::{Outcome, Side};
+use bterm::replay::Replay;
+use bterm::rules::terminal::{ABILITY_SECONDS, Action, Ask, Event, Setup, Side};
+use bterm::rules::{Outcome, Seat};
+use bterm::session::Player;
 
 /// Each update advances the clock this much.
 const STEP: Duration = Duration::from_millis(100);
@@ -83,7 +85,7 @@ fn attract_plays_a_demo_and_any_button_opens_the_scan() {
     assert_eq!(screen(&app), Screen::Attract);
     let duel = app.world().resource::<Duel>();
     assert_eq!(duel.kind, DuelKind::Demo);
-    assert!(matches!(duel.pilots, [Pilot::Cpu(_), Pilot::Cpu(_)]));
+    assert!(duel.table.players().iter().all(|p| !p.is_person()));
     // The demo battle goes on by itself.
     assert!(run_until(&mut app, 30.0, |a| a
         .world()
@@ -113,21 +115,33 @@ fn scan_screen_builds_teams_refuses_at_once_and_starts_the_battle() {
     // Greymon before Agumon: refused with the rules' words.
     let greymon = set.resolve("Dα-002").unwrap().clone();
     let agumon = set.resolve("Dα-001").unwrap().clone();
-    let refused = bterm::arena::scan::check_card(&set, Side::P1, &[], &greymon, true);
-    assert_eq!(refused.unwrap_err(), "P1: Greymon needs Agumon first");
+    let refused = bterm::rules::terminal::pick::check_card(&set, Side::P1, &[], &greymon, true);
     assert_eq!(
-        bterm::arena::scan::check_card(&set, Side::P1, &[(agumon.clone(), true)], &greymon, true),
+        refused.unwrap_err().to_string(),
+        "P1: Greymon needs Agumon first"
+    );
+    assert_eq!(
+        bterm::rules::terminal::pick::check_card(
+            &set,
+            Side::P1,
+            &[(agumon.clone(), true)],
+            &greymon,
+            true
+        ),
         Ok(None)
     );
     // P2's C changes who plays P2.
     assert_eq!(
         app.world().resource::<Roster>().p2,
-        Pilot::Cpu(Level::Normal)
+        Player::Cpu(Strength::Normal)
     );
     press(&mut app, Side::P2, Button::C);
-    assert_eq!(app.world().resource::<Roster>().p2, Pilot::Cpu(Level::Hard));
+    assert_eq!(
+        app.world().resource::<Roster>().p2,
+        Player::Cpu(Strength::Hard)
+    );
     press(&mut app, Side::P1, Button::C);
-    assert_eq!(app.world().resource::<Roster>().p2, Pilot::Human);
+    assert_eq!(app.world().resource::<Roster>().p2, Player::Person);
     // Two humans: P1 ready alone does not start.
     press(&mut app, Side::P1, Button::A);
     assert_eq!(screen(&app), Screen::Scan);
@@ -135,7 +149,7 @@ fn scan_screen_builds_teams_refuses_at_once_and_starts_the_battle() {
     assert_eq!(screen(&app), Screen::Battle);
     let duel = app.world().resource::<Duel>();
     assert_eq!(duel.kind, DuelKind::Play);
-    assert_eq!(duel.pilots, [Pilot::Human, Pilot::Human]);
+    assert_eq!(duel.table.players(), [Player::Person, Player::Person]);
 }
 
 #[test]
@@ -155,8 +169,8 @@ fn an_idle_scan_screen_chooses_demo_teams_and_starts() {
     );
     assert!(run_until(&mut app, 2.0, |a| screen(a) == Screen::Battle));
     let duel = app.world().resource::<Duel>();
-    assert!(!duel.setup.teams[0].is_empty(), "P1 got a demo team");
-    assert!(!duel.setup.teams[1].is_empty(), "the CPU got a team");
+    assert!(!duel.setup().teams[0].is_empty(), "P1 got a demo team");
+    assert!(!duel.setup().teams[1].is_empty(), "the CPU got a team");
 }
 
 /// A battle with a human P1 who never presses: every stance times out, and
@@ -176,11 +190,11 @@ fn a_battle_times_out_stance_by_stance_and_the_result_returns_to_attract() {
     assert!(run_until(&mut app, 10.0, |a| a
         .world()
         .resource::<Duel>()
-        .asks[0]
+        .asking[0]
         .is_some()));
-    let left = app.world().resource::<Duel>().asks[0].unwrap().left;
+    let left = app.world().resource::<Duel>().asking[0].unwrap().left;
     app.update();
-    assert!(app.world().resource::<Duel>().asks[0].unwrap().left < left);
+    assert!(app.world().resource::<Duel>().asking[0].unwrap().left < left);
     assert!(
         run_until(&mut app, 400.0, |a| screen(a) == Screen::Result),
         "no result"
@@ -200,15 +214,17 @@ fn cpu_battle_in_the_app_has_the_rules_outcome() {
             vec![number("Dα-012"), number("Dα-013"), number("Dα-021")],
             seed,
         );
-        let mut alone = Match::from_setup(&setup, &set).unwrap();
-        let actions = analysis::cpu_battle(&mut alone, [Level::Normal, Level::Hard]);
+        let table =
+            bterm::analysis::cpu_battle(setup.clone(), &set, [Strength::Normal, Strength::Hard])
+                .unwrap();
+        let (alone, actions) = (table.game(), Replay::of(&table).actions);
         let dir = tempfile::tempdir().unwrap();
         let mut app = app(settings(&dir));
         let duel = Duel::new(
             DuelKind::Demo,
             setup,
             &set,
-            [Pilot::Cpu(Level::Normal), Pilot::Cpu(Level::Hard)],
+            [Player::Cpu(Strength::Normal), Player::Cpu(Strength::Hard)],
         )
         .unwrap();
         app.world_mut().insert_resource(duel);
@@ -218,9 +234,9 @@ fn cpu_battle_in_the_app_has_the_rules_outcome() {
             a.world().resource::<Duel>().finished(show)
         }));
         let duel = app.world().resource::<Duel>();
-        assert_eq!(duel.m.outcome(), alone.outcome(), "seed {seed}");
-        assert_eq!(duel.actions, actions, "seed {seed}");
-        assert_eq!(duel.m.state_hash(), alone.state_hash(), "seed {seed}");
+        assert_eq!(duel.m().outcome(), alone.outcome(), "seed {seed}");
+        assert_eq!(duel.table.actions(), actions, "seed {seed}");
+        assert_eq!(duel.m().state_hash(), alone.state_hash(), "seed {seed}");
         let board = app.world().resource::<Board>();
         assert_eq!(
             board.outcome,
@@ -256,25 +272,26 @@ fn a_person_is_offered_action_abilities_once_a_round() {
         DuelKind::Play,
         setup,
         &set,
-        [Pilot::Human, Pilot::Cpu(Level::Easy)],
+        [Player::Person, Player::Cpu(Strength::Easy)],
     )
     .unwrap();
     app.world_mut().insert_resource(duel);
     app.world_mut().write_message(DuelStarted);
-    let asked = |a: &App| a.world().resource::<Duel>().asks[0].map(|x| x.kind);
+    let asked = |a: &App| a.world().resource::<Duel>().asking[0].map(|x| x.ask);
     let used = |a: &App| {
         let duel = a.world().resource::<Duel>();
-        duel.actions
+        duel.table
+            .actions()
             .iter()
-            .filter(|(side, a)| *side == Side::P1 && matches!(a, Action::UseAbility(_)))
+            .filter(|(seat, a)| *seat == Seat::P1 && matches!(a, Action::UseAbility(_)))
             .count()
     };
-    let offered = |a: &mut App| matches!(asked(a), Some(AskKind::Ability { .. }));
-    let stance = |a: &mut App| matches!(asked(a), Some(AskKind::Stance { .. }));
+    let offered = |a: &mut App| matches!(asked(a), Some(Ask::Ability { .. }));
+    let stance = |a: &mut App| matches!(asked(a), Some(Ask::Stance { .. }));
 
     // Round 1: offered first; A readies it, then the stance is asked.
     assert!(run_until(&mut app, 20.0, offered), "no ability offered");
-    assert_eq!(app.world().resource::<Duel>().m.round(), 1);
+    assert_eq!(app.world().resource::<Duel>().m().round(), 1);
     press(&mut app, Side::P1, Button::A);
     assert_eq!(used(&app), 1);
     assert!(
@@ -285,7 +302,7 @@ fn a_person_is_offered_action_abilities_once_a_round() {
 
     // Round 2: offered again; no answer is no, and the stance follows.
     assert!(run_until(&mut app, 30.0, |a| {
-        a.world().resource::<Duel>().m.round() == 2 && offered(a)
+        a.world().resource::<Duel>().m().round() == 2 && offered(a)
     }));
     assert!(
         !run_until(&mut app, ABILITY_SECONDS - 0.5, stance),
@@ -307,7 +324,13 @@ fn each_event_is_staged() {
         vec![number("Dα-012")],
         5,
     );
-    let duel = Duel::new(DuelKind::Replay, setup, &set, [Pilot::Human, Pilot::Human]).unwrap();
+    let duel = Duel::new(
+        DuelKind::Replay,
+        setup,
+        &set,
+        [Player::Person, Player::Person],
+    )
+    .unwrap();
     app.world_mut().insert_resource(duel);
     app.world_mut().write_message(DuelStarted);
     run_until(&mut app, 10.0, |a| a.world().resource::<Show>().idle());
@@ -455,12 +478,12 @@ fn each_event_is_staged() {
     stage(
         &mut app,
         Event::BattleEnded {
-            outcome: Outcome::Win(Side::P1),
+            outcome: Outcome::Win(Seat::P1),
         },
     );
     assert_eq!(
         app.world().resource::<Board>().outcome,
-        Some(Outcome::Win(Side::P1))
+        Some(Outcome::Win(Seat::P1))
     );
     assert!(sounds(&mut app).contains(&Sound::Fanfare));
     assert!(

@@ -172,14 +172,19 @@ fn a_human_readies_an_action_ability_in_the_text_battle() {
             "--seed",
             "5",
         ],
-        &"u2\nu\na\n".repeat(12),
+        &"u\ny\na\n".repeat(12),
     );
     assert_eq!(code, 0, "{err}\n{out}");
+    // Offered before the stance, with its card and text, as the arena does.
     assert!(
-        out.contains("u1: Virus Infection — [Action:] [Battle] (Once per turn)"),
+        out.contains("  Virus Infection — [Action:] [Battle] (Once per turn)"),
         "{out}"
     );
-    assert!(out.contains("\"u2\" is not a choice now"), "{out}");
+    assert!(
+        out.contains("P1: ready Virus Infection's ability this round? [y/n]"),
+        "{out}"
+    );
+    assert!(out.contains("\"u\" is not a choice now"), "{out}");
     assert!(
         out.contains("P1 readies Virus Infection's [Action:] ability"),
         "{out}"
@@ -196,6 +201,57 @@ fn a_human_battle_without_input_stops_with_a_clear_message() {
         err.contains("the input closed while waiting for P1's choice; use --p1 easy|normal|hard"),
         "{err}"
     );
+}
+
+/// `--timer`: a person who does not answer in time gets the question's
+/// default, as at the cabinet, and the battle plays to its end.
+#[test]
+fn the_text_battle_timer_answers_for_a_silent_player() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bterm"))
+        .args([
+            "battle", "Dα-001", "Dα-021", "--seed", "3", "--timer", "0.05",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("bterm runs");
+    // The keyboard stays open and silent until the battle is over.
+    let keyboard = child.stdin.take();
+    let out = child.wait_with_output().unwrap();
+    drop(keyboard);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stderr}\n{stdout}");
+    assert!(stdout.contains("time is up"), "{stdout}");
+    assert!(
+        stdout.contains(" (time up)"),
+        "the printed battle type: {stdout}"
+    );
+    assert!(
+        stdout.contains("WINS!") || stdout.contains("DRAW"),
+        "{stdout}"
+    );
+    let (code, _, err) = bterm(&["battle", "Dα-001", "Dα-021", "--timer", "0"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("--timer 0: give a number of seconds above 0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn battle_save_never_overwrites_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.ron");
+    std::fs::write(&file, "keep me").unwrap();
+    let f = file.to_str().unwrap();
+    let (code, _, err) = bterm(&["battle", "Dα-001", "Dα-021", "--p1", "easy", "--save", f]);
+    assert_eq!(code, 1);
+    assert!(err.contains("already exists"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
 }
 
 #[test]
@@ -254,7 +310,7 @@ fn a_saved_battle_replays_and_a_tampered_one_fails() {
     let (code, _, err) = bterm(&["replay", f, "--headless"]);
     assert_eq!(code, 1, "{err}");
     assert!(
-        err.contains("does not reproduce the recorded battle") || err.contains("is refused"),
+        err.contains("does not reproduce the recorded game") || err.contains("is refused"),
         "{err}"
     );
 

@@ -253,7 +253,7 @@ fn product_barcodes_are_wild_digimon_the_same_every_time() {
 #[test]
 fn a_wild_digimon_plays_and_replays_through_the_setup() {
     use bterm::replay::Replay;
-    use bterm::rules::terminal::{Match, Setup, analysis};
+    use bterm::rules::terminal::{Match, Setup};
     let set = CardSet::embedded();
     let wild = bterm::barcode::wild::wild_card("4901234567894").unwrap();
     let mut setup = Setup::new(vec![wild.number()], vec!["Dα-001".parse().unwrap()], 7);
@@ -262,15 +262,15 @@ fn a_wild_digimon_plays_and_replays_through_the_setup() {
         "unknown without its data"
     );
     setup.extra = vec![wild.clone()];
-    let mut m = Match::from_setup(&setup, &set).unwrap();
-    let actions = analysis::cpu_battle(&mut m, [bterm::ai::Level::Normal; 2]);
-    let replay = Replay::new(setup, actions, &m);
+    let table = bterm::analysis::cpu_battle(setup, &set, [bterm::ai::Strength::Normal; 2]).unwrap();
+    let m = table.game();
+    let replay = Replay::of(&table);
     let text = bterm::cards::write_ron(&replay).unwrap();
     assert!(
         text.contains(wild.name()),
         "the wild card travels in the replay"
     );
-    let back = Replay::parse(&text, "wild.ron").unwrap();
+    let back = Replay::<Match>::parse(&text, "wild.ron").unwrap();
     let end = back.play(&set, |_| {}).unwrap();
     assert_eq!(end.outcome(), m.outcome());
 }

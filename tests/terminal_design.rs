@@ -1,13 +1,18 @@
 //! §5 of the design page, measured: the sanity of the design holds over the
 //! shipped card set (smaller samples than `bterm analyze`, same measures).
 
-use bterm::ai::Level;
+use bterm::ai::Strength;
+use bterm::analysis::{analyze, level_duel};
 use bterm::cards::CardSet;
-use bterm::rules::terminal::analysis::{analyze, level_duel};
 
 #[test]
 fn no_single_stance_policy_wins_against_every_other() {
-    let r = analyze(&CardSet::embedded(), 0, [Level::Easy, Level::Easy], 2006);
+    let r = analyze(
+        &CardSet::embedded(),
+        0,
+        [Strength::Easy, Strength::Easy],
+        2006,
+    );
     assert!(r.dominant_rows.is_empty(), "{:?}", r.stance_matrix);
 }
 
@@ -16,7 +21,7 @@ fn equal_cost_teams_are_won_by_the_first_player_40_to_60_percent_in_4_to_10_roun
     let r = analyze(
         &CardSet::embedded(),
         300,
-        [Level::Normal, Level::Normal],
+        [Strength::Normal, Strength::Normal],
         2006,
     );
     let p1 = r.results[0] as f64 / r.battles as f64;
@@ -31,12 +36,24 @@ fn equal_cost_teams_are_won_by_the_first_player_40_to_60_percent_in_4_to_10_roun
 
 #[test]
 fn normal_beats_easy() {
-    let [normal, easy, _] = level_duel(&CardSet::embedded(), 200, Level::Normal, Level::Easy, 2006);
+    let [normal, easy, _] = level_duel(
+        &CardSet::embedded(),
+        200,
+        Strength::Normal,
+        Strength::Easy,
+        2006,
+    );
     assert!(normal > easy, "normal {normal}, easy {easy}");
 }
 
 #[test]
 fn hard_beats_easy() {
-    let [hard, easy, _] = level_duel(&CardSet::embedded(), 40, Level::Hard, Level::Easy, 2006);
+    let [hard, easy, _] = level_duel(
+        &CardSet::embedded(),
+        40,
+        Strength::Hard,
+        Strength::Easy,
+        2006,
+    );
     assert!(hard > easy, "hard {hard}, easy {easy}");
 }

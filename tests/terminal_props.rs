@@ -4,12 +4,14 @@ use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use bterm::ai::{self, Level};
+use bterm::ai::Strength;
+use bterm::ai::terminal::choose;
+use bterm::analysis::cpu_battle;
 use bterm::cards::CardSet;
 use bterm::replay::Replay;
-use bterm::rules::Side;
-use bterm::rules::terminal::analysis::{cpu_battle, random_team};
-use bterm::rules::terminal::{Match, Setup};
+use bterm::rules::terminal::pick::random_team;
+use bterm::rules::terminal::{Match, Setup, Side};
+use bterm::session::{Player, Table, drive_cpus};
 
 fn cards() -> &'static CardSet {
     static CARDS: std::sync::OnceLock<CardSet> = std::sync::OnceLock::new();
@@ -79,10 +81,11 @@ proptest! {
 
     #[test]
     fn a_match_in_progress_survives_serialization(seed: u64, rounds in 0usize..8) {
-        let mut m = Match::from_setup(&setup(seed), cards()).unwrap();
+        let s = setup(seed);
+        let mut m = Match::from_setup(&s, cards()).unwrap();
         for _ in 0..rounds {
             for side in Side::BOTH {
-                if let Some(a) = ai::choose(&m, side, Level::Normal) {
+                if let Some(a) = choose(&m, side, Strength::Normal) {
                     m.apply(side, a).unwrap();
                 }
             }
@@ -93,16 +96,18 @@ proptest! {
         prop_assert_eq!(&ron, &m);
         prop_assert_eq!(ron.state_hash(), m.state_hash());
         // And it plays on the same: the copy and the original reach the same end.
-        let (mut a, mut b) = (m.clone(), ron);
-        cpu_battle(&mut a, [Level::Easy, Level::Hard]);
-        cpu_battle(&mut b, [Level::Easy, Level::Hard]);
-        prop_assert_eq!(a.state_hash(), b.state_hash());
+        let players = vec![Player::Cpu(Strength::Easy), Player::Cpu(Strength::Hard)];
+        let mut a = Table::resume(s.clone(), m.clone(), players.clone()).unwrap();
+        let mut b = Table::resume(s.clone(), ron, players).unwrap();
+        drive_cpus(&mut a, cards());
+        drive_cpus(&mut b, cards());
+        prop_assert_eq!(a.game().state_hash(), b.game().state_hash());
     }
 }
 
 fn every_action() -> Vec<bterm::rules::terminal::Action> {
     use bterm::cards::BattleType;
-    use bterm::rules::terminal::{AbilitySlot, Action, Source};
+    use bterm::rules::terminal::{AbilitySlot, Action, Carrier};
     let mut v = vec![Action::TimeUp, Action::Jogress];
     for b in BattleType::ALL {
         v.push(Action::Stance(b));
@@ -113,10 +118,10 @@ fn every_action() -> Vec<bterm::rules::terminal::Action> {
         v.push(Action::AlphaBlock(yes));
     }
     for source in [
-        Source::Front,
-        Source::Option(0),
-        Source::Option(1),
-        Source::Option(5),
+        Carrier::Front,
+        Carrier::Option(0),
+        Carrier::Option(1),
+        Carrier::Option(5),
     ] {
         for index in 0..3 {
             v.push(Action::UseAbility(AbilitySlot { source, index }));
@@ -129,20 +134,20 @@ fn every_action() -> Vec<bterm::rules::terminal::Action> {
 fn replays_reproduce_the_final_hash_for_10000_seeds() {
     for seed in 0..10_000u64 {
         let s = setup(seed);
-        let mut m = Match::from_setup(&s, cards()).unwrap();
         let levels = [
-            Level::Easy,
+            Strength::Easy,
             if seed % 4 == 0 {
-                Level::Normal
+                Strength::Normal
             } else {
-                Level::Easy
+                Strength::Easy
             },
         ];
-        let actions = cpu_battle(&mut m, levels);
-        let replay = Replay::new(s, actions, &m);
+        let table = cpu_battle(s, cards(), levels).unwrap();
+        let m = table.game();
+        let replay = Replay::of(&table);
         // Through the file format, as a fan would share it.
         let text = bterm::cards::write_ron(&replay).unwrap();
-        let back = Replay::parse(&text, "memory").unwrap();
+        let back = Replay::<Match>::parse(&text, "memory").unwrap();
         let replayed = back
             .play(cards(), |_| {})
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
@@ -153,13 +158,12 @@ fn replays_reproduce_the_final_hash_for_10000_seeds() {
 #[test]
 fn a_tampered_replay_is_caught() {
     let s = setup(7);
-    let mut m = Match::from_setup(&s, cards()).unwrap();
-    let actions = cpu_battle(&mut m, [Level::Hard, Level::Normal]);
-    let mut replay = Replay::new(s, actions, &m);
+    let table = cpu_battle(s, cards(), [Strength::Hard, Strength::Normal]).unwrap();
+    let mut replay = Replay::of(&table);
     replay.final_hash ^= 1;
     let err = replay.play(cards(), |_| {}).unwrap_err().to_string();
     assert!(
-        err.starts_with("the replay does not reproduce the recorded battle: final state hash"),
+        err.starts_with("the replay does not reproduce the recorded game: final state hash"),
         "{err}"
     );
     replay.final_hash ^= 1;
@@ -170,7 +174,7 @@ fn a_tampered_replay_is_caught() {
 
 #[test]
 fn a_malformed_replay_names_its_line() {
-    let err = Replay::parse(
+    let err = Replay::<Match>::parse(
         "(\n  rules: (ruleset: Terminal, engine: 1, tunables: 1),\n  setup: oops\n)",
         "bad.ron",
     )
@@ -186,7 +190,7 @@ fn the_state_hash_follows_the_state() {
     assert!(seen.insert(m.state_hash()));
     while m.outcome().is_none() {
         for side in Side::BOTH {
-            if let Some(a) = ai::choose(&m, side, Level::Normal) {
+            if let Some(a) = choose(&m, side, Strength::Normal) {
                 m.apply(side, a).unwrap();
                 assert!(
                     seen.insert(m.state_hash()),

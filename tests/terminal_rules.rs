@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use bterm::cards::{BattleType, CardNumber, CardSet};
+use bterm::rules::terminal::Side;
 use bterm::rules::terminal::{Action, Event, Match, PointsReason, Setup, Tunables};
-use bterm::rules::{Outcome, Side};
+use bterm::rules::{Outcome, Seat};
 
 use BattleType::{A, B, C};
 use Side::{P1, P2};
@@ -817,7 +818,7 @@ fn a_player_at_0_points_loses() {
     while m.outcome().is_none() {
         stances(&mut m, A, A);
     }
-    assert_eq!(m.outcome(), Some(Outcome::Win(P2)));
+    assert_eq!(m.outcome(), Some(Outcome::Win(Seat::P2)));
     assert_eq!(points(&m)[0], 0);
     assert_eq!(m.round(), 10);
 }
@@ -841,7 +842,7 @@ fn a_player_with_no_digimon_left_loses() {
     let ev = stances(&mut m, A, B); // P2's 300 beats P1's 260 and exceeds its HP 100.
     assert!(
         ev.contains(&Event::BattleEnded {
-            outcome: Outcome::Win(P2)
+            outcome: Outcome::Win(Seat::P2)
         }),
         "{ev:?}"
     );
@@ -857,7 +858,7 @@ fn after_the_last_round_more_points_wins() {
     stances(&mut m, B, A);
     let ev = stances(&mut m, A, A);
     assert!(ev.contains(&Event::BattleEnded {
-        outcome: Outcome::Win(P1)
+        outcome: Outcome::Win(Seat::P1)
     }));
 }
 
@@ -1041,14 +1042,12 @@ fn the_same_inputs_play_the_same_battle() {
         42,
     );
     let play = || {
-        let mut m = Match::from_setup(&setup, &cards).unwrap();
+        use bterm::session::{Player, Table, watch_cpus};
+        let hard = Player::Cpu(bterm::ai::Strength::Hard);
+        let mut table: Table<Match> = Table::new(setup.clone(), &cards, vec![hard; 2]).unwrap();
         let mut log = Vec::new();
-        bterm::rules::terminal::analysis::play_out(
-            &mut m,
-            |m, s| bterm::ai::choose(m, s, bterm::ai::Level::Hard),
-            |e| log.push(e.clone()),
-        );
-        (m.state_hash(), log)
+        watch_cpus(&mut table, &cards, |e| log.push(e.clone()));
+        (table.game().state_hash(), log)
     };
     assert_eq!(play(), play());
 }

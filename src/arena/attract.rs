@@ -9,12 +9,12 @@ use rand_chacha::ChaCha8Rng;
 use super::duel::{Duel, DuelKind, DuelStarted, Show};
 use super::hud::{centred_column, label, screen_layer};
 use super::input::Press;
-use super::scan::DEMO_TRIES;
 use super::sound::{Sfx, Sound};
 use super::staging::{Board, PropFilter, clear_props};
-use super::{AppSystems, Cards, Pilot, Screen, Settings};
-use crate::ai::Level;
-use crate::rules::terminal::{Setup, analysis};
+use super::{AppSystems, Cards, Screen, Settings};
+use crate::ai::Strength;
+use crate::rules::terminal::{Setup, pick};
+use crate::session::{Player, clock_seed};
 
 /// Seconds a finished demo stays on stage before the next one.
 const DEMO_REST: f32 = 3.0;
@@ -39,13 +39,6 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// A seed from the clock, for battles nobody asked to repeat.
-pub fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64)
-}
-
 /// Starts a CPU-vs-CPU demo with random teams.
 fn start_demo(
     mut commands: Commands,
@@ -63,12 +56,9 @@ fn start_demo(
         .unwrap_or_else(clock_seed)
         .wrapping_add(count.0 * 7919);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let teams = [
-        analysis::accepted_team(&cards.0, &mut rng, DEMO_TRIES).unwrap_or_default(),
-        analysis::accepted_team(&cards.0, &mut rng, DEMO_TRIES).unwrap_or_default(),
-    ];
-    let setup = Setup::new(teams[0].clone(), teams[1].clone(), seed);
-    let pilots = [Pilot::Cpu(Level::Normal), Pilot::Cpu(Level::Normal)];
+    let [p1, p2] = pick::demo_teams(&cards.0, &mut rng);
+    let setup = Setup::new(p1, p2, seed);
+    let pilots = [Player::Cpu(Strength::Normal); 2];
     match Duel::new(DuelKind::Demo, setup, &cards.0, pilots) {
         Ok(duel) => {
             commands.insert_resource(duel);

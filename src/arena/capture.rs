@@ -12,8 +12,8 @@ use super::duel::Duel;
 use super::input::{Button, Press};
 use super::staging::Board;
 use super::{AppSystems, Screen};
-use crate::cli::PlayArgs;
-use crate::rules::Side;
+use crate::rules::terminal::Side;
+use crate::session::GameOptions;
 
 /// Frames to wait before a screenshot, so the first frames (shader
 /// compilation on a software renderer) are past.
@@ -34,8 +34,8 @@ pub struct Script {
     tour: Option<PathBuf>,
 }
 
-impl From<&PlayArgs> for Script {
-    fn from(args: &PlayArgs) -> Self {
+impl From<&GameOptions> for Script {
+    fn from(args: &GameOptions) -> Self {
         let quit_after = args.frames.or(args
             .screenshot
             .as_ref()
@@ -166,7 +166,7 @@ fn tour(
     if *screen.get() == Screen::Battle
         && let Some(duel) = duel
     {
-        if duel.asks[0].is_some() {
+        if duel.asking[0].is_some() {
             t.asked_for += dt;
             if t.asked_for > 0.4 {
                 t.asked_for = 0.0;

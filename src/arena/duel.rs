@@ -12,17 +12,14 @@ use bevy::prelude::*;
 
 use super::input::{Button, Press, Release};
 use super::sound::{Sfx, Sound};
-use super::{AppSystems, Pilot, Settings};
+use super::{AppSystems, Settings};
 use crate::cards::CardSet;
-use crate::rules::Side;
-use crate::rules::terminal::{AbilitySlot, Action, Event, Match, Setup};
+use crate::rules::Reply;
+use crate::rules::terminal::{Action, Ask, Event, Match, Setup, Side};
+use crate::session::{Player, Table};
 
 /// Holding a stance button this long launches an Alpha Strike (seconds).
 pub const ALPHA_HOLD: f32 = 0.6;
-
-/// How long the question "use this `[Action:]` ability?" waits (seconds);
-/// no answer is no.
-pub const ABILITY_SECONDS: f32 = 3.0;
 
 /// What a duel is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,37 +32,15 @@ pub enum DuelKind {
     Replay,
 }
 
-/// What a person is being asked, and how long is left.
+/// The question a person is answering on the buttons, and how long is left.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Ask {
-    /// The question.
-    pub kind: AskKind,
-    /// Seconds left before the default answer.
+pub struct Asking {
+    /// The rules' question.
+    pub ask: Ask,
+    /// Seconds left before the question's default answer.
     pub left: f32,
     /// A stance button held for an Alpha Strike, and for how long.
     pub hold: Option<(Button, f32)>,
-}
-
-/// The questions the buttons answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AskKind {
-    /// Press A, B or C (`alpha`: holding one launches an Alpha Strike).
-    Stance {
-        /// Whether an Alpha Strike is possible.
-        alpha: bool,
-    },
-    /// Digivolve (A) or stay (B); `jogress`: A is a Jogress.
-    Evolve {
-        /// Whether A means Jogress.
-        jogress: bool,
-    },
-    /// Alpha-block (A) or let it through (B).
-    Block,
-    /// Ready this `[Action:]` ability for the round (A) or not (B, C).
-    Ability {
-        /// Which ability.
-        slot: AbilitySlot,
-    },
 }
 
 /// A battle in the arena.
@@ -73,23 +48,14 @@ pub enum AskKind {
 pub struct Duel {
     /// What it is for.
     pub kind: DuelKind,
-    /// What it started from.
-    pub setup: Setup,
     /// The card set, with the setup's extra cards.
     pub cards: CardSet,
-    /// The rules' state.
-    pub m: Match,
-    /// Who plays each seat.
-    pub pilots: [Pilot; 2],
-    /// Every action applied, in order (a replay of the battle).
-    pub actions: Vec<(Side, Action)>,
+    /// The match, who plays each seat, and every action taken.
+    pub table: Table<Match>,
     /// A replay's actions still to come.
-    pub script: VecDeque<(Side, Action)>,
+    pub script: VecDeque<(crate::rules::Seat, Action)>,
     /// The questions people are answering.
-    pub asks: [Option<Ask>; 2],
-    /// The `[Action:]` abilities each side was already asked about, and in
-    /// which round (each is offered once a round).
-    pub offered: [(u32, Vec<AbilitySlot>); 2],
+    pub asking: [Option<Asking>; 2],
     /// Where the battle was saved, or why it could not be.
     pub saved: Option<Result<PathBuf, String>>,
     /// Seconds since the show finished the last event of a finished battle.
@@ -102,7 +68,7 @@ impl Duel {
         kind: DuelKind,
         setup: Setup,
         cards: &CardSet,
-        pilots: [Pilot; 2],
+        players: [Player; 2],
     ) -> Result<Duel, String> {
         let cards = if setup.extra.is_empty() {
             cards.clone()
@@ -111,63 +77,62 @@ impl Duel {
                 .with_cards(&setup.extra)
                 .map_err(|e| format!("the team's extra cards are not valid: {e}"))?
         };
-        let m = Match::from_setup(&setup, &cards).map_err(|e| e.to_string())?;
+        let table = Table::new(setup, &cards, players.to_vec()).map_err(|e| e.to_string())?;
         Ok(Duel {
             kind,
-            setup,
             cards,
-            m,
-            pilots,
-            actions: Vec::new(),
+            table,
             script: VecDeque::new(),
-            asks: [None, None],
-            offered: [(0, Vec::new()), (0, Vec::new())],
+            asking: [None, None],
             saved: None,
             over_for: 0.0,
         })
     }
 
+    /// The rules' state.
+    pub fn m(&self) -> &Match {
+        self.table.game()
+    }
+
+    /// What the duel started from.
+    pub fn setup(&self) -> &Setup {
+        self.table.setup()
+    }
+
+    /// Who plays `side`.
+    pub fn player(&self, side: Side) -> Player {
+        self.table.players()[side.index()]
+    }
+
     /// Applies an action and queues its events; an illegal one changes nothing.
     pub fn act(&mut self, show: &mut Show, side: Side, action: Action) -> bool {
-        match self.m.apply(side, action) {
+        self.settle(show, side, Ok(Reply::Act(action)))
+    }
+
+    /// Answers `side`'s question (`Err(())`: its time ran out) and queues
+    /// the events; `false` when the rules refused it.
+    fn settle(&mut self, show: &mut Show, side: Side, reply: Result<Reply<Action>, ()>) -> bool {
+        let seat = side.seat();
+        let result = match reply {
+            Ok(r) => self.table.answer(seat, r, &self.cards),
+            Err(()) => self.table.time_up(seat, &self.cards),
+        };
+        match result {
             Ok(events) => {
-                self.actions.push((side, action));
-                self.asks[side.index()] = None;
+                self.asking[side.index()] = None;
                 show.queue.extend(events);
                 true
             }
             Err(e) => {
-                warn!("refused {action:?}: {e}");
+                warn!("refused: {e}");
                 false
             }
         }
     }
 
-    /// The next `[Action:]` ability to offer `side` this round, if any.
-    fn ability_to_offer(&self, side: Side, legal: &[Action]) -> Option<AbilitySlot> {
-        let (round, asked) = &self.offered[side.index()];
-        legal.iter().find_map(|a| match a {
-            Action::UseAbility(slot) if *round != self.m.round() || !asked.contains(slot) => {
-                Some(*slot)
-            }
-            _ => None,
-        })
-    }
-
-    /// Notes that `side` was asked about `slot` this round.
-    fn mark_offered(&mut self, side: Side, slot: AbilitySlot) {
-        let round = self.m.round();
-        let (r, asked) = &mut self.offered[side.index()];
-        if *r != round {
-            *r = round;
-            asked.clear();
-        }
-        asked.push(slot);
-    }
-
     /// Whether the battle is over and the show has staged all of it.
     pub fn finished(&self, show: &Show) -> bool {
-        self.m.outcome().is_some() && show.idle()
+        self.table.is_over() && show.idle()
     }
 }
 
@@ -271,10 +236,11 @@ fn start_show(
         speed: settings.show_speed,
         ..Show::default()
     };
-    show.queue.extend(duel.m.opening_events().iter().cloned());
+    show.queue.extend(duel.m().opening_events().iter().cloned());
 }
 
-/// People answer with buttons, within the timer; no answer is the default.
+/// People answer with buttons, within the question's time; no answer is
+/// the question's default (the session's, the same as the text battle's).
 fn ask_people(
     time: Res<Time>,
     mut duel: ResMut<Duel>,
@@ -286,126 +252,89 @@ fn ask_people(
     let presses: Vec<Press> = presses.read().copied().collect();
     let releases: Vec<Release> = releases.read().copied().collect();
     if !show.idle() || duel.kind == DuelKind::Replay {
-        duel.asks = [None, None];
+        duel.asking = [None, None];
         return;
     }
-    let seconds = duel.m.tunables().stance_seconds as f32;
     let dt = time.delta_secs();
     for side in Side::BOTH {
-        if duel.pilots[side.index()] != Pilot::Human {
+        if !duel.player(side).is_person() {
             continue;
         }
-        let legal = duel.m.legal_actions(side);
-        let kind = if legal.contains(&Action::AlphaBlock(false)) {
-            Some(AskKind::Block)
-        } else if legal.contains(&Action::Digivolve(false)) {
-            Some(AskKind::Evolve {
-                jogress: legal.contains(&Action::Jogress),
-            })
-        } else if let Some(slot) = duel.ability_to_offer(side, &legal) {
-            Some(AskKind::Ability { slot })
-        } else if legal.iter().any(|a| matches!(a, Action::Stance(_))) {
-            Some(AskKind::Stance {
-                alpha: legal.iter().any(|a| matches!(a, Action::AlphaAttack(_))),
-            })
-        } else {
-            None
-        };
-        let Some(kind) = kind else {
-            duel.asks[side.index()] = None;
+        let Some(question) = duel.table.question(side.seat(), &duel.cards) else {
+            duel.asking[side.index()] = None;
             continue;
         };
-        let mut ask = match duel.asks[side.index()] {
-            Some(a) if a.kind == kind => a,
-            _ => Ask {
-                kind,
-                left: match kind {
-                    AskKind::Ability { .. } => ABILITY_SECONDS,
-                    _ => seconds,
-                },
+        let mut asking = match duel.asking[side.index()] {
+            Some(a) if a.ask == question.ask => a,
+            _ => Asking {
+                ask: question.ask,
+                left: question.seconds,
                 hold: None,
             },
         };
-        let before = ask.left;
-        ask.left -= dt;
-        if before.ceil() != ask.left.ceil() && ask.left > 0.0 && ask.left <= 3.0 {
+        let before = asking.left;
+        asking.left -= dt;
+        if before.ceil() != asking.left.ceil() && asking.left > 0.0 && asking.left <= 3.0 {
             sfx.write(Sfx(Sound::Tick));
         }
-        let mine = |b: &&Press| b.player == side;
-        let mut answer = None;
-        let mut declined = false;
-        for p in presses.iter().filter(mine) {
+        let mut reply = None;
+        for p in presses.iter().filter(|p| p.player == side) {
             sfx.write(Sfx(Sound::Button));
-            answer = match (kind, p.button) {
-                (AskKind::Stance { alpha: true }, b) => {
-                    ask.hold = Some((b, 0.0));
-                    None
-                }
-                (AskKind::Stance { alpha: false }, b) => Some(Action::Stance(b.stance())),
-                (AskKind::Evolve { jogress: true }, Button::A) => Some(Action::Jogress),
-                (AskKind::Evolve { .. }, Button::A) => Some(Action::Digivolve(true)),
-                (AskKind::Evolve { .. }, _) => Some(Action::Digivolve(false)),
-                (AskKind::Block, Button::A) => Some(Action::AlphaBlock(true)),
-                (AskKind::Block, _) => Some(Action::AlphaBlock(false)),
-                (AskKind::Ability { slot }, Button::A) => Some(Action::UseAbility(slot)),
-                (AskKind::Ability { .. }, _) => {
-                    declined = true;
-                    None
-                }
-            };
-            if answer.is_some() || declined {
+            reply = button_reply(question.ask, p.button, &mut asking);
+            if reply.is_some() {
                 break;
             }
         }
-        if answer.is_none()
-            && let Some((b, held)) = ask.hold
+        if reply.is_none()
+            && let Some((b, held)) = asking.hold
         {
             let held = held + dt;
             if releases.iter().any(|r| r.player == side && r.button == b) && held < ALPHA_HOLD {
-                answer = Some(Action::Stance(b.stance()));
+                reply = Some(Ok(Reply::Act(Action::Stance(b.stance()))));
             } else if held >= ALPHA_HOLD {
-                answer = Some(Action::AlphaAttack(b.stance()));
+                reply = Some(Ok(Reply::Act(Action::AlphaAttack(b.stance()))));
             } else {
-                ask.hold = Some((b, held));
+                asking.hold = Some((b, held));
             }
         }
-        if answer.is_none() && !declined && ask.left <= 0.0 {
-            answer = match kind {
-                AskKind::Stance { .. } => Some(Action::TimeUp),
-                // A player who does not answer digivolves: it is what the gauge was filled for.
-                AskKind::Evolve { jogress: true } => Some(Action::Jogress),
-                AskKind::Evolve { jogress: false } => Some(Action::Digivolve(true)),
-                AskKind::Block => Some(Action::AlphaBlock(false)),
-                // No answer to an ability is no.
-                AskKind::Ability { .. } => {
-                    declined = true;
-                    None
-                }
-            };
+        if reply.is_none() && asking.left <= 0.0 {
+            reply = Some(Err(()));
         }
-        // Each ability is offered once a round, whatever the answer.
-        if let AskKind::Ability { slot } = kind
-            && (declined || answer.is_some())
-        {
-            duel.mark_offered(side, slot);
+        let duel = &mut *duel;
+        match reply {
+            Some(r) if duel.settle(&mut show, side, r) => {}
+            _ => duel.asking[side.index()] = Some(asking),
         }
-        if declined {
-            duel.asks[side.index()] = None;
-            continue;
+    }
+}
+
+/// What a button press answers: A yes / B and C no for the yes-no
+/// questions; a stance button presses its stance, or starts a hold when an
+/// Alpha Strike is possible (`None` until the hold is decided).
+fn button_reply(
+    ask: Ask,
+    button: Button,
+    asking: &mut Asking,
+) -> Option<Result<Reply<Action>, ()>> {
+    let yes = button == Button::A;
+    let act = |a| Some(Ok(Reply::Act(a)));
+    match ask {
+        Ask::Stance { alpha: true } => {
+            asking.hold = Some((button, 0.0));
+            None
         }
-        match answer {
-            Some(a) if legal.contains(&a) => {
-                let duel = &mut *duel;
-                duel.act(&mut show, side, a);
-            }
-            _ => duel.asks[side.index()] = Some(ask),
-        }
+        Ask::Stance { alpha: false } => act(Action::Stance(button.stance())),
+        Ask::Evolve { jogress: true } if yes => act(Action::Jogress),
+        Ask::Evolve { .. } => act(Action::Digivolve(yes)),
+        Ask::Block => act(Action::AlphaBlock(yes)),
+        Ask::Ability { slot } if yes => act(Action::UseAbility(slot)),
+        Ask::Ability { .. } => Some(Ok(Reply::Pass)),
     }
 }
 
 /// CPU players answer at once; a replay takes its next action (unless paused).
 fn cpu_and_script(mut duel: ResMut<Duel>, mut show: ResMut<Show>) {
-    if !show.idle() || duel.m.outcome().is_some() {
+    if !show.idle() || duel.table.is_over() {
         return;
     }
     let duel = &mut *duel;
@@ -414,18 +343,20 @@ fn cpu_and_script(mut duel: ResMut<Duel>, mut show: ResMut<Show>) {
             return;
         }
         show.step = false;
-        if let Some((side, action)) = duel.script.pop_front()
-            && !duel.act(&mut show, side, action)
-        {
-            // A replay that does not apply stops here; the viewer says so.
-            duel.script.clear();
+        if let Some((seat, action)) = duel.script.pop_front() {
+            match duel.table.apply(seat, action) {
+                Ok(events) => show.queue.extend(events),
+                // A replay that does not apply stops here; the viewer says so.
+                Err(e) => {
+                    warn!("replay refused: {e}");
+                    duel.script.clear();
+                }
+            }
         }
         return;
     }
     for side in Side::BOTH {
-        if let Pilot::Cpu(level) = duel.pilots[side.index()]
-            && let Some(a) = crate::ai::choose(&duel.m, side, level)
-        {
+        if let Some(a) = duel.table.cpu_choice(side.seat()) {
             duel.act(&mut show, side, a);
         }
     }
@@ -447,25 +378,14 @@ fn finish(time: Res<Time>, mut duel: ResMut<Duel>, show: Res<Show>, settings: Re
 }
 
 /// Saves a finished battle as a replay in `dir` (default: the data
-/// directory's `replays`).
+/// folder's `replays`).
 pub fn save_replay(duel: &Duel, dir: Option<PathBuf>) -> Result<PathBuf, String> {
     let dir = dir
-        .or_else(|| crate::barcode::enroll::data_dir().map(|d| d.join("replays")))
-        .ok_or("no data directory to save the replay in (set BTERM_DATA_DIR)")?;
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let mut path = dir.join(format!("battle-{stamp}-{:x}.ron", duel.setup.seed));
-    let mut n = 1;
-    while path.exists() {
-        path = dir.join(format!("battle-{stamp}-{:x}-{n}.ron", duel.setup.seed));
-        n += 1;
-    }
-    crate::replay::Replay::new(duel.setup.clone(), duel.actions.clone(), &duel.m)
-        .save(&path)
-        .map_err(|e| format!("cannot save the replay: {e}"))?;
-    Ok(path)
+        .or_else(|| crate::save::data_dir().map(|d| d.join("replays")))
+        .ok_or("no data folder to save the replay in (set BTERM_DATA_DIR)")?;
+    crate::replay::Replay::of(&duel.table)
+        .save_in(&dir)
+        .map_err(|e| format!("cannot save the replay: {e}"))
 }
 
 /// Plays the queue: each event holds the stage for its time.

@@ -10,7 +10,8 @@ use bevy::prelude::*;
 use super::AppSystems;
 use super::stage::{bench_spot, spot};
 use crate::cards::{Attribute, CardNumber, CardSet, Digimon, Stage};
-use crate::rules::{Side, fnv1a};
+use crate::fingerprint::fnv1a;
+use crate::rules::terminal::Side;
 
 /// A body plan, from the Digimon's type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,260 +168,294 @@ pub fn level_scale(stage: Stage) -> f32 {
 pub fn blueprint(d: &Digimon) -> Vec<Part> {
     let mut j = Jitter(fnv1a(d.number.to_string().as_bytes()));
     let kind = d.kind.to_lowercase();
-    let winged = ["angel", "bird", "fallen", "lord", "holy"]
-        .iter()
-        .any(|w| kind.contains(w));
-    let horned = ["dragon", "demon", "dinosaur", "beast", "imp"]
-        .iter()
-        .any(|w| kind.contains(w));
-    let mut parts = Vec::new();
-    let eyes = |parts: &mut Vec<Part>, head: Vec3, r: f32| {
-        for s in [-1.0, 1.0] {
-            parts.push(part(
-                Shape::Ball(r * 0.22),
-                head + Vec3::new(s * r * 0.42, r * 0.15, r * 0.82),
-                Tint::Eye,
-            ));
-        }
+    let look = Look {
+        plan: Plan::of(&d.kind),
+        winged: ["angel", "bird", "fallen", "lord", "holy"]
+            .iter()
+            .any(|w| kind.contains(w)),
+        horned: ["dragon", "demon", "dinosaur", "beast", "imp"]
+            .iter()
+            .any(|w| kind.contains(w)),
+        kind,
     };
-    match Plan::of(&d.kind) {
-        Plan::Biped | Plan::Machine => {
-            let machine = Plan::of(&d.kind) == Plan::Machine;
-            let leg = j.next(0.45, 0.65);
-            let torso = j.next(0.45, 0.65);
-            let width = j.next(0.22, 0.34);
-            let head_r = j.next(0.2, 0.3);
-            let hip = leg + 0.05;
-            for s in [-1.0, 1.0] {
-                let leg_shape = if machine {
-                    Shape::Block(Vec3::new(0.16, leg, 0.18))
-                } else {
-                    Shape::Capsule(0.08, leg - 0.16)
-                };
-                parts.push(part(
-                    leg_shape,
-                    Vec3::new(s * width * 0.55, leg / 2.0, 0.0),
-                    Tint::Accent,
-                ));
-                let arm = torso * j.next(0.8, 1.1);
-                let arm_shape = if machine {
-                    Shape::Block(Vec3::new(0.14, arm, 0.14))
-                } else {
-                    Shape::Capsule(0.07, arm - 0.14)
-                };
-                parts.push(turned(
-                    part(
-                        arm_shape,
-                        Vec3::new(s * (width + 0.12), hip + torso * 0.55, 0.05),
-                        Tint::Body,
-                    ),
-                    Quat::from_rotation_z(s * 0.25) * Quat::from_rotation_x(-0.3),
-                ));
-            }
-            let body = if machine {
-                Shape::Block(Vec3::new(width * 2.2, torso, width * 1.5))
-            } else {
-                Shape::Capsule(width, torso - width)
-            };
-            parts.push(part(
-                body,
-                Vec3::new(0.0, hip + torso / 2.0, 0.0),
+    let mut parts = Vec::new();
+    let build = match look.plan {
+        Plan::Biped | Plan::Machine => biped,
+        Plan::Quadruped => quadruped,
+        Plan::Flyer => flyer,
+        Plan::Serpent => serpent,
+        Plan::Insect => insect,
+        Plan::Blob => blob,
+    };
+    build(&mut parts, &mut j, &look);
+    parts
+}
+
+/// What a card's type says about its figure.
+struct Look {
+    plan: Plan,
+    winged: bool,
+    horned: bool,
+    /// The type, in lower case.
+    kind: String,
+}
+
+/// A pair of eyes on a head of radius `r`.
+fn eyes(parts: &mut Vec<Part>, head: Vec3, r: f32) {
+    for s in [-1.0, 1.0] {
+        parts.push(part(
+            Shape::Ball(r * 0.22),
+            head + Vec3::new(s * r * 0.42, r * 0.15, r * 0.82),
+            Tint::Eye,
+        ));
+    }
+}
+
+/// The biped body plan's parts.
+fn biped(parts: &mut Vec<Part>, j: &mut Jitter, look: &Look) {
+    let machine = look.plan == Plan::Machine;
+    let leg = j.next(0.45, 0.65);
+    let torso = j.next(0.45, 0.65);
+    let width = j.next(0.22, 0.34);
+    let head_r = j.next(0.2, 0.3);
+    let hip = leg + 0.05;
+    for s in [-1.0, 1.0] {
+        let leg_shape = if machine {
+            Shape::Block(Vec3::new(0.16, leg, 0.18))
+        } else {
+            Shape::Capsule(0.08, leg - 0.16)
+        };
+        parts.push(part(
+            leg_shape,
+            Vec3::new(s * width * 0.55, leg / 2.0, 0.0),
+            Tint::Accent,
+        ));
+        let arm = torso * j.next(0.8, 1.1);
+        let arm_shape = if machine {
+            Shape::Block(Vec3::new(0.14, arm, 0.14))
+        } else {
+            Shape::Capsule(0.07, arm - 0.14)
+        };
+        parts.push(turned(
+            part(
+                arm_shape,
+                Vec3::new(s * (width + 0.12), hip + torso * 0.55, 0.05),
                 Tint::Body,
-            ));
-            let head = Vec3::new(0.0, hip + torso + head_r * 0.9, 0.02);
-            parts.push(part(
-                if machine {
-                    Shape::Block(Vec3::splat(head_r * 1.7))
-                } else {
-                    Shape::Ball(head_r)
-                },
-                head,
+            ),
+            Quat::from_rotation_z(s * 0.25) * Quat::from_rotation_x(-0.3),
+        ));
+    }
+    let body = if machine {
+        Shape::Block(Vec3::new(width * 2.2, torso, width * 1.5))
+    } else {
+        Shape::Capsule(width, torso - width)
+    };
+    parts.push(part(
+        body,
+        Vec3::new(0.0, hip + torso / 2.0, 0.0),
+        Tint::Body,
+    ));
+    let head = Vec3::new(0.0, hip + torso + head_r * 0.9, 0.02);
+    parts.push(part(
+        if machine {
+            Shape::Block(Vec3::splat(head_r * 1.7))
+        } else {
+            Shape::Ball(head_r)
+        },
+        head,
+        Tint::Body,
+    ));
+    eyes(parts, head, head_r);
+    if look.kind.contains("dragon") || look.kind.contains("demon") || j.chance(0.4) {
+        parts.push(turned(
+            part(
+                Shape::Cone(0.12, j.next(0.4, 0.7)),
+                Vec3::new(0.0, hip * 0.8, -0.3),
                 Tint::Body,
-            ));
-            eyes(&mut parts, head, head_r);
-            if kind.contains("dragon") || kind.contains("demon") || j.chance(0.4) {
-                parts.push(turned(
-                    part(
-                        Shape::Cone(0.12, j.next(0.4, 0.7)),
-                        Vec3::new(0.0, hip * 0.8, -0.3),
-                        Tint::Body,
-                    ),
-                    Quat::from_rotation_x(-2.2),
-                ));
-            }
-            if winged {
-                wings(&mut parts, &mut j, Vec3::new(0.0, hip + torso * 0.7, -0.2));
-            }
-            if horned {
-                horns(&mut parts, &mut j, head, head_r);
-            }
-        }
-        Plan::Quadruped => {
-            let leg = j.next(0.35, 0.5);
-            let length = j.next(0.7, 1.0);
-            let girth = j.next(0.22, 0.32);
-            let body_y = leg + girth * 0.6;
+            ),
+            Quat::from_rotation_x(-2.2),
+        ));
+    }
+    if look.winged {
+        wings(parts, j, Vec3::new(0.0, hip + torso * 0.7, -0.2));
+    }
+    if look.horned {
+        horns(parts, j, head, head_r);
+    }
+}
+
+/// The quadruped body plan's parts.
+fn quadruped(parts: &mut Vec<Part>, j: &mut Jitter, look: &Look) {
+    let leg = j.next(0.35, 0.5);
+    let length = j.next(0.7, 1.0);
+    let girth = j.next(0.22, 0.32);
+    let body_y = leg + girth * 0.6;
+    parts.push(turned(
+        part(
+            Shape::Capsule(girth, length - girth),
+            Vec3::new(0.0, body_y, 0.0),
+            Tint::Body,
+        ),
+        Quat::from_rotation_x(FRAC_PI_2),
+    ));
+    for (sx, sz) in [(-1.0, 1.0), (1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)] {
+        parts.push(part(
+            Shape::Capsule(0.08, leg - 0.1),
+            Vec3::new(sx * girth * 0.7, leg / 2.0, sz * length * 0.35),
+            Tint::Accent,
+        ));
+    }
+    let head_r = j.next(0.2, 0.28);
+    let head = Vec3::new(0.0, body_y + girth * 0.9, length * 0.55 + head_r * 0.4);
+    parts.push(part(Shape::Ball(head_r), head, Tint::Body));
+    parts.push(turned(
+        part(
+            Shape::Cone(head_r * 0.7, head_r * 1.2),
+            head + Vec3::new(0.0, -head_r * 0.3, head_r * 0.9),
+            Tint::Body,
+        ),
+        Quat::from_rotation_x(FRAC_PI_2),
+    ));
+    eyes(parts, head, head_r);
+    parts.push(turned(
+        part(
+            Shape::Cone(girth * 0.5, j.next(0.5, 0.9)),
+            Vec3::new(0.0, body_y, -length * 0.75),
+            Tint::Accent,
+        ),
+        Quat::from_rotation_x(-FRAC_PI_2 - 0.3),
+    ));
+    if look.horned {
+        horns(parts, j, head, head_r);
+    }
+    if look.winged || look.kind.contains("dragon") && j.chance(0.5) {
+        wings(parts, j, Vec3::new(0.0, body_y + girth, 0.0));
+    }
+}
+
+/// The flyer body plan's parts.
+fn flyer(parts: &mut Vec<Part>, j: &mut Jitter, _: &Look) {
+    let body_r = j.next(0.28, 0.38);
+    let body = Vec3::new(0.0, 0.75, 0.0);
+    parts.push(part(Shape::Ball(body_r), body, Tint::Body));
+    let head_r = body_r * j.next(0.55, 0.75);
+    let head = body + Vec3::new(0.0, body_r * 0.9, body_r * 0.6);
+    parts.push(part(Shape::Ball(head_r), head, Tint::Body));
+    parts.push(turned(
+        part(
+            Shape::Cone(head_r * 0.45, head_r * 1.4),
+            head + Vec3::new(0.0, -head_r * 0.1, head_r * 1.2),
+            Tint::Accent,
+        ),
+        Quat::from_rotation_x(FRAC_PI_2),
+    ));
+    eyes(parts, head, head_r);
+    wings(parts, j, body + Vec3::Y * 0.1);
+    for s in [-1.0, 1.0] {
+        parts.push(part(
+            Shape::Capsule(0.04, 0.35),
+            Vec3::new(s * 0.12, 0.25, 0.0),
+            Tint::Accent,
+        ));
+    }
+    parts.push(turned(
+        part(
+            Shape::Block(Vec3::new(0.4, 0.04, 0.5)),
+            body + Vec3::new(0.0, 0.0, -body_r - 0.2),
+            Tint::Accent,
+        ),
+        Quat::from_rotation_x(0.4),
+    ));
+}
+
+/// The serpent body plan's parts.
+fn serpent(parts: &mut Vec<Part>, j: &mut Jitter, _: &Look) {
+    let n = 5 + (j.next(0.0, 3.0) as usize);
+    let r0 = j.next(0.24, 0.32);
+    let wave = j.next(0.15, 0.3);
+    for i in 0..n {
+        let t = i as f32 / n as f32;
+        let r = r0 * (1.0 - 0.6 * t);
+        let z = 0.4 - i as f32 * r0 * 1.3;
+        let x = wave * (i as f32 * 1.3).sin();
+        parts.push(part(
+            Shape::Ball(r),
+            Vec3::new(x, r + 0.15 + 0.35 * (1.0 - t), z),
+            if i % 2 == 0 { Tint::Body } else { Tint::Accent },
+        ));
+    }
+    let head_r = r0 * 1.15;
+    let head = Vec3::new(0.0, 0.55 + head_r, 0.75);
+    parts.push(part(Shape::Ball(head_r), head, Tint::Body));
+    eyes(parts, head, head_r);
+    for s in [-1.0, 1.0] {
+        parts.push(turned(
+            part(
+                Shape::Cone(0.1, 0.45),
+                head + Vec3::new(s * head_r, 0.0, -0.1),
+                Tint::Accent,
+            ),
+            Quat::from_rotation_z(-s * 1.2),
+        ));
+    }
+}
+
+/// The insect body plan's parts.
+fn insect(parts: &mut Vec<Part>, j: &mut Jitter, _: &Look) {
+    let r = j.next(0.18, 0.26);
+    for (i, scale) in [1.3, 1.0, 0.8].iter().enumerate() {
+        parts.push(part(
+            Shape::Ball(r * scale),
+            Vec3::new(0.0, 0.45 + 0.05 * i as f32, -0.35 + 0.35 * i as f32),
+            Tint::Body,
+        ));
+    }
+    let head = Vec3::new(0.0, 0.55, 0.35);
+    eyes(parts, head, r * 0.8);
+    for i in 0..3 {
+        for s in [-1.0, 1.0] {
             parts.push(turned(
                 part(
-                    Shape::Capsule(girth, length - girth),
-                    Vec3::new(0.0, body_y, 0.0),
-                    Tint::Body,
-                ),
-                Quat::from_rotation_x(FRAC_PI_2),
-            ));
-            for (sx, sz) in [(-1.0, 1.0), (1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)] {
-                parts.push(part(
-                    Shape::Capsule(0.08, leg - 0.1),
-                    Vec3::new(sx * girth * 0.7, leg / 2.0, sz * length * 0.35),
-                    Tint::Accent,
-                ));
-            }
-            let head_r = j.next(0.2, 0.28);
-            let head = Vec3::new(0.0, body_y + girth * 0.9, length * 0.55 + head_r * 0.4);
-            parts.push(part(Shape::Ball(head_r), head, Tint::Body));
-            parts.push(turned(
-                part(
-                    Shape::Cone(head_r * 0.7, head_r * 1.2),
-                    head + Vec3::new(0.0, -head_r * 0.3, head_r * 0.9),
-                    Tint::Body,
-                ),
-                Quat::from_rotation_x(FRAC_PI_2),
-            ));
-            eyes(&mut parts, head, head_r);
-            parts.push(turned(
-                part(
-                    Shape::Cone(girth * 0.5, j.next(0.5, 0.9)),
-                    Vec3::new(0.0, body_y, -length * 0.75),
+                    Shape::Capsule(0.035, 0.45),
+                    Vec3::new(s * 0.3, 0.22, -0.25 + 0.25 * i as f32),
                     Tint::Accent,
                 ),
-                Quat::from_rotation_x(-FRAC_PI_2 - 0.3),
+                Quat::from_rotation_z(s * 0.9),
             ));
-            if horned {
-                horns(&mut parts, &mut j, head, head_r);
-            }
-            if winged || kind.contains("dragon") && j.chance(0.5) {
-                wings(&mut parts, &mut j, Vec3::new(0.0, body_y + girth, 0.0));
-            }
-        }
-        Plan::Flyer => {
-            let body_r = j.next(0.28, 0.38);
-            let body = Vec3::new(0.0, 0.75, 0.0);
-            parts.push(part(Shape::Ball(body_r), body, Tint::Body));
-            let head_r = body_r * j.next(0.55, 0.75);
-            let head = body + Vec3::new(0.0, body_r * 0.9, body_r * 0.6);
-            parts.push(part(Shape::Ball(head_r), head, Tint::Body));
-            parts.push(turned(
-                part(
-                    Shape::Cone(head_r * 0.45, head_r * 1.4),
-                    head + Vec3::new(0.0, -head_r * 0.1, head_r * 1.2),
-                    Tint::Accent,
-                ),
-                Quat::from_rotation_x(FRAC_PI_2),
-            ));
-            eyes(&mut parts, head, head_r);
-            wings(&mut parts, &mut j, body + Vec3::Y * 0.1);
-            for s in [-1.0, 1.0] {
-                parts.push(part(
-                    Shape::Capsule(0.04, 0.35),
-                    Vec3::new(s * 0.12, 0.25, 0.0),
-                    Tint::Accent,
-                ));
-            }
-            parts.push(turned(
-                part(
-                    Shape::Block(Vec3::new(0.4, 0.04, 0.5)),
-                    body + Vec3::new(0.0, 0.0, -body_r - 0.2),
-                    Tint::Accent,
-                ),
-                Quat::from_rotation_x(0.4),
-            ));
-        }
-        Plan::Serpent => {
-            let n = 5 + (j.next(0.0, 3.0) as usize);
-            let r0 = j.next(0.24, 0.32);
-            let wave = j.next(0.15, 0.3);
-            for i in 0..n {
-                let t = i as f32 / n as f32;
-                let r = r0 * (1.0 - 0.6 * t);
-                let z = 0.4 - i as f32 * r0 * 1.3;
-                let x = wave * (i as f32 * 1.3).sin();
-                parts.push(part(
-                    Shape::Ball(r),
-                    Vec3::new(x, r + 0.15 + 0.35 * (1.0 - t), z),
-                    if i % 2 == 0 { Tint::Body } else { Tint::Accent },
-                ));
-            }
-            let head_r = r0 * 1.15;
-            let head = Vec3::new(0.0, 0.55 + head_r, 0.75);
-            parts.push(part(Shape::Ball(head_r), head, Tint::Body));
-            eyes(&mut parts, head, head_r);
-            for s in [-1.0, 1.0] {
-                parts.push(turned(
-                    part(
-                        Shape::Cone(0.1, 0.45),
-                        head + Vec3::new(s * head_r, 0.0, -0.1),
-                        Tint::Accent,
-                    ),
-                    Quat::from_rotation_z(-s * 1.2),
-                ));
-            }
-        }
-        Plan::Insect => {
-            let r = j.next(0.18, 0.26);
-            for (i, scale) in [1.3, 1.0, 0.8].iter().enumerate() {
-                parts.push(part(
-                    Shape::Ball(r * scale),
-                    Vec3::new(0.0, 0.45 + 0.05 * i as f32, -0.35 + 0.35 * i as f32),
-                    Tint::Body,
-                ));
-            }
-            let head = Vec3::new(0.0, 0.55, 0.35);
-            eyes(&mut parts, head, r * 0.8);
-            for i in 0..3 {
-                for s in [-1.0, 1.0] {
-                    parts.push(turned(
-                        part(
-                            Shape::Capsule(0.035, 0.45),
-                            Vec3::new(s * 0.3, 0.22, -0.25 + 0.25 * i as f32),
-                            Tint::Accent,
-                        ),
-                        Quat::from_rotation_z(s * 0.9),
-                    ));
-                }
-            }
-            for s in [-1.0, 1.0] {
-                parts.push(turned(
-                    part(
-                        Shape::Capsule(0.02, j.next(0.3, 0.5)),
-                        head + Vec3::new(s * 0.1, 0.25, 0.05),
-                        Tint::Accent,
-                    ),
-                    Quat::from_rotation_z(s * 0.4) * Quat::from_rotation_x(0.5),
-                ));
-            }
-            if j.chance(0.5) {
-                wings(&mut parts, &mut j, Vec3::new(0.0, 0.65, -0.2));
-            }
-        }
-        Plan::Blob => {
-            let r = j.next(0.38, 0.5);
-            let body = Vec3::new(0.0, r + 0.05, 0.0);
-            parts.push(part(Shape::Ball(r), body, Tint::Body));
-            eyes(&mut parts, body + Vec3::Y * r * 0.2, r);
-            let spikes = 4 + j.next(0.0, 5.0) as usize;
-            for i in 0..spikes {
-                let a = i as f32 / spikes as f32 * 2.0 * PI;
-                let dir = Vec3::new(a.cos() * 0.8, 0.6, a.sin() * 0.8).normalize();
-                parts.push(Part {
-                    shape: Shape::Cone(0.09, j.next(0.25, 0.45)),
-                    at: body + dir * r,
-                    rot: Quat::from_rotation_arc(Vec3::Y, dir),
-                    tint: Tint::Accent,
-                });
-            }
         }
     }
-    parts
+    for s in [-1.0, 1.0] {
+        parts.push(turned(
+            part(
+                Shape::Capsule(0.02, j.next(0.3, 0.5)),
+                head + Vec3::new(s * 0.1, 0.25, 0.05),
+                Tint::Accent,
+            ),
+            Quat::from_rotation_z(s * 0.4) * Quat::from_rotation_x(0.5),
+        ));
+    }
+    if j.chance(0.5) {
+        wings(parts, j, Vec3::new(0.0, 0.65, -0.2));
+    }
+}
+
+/// The blob body plan's parts.
+fn blob(parts: &mut Vec<Part>, j: &mut Jitter, _: &Look) {
+    let r = j.next(0.38, 0.5);
+    let body = Vec3::new(0.0, r + 0.05, 0.0);
+    parts.push(part(Shape::Ball(r), body, Tint::Body));
+    eyes(parts, body + Vec3::Y * r * 0.2, r);
+    let spikes = 4 + j.next(0.0, 5.0) as usize;
+    for i in 0..spikes {
+        let a = i as f32 / spikes as f32 * 2.0 * PI;
+        let dir = Vec3::new(a.cos() * 0.8, 0.6, a.sin() * 0.8).normalize();
+        parts.push(Part {
+            shape: Shape::Cone(0.09, j.next(0.25, 0.45)),
+            at: body + dir * r,
+            rot: Quat::from_rotation_arc(Vec3::Y, dir),
+            tint: Tint::Accent,
+        });
+    }
 }
 
 fn wings(parts: &mut Vec<Part>, j: &mut Jitter, at: Vec3) {

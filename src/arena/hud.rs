@@ -6,13 +6,12 @@
 use bevy::prelude::*;
 use bevy::text::FontSize;
 
-use super::duel::{AskKind, Duel, DuelKind};
+use super::duel::{Duel, DuelKind};
 use super::input::{Button, stance_colour};
 use super::staging::Board;
-use super::{AppSystems, Pilot, Screen};
+use super::{AppSystems, Screen};
 use crate::effects::text::render;
-use crate::rules::Side;
-use crate::rules::terminal::log;
+use crate::rules::terminal::{Ask, Side, log};
 
 /// Panel background.
 const PANEL: Color = Color::srgba(0.02, 0.05, 0.12, 0.78);
@@ -291,11 +290,13 @@ fn bar(parent: &mut ChildSpawnerCommands, which: Bar, colour: Color) {
 
 /// The prompt and timer for a person's question.
 fn prompt(duel: &Duel, side: Side) -> String {
-    match (duel.asks[side.index()], duel.pilots[side.index()]) {
-        (_, Pilot::Cpu(_)) => String::new(),
-        (None, _) => String::new(),
-        (Some(a), _) => match a.kind {
-            AskKind::Ability { slot } => match duel.m.ability(side, slot) {
+    if !duel.player(side).is_person() {
+        return String::new();
+    }
+    match duel.asking[side.index()] {
+        None => String::new(),
+        Some(a) => match a.ask {
+            Ask::Ability { slot } => match duel.m().ability(side, slot) {
                 Some((card, ability)) => format!(
                     "USE {}?  A yes · B no\n{}",
                     log::name(&duel.cards, card),
@@ -303,11 +304,11 @@ fn prompt(duel: &Duel, side: Side) -> String {
                 ),
                 None => String::new(),
             },
-            AskKind::Stance { alpha: false } => "Choose your stance: A B C".into(),
-            AskKind::Stance { alpha: true } => "Stance A B C — hold one for ALPHA STRIKE".into(),
-            AskKind::Evolve { jogress: true } => "JOGRESS?  A yes · B no".into(),
-            AskKind::Evolve { jogress: false } => "DIGIVOLVE?  A yes · B no".into(),
-            AskKind::Block => "ALPHA BLOCK?  A yes · B no".into(),
+            Ask::Stance { alpha: false } => "Choose your stance: A B C".into(),
+            Ask::Stance { alpha: true } => "Stance A B C — hold one for ALPHA STRIKE".into(),
+            Ask::Evolve { jogress: true } => "JOGRESS?  A yes · B no".into(),
+            Ask::Evolve { jogress: false } => "DIGIVOLVE?  A yes · B no".into(),
+            Ask::Block => "ALPHA BLOCK?  A yes · B no".into(),
         },
     }
 }
@@ -319,7 +320,7 @@ fn draw(
     mut centre: Query<(&CentreText, &mut Text), Without<SideText>>,
     mut bars: Query<(&Bar, &mut Node)>,
 ) {
-    let max_points = duel.m.tunables().max_points.max(1) as f32;
+    let max_points = duel.m().tunables().max_points.max(1) as f32;
     for (which, mut text, mut colour) in &mut texts {
         let value = match *which {
             SideText::Name(s) => {
@@ -331,7 +332,7 @@ fn draw(
                 let who = match duel.kind {
                     DuelKind::Demo => "CPU".to_string(),
                     DuelKind::Replay => "REPLAY".to_string(),
-                    DuelKind::Play => duel.pilots[s.index()].label().to_string(),
+                    DuelKind::Play => duel.player(s).label(),
                 };
                 let ready = if b.locked && b.stance.is_none() {
                     "  ● READY"
@@ -364,7 +365,7 @@ fn draw(
         }
     }
     let timer = duel
-        .asks
+        .asking
         .iter()
         .flatten()
         .map(|a| a.left)

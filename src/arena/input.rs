@@ -11,7 +11,7 @@ use bevy::prelude::*;
 
 use super::{AppSystems, Screen, Settings};
 use crate::cards::BattleType;
-use crate::rules::Side;
+use crate::rules::terminal::Side;
 
 /// A cabinet button.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -7,6 +7,7 @@
 //! staged (figures, physics, HUD, sound) and never change it back.
 
 pub mod attract;
+pub mod board;
 pub mod capture;
 pub mod duel;
 pub mod figures;
@@ -25,10 +26,11 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use bevy::window::{CursorOptions, ExitCondition, WindowMode};
 
-use crate::ai::Level;
+use crate::ai::Strength;
 use crate::cards::CardSet;
-use crate::cli::{Controller, PlayArgs};
 use crate::replay::Replay;
+use crate::rules::terminal::Match;
+use crate::session::{GameOptions, Player};
 
 /// The game's font (the same as the printed cards').
 static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf");
@@ -71,48 +73,6 @@ pub enum AppSystems {
     Update,
 }
 
-/// Who plays a seat in the arena.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pilot {
-    /// A person at the buttons.
-    Human,
-    /// The CPU at a level.
-    Cpu(Level),
-}
-
-impl Pilot {
-    /// The next choice in the scan screen's P2 menu.
-    pub fn cycle(self) -> Pilot {
-        match self {
-            Pilot::Human => Pilot::Cpu(Level::Easy),
-            Pilot::Cpu(Level::Easy) => Pilot::Cpu(Level::Normal),
-            Pilot::Cpu(Level::Normal) => Pilot::Cpu(Level::Hard),
-            Pilot::Cpu(Level::Hard) => Pilot::Human,
-        }
-    }
-
-    /// How the HUD names it.
-    pub fn label(self) -> &'static str {
-        match self {
-            Pilot::Human => "PLAYER",
-            Pilot::Cpu(Level::Easy) => "CPU · EASY",
-            Pilot::Cpu(Level::Normal) => "CPU · NORMAL",
-            Pilot::Cpu(Level::Hard) => "CPU · HARD",
-        }
-    }
-}
-
-impl From<Controller> for Pilot {
-    fn from(c: Controller) -> Pilot {
-        match c {
-            Controller::Human => Pilot::Human,
-            Controller::Easy => Pilot::Cpu(Level::Easy),
-            Controller::Normal => Pilot::Cpu(Level::Normal),
-            Controller::Hard => Pilot::Cpu(Level::Hard),
-        }
-    }
-}
-
 /// How long each screen waits for a person, in seconds.
 #[derive(Debug, Clone, Copy)]
 pub struct Timeouts {
@@ -142,7 +102,7 @@ pub struct Settings {
     /// Fullscreen, no cursor, only the exit combo leaves.
     pub kiosk: bool,
     /// Who plays P2 when the scan screen opens.
-    pub p2: Pilot,
+    pub p2: Player,
     /// Card scans (files or folders) read into each team at the scan screen.
     pub scans: [Vec<PathBuf>; 2],
     /// A folder of frames used as a live camera.
@@ -158,7 +118,7 @@ pub struct Settings {
     /// The first battle's seed (later battles count up); `None`: from the clock.
     pub seed: Option<u64>,
     /// `bterm replay FILE`: the game opens on this replay and quits after it.
-    pub replay: Option<(PathBuf, Replay)>,
+    pub replay: Option<(PathBuf, Replay<Match>)>,
 }
 
 impl Default for Settings {
@@ -166,7 +126,7 @@ impl Default for Settings {
         Settings {
             mute: false,
             kiosk: false,
-            p2: Pilot::Cpu(Level::Normal),
+            p2: Player::Cpu(Strength::Normal),
             scans: [Vec::new(), Vec::new()],
             video: None,
             camera: None,
@@ -180,12 +140,12 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// Settings from the command line.
-    pub fn from_args(args: &PlayArgs) -> Settings {
+    /// Settings from the options the game was started with.
+    pub fn from_options(args: &GameOptions) -> Settings {
         Settings {
             mute: args.mute,
             kiosk: args.kiosk,
-            p2: args.p2.into(),
+            p2: args.p2,
             scans: [args.scans.clone(), args.p2_scans.clone()],
             video: args.video.clone(),
             camera: args.camera,
@@ -246,23 +206,33 @@ pub fn add_physics(app: &mut App) {
     app.add_plugins(physics::plugin);
 }
 
-/// Opens the game window and runs until the player quits.
-pub fn run(args: PlayArgs, cards: CardSet) -> Result<(), String> {
-    let settings = Settings::from_args(&args);
-    start(settings, cards, &args)
+/// The arena as the command line's game window.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Arena;
+
+impl crate::session::Window for Arena {
+    fn play(&self, options: GameOptions) -> Result<(), String> {
+        let settings = Settings::from_options(&options);
+        let script = capture::Script::from(&options);
+        start(settings, options.cards, script)
+    }
+
+    fn replay(&self, file: &std::path::Path, cards: CardSet, mute: bool) -> Result<(), String> {
+        let replay = Replay::<Match>::load(file).map_err(|e| {
+            format!(
+                "error: {e}\nthe arena stages Terminal Battle replays; use --headless for the text log"
+            )
+        })?;
+        let settings = Settings {
+            mute,
+            replay: Some((file.to_path_buf(), replay)),
+            ..Settings::default()
+        };
+        start(settings, cards, capture::Script::default())
+    }
 }
 
-/// Opens the replay viewer on a saved battle.
-pub fn run_replay(file: PathBuf, replay: Replay, cards: CardSet, mute: bool) -> Result<(), String> {
-    let settings = Settings {
-        mute,
-        replay: Some((file, replay)),
-        ..Settings::default()
-    };
-    start(settings, cards, &PlayArgs::default())
-}
-
-fn start(settings: Settings, cards: CardSet, args: &PlayArgs) -> Result<(), String> {
+fn start(settings: Settings, cards: CardSet, script: capture::Script) -> Result<(), String> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         return Err("error: no display to open the game window on (DISPLAY and WAYLAND_DISPLAY are unset).\n\
                     Run bterm from a desktop session, or without a screen under a virtual one: \
@@ -307,7 +277,7 @@ fn start(settings: Settings, cards: CardSet, args: &PlayArgs) -> Result<(), Stri
     )
     .insert_resource(Cards(cards))
     .insert_resource(settings)
-    .insert_resource(capture::Script::from(args))
+    .insert_resource(script)
     .add_plugins(AppPlugin { windowed: true });
     // DejaVu for every text: the engine's default font has no "·", "—" or arrows.
     let font = bevy::text::Font::from_bytes(FONT.to_vec());

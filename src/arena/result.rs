@@ -6,18 +6,17 @@
 use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 use super::duel::{Duel, Show};
 use super::hud::{centred_column, label, screen_layer};
 use super::input::{Button, Press};
 use super::sound::{Sfx, Sound};
-use super::stage::Shot;
+use super::stage::CameraShot;
 use super::{AppSystems, Screen, Settings};
 use crate::cards::Card;
 use crate::replay::Replay;
-use crate::rules::{Outcome, Side};
+use crate::rules::Outcome;
+use crate::rules::terminal::{Match, Side, pick};
 
 /// The card's size on stage, metres (a Data Carddass card is 59 × 86 mm).
 const CARD_SIZE: Vec2 = Vec2::new(1.6, 2.33);
@@ -35,7 +34,7 @@ pub struct Dispensed {
 
 /// A replay the viewer should play next (from the result screen).
 #[derive(Resource, Debug, Clone)]
-pub struct PendingReplay(pub Replay);
+pub struct PendingReplay(pub Replay<Match>);
 
 #[derive(Component)]
 struct CardOnStage;
@@ -73,36 +72,19 @@ fn go_to_result(
     }
 }
 
-/// The card the cabinet gives out: drawn from the set by the battle's seed,
-/// so a replay's result gives the same card.
-pub fn dispense(duel: &Duel) -> Option<Card> {
-    let pool: Vec<&Card> = duel
-        .cards
-        .cards()
-        .iter()
-        .filter(|c| c.as_digimon().is_some() || c.as_option().is_some())
-        .collect();
-    if pool.is_empty() {
-        return None;
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(duel.setup.seed ^ 0xD15E_45ED);
-    let i = rand::RngExt::random_range(&mut rng, 0..pool.len());
-    Some(pool[i].clone())
-}
-
 fn enter(
     mut commands: Commands,
     duel: Res<Duel>,
-    mut shot: ResMut<Shot>,
+    mut shot: ResMut<CameraShot>,
     mut images: ResMut<Assets<Image>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut sfx: MessageWriter<Sfx>,
 ) {
-    let outcome = duel.m.outcome();
-    *shot = Shot::Wide;
+    let outcome = duel.m().outcome();
+    *shot = CameraShot::Wide;
     sfx.write(Sfx(Sound::Fanfare));
-    let card = dispense(&duel);
+    let card = pick::prize(duel.setup(), &duel.cards);
     if let Some(card) = &card {
         match crate::barcode::print::render_card(card, false) {
             Ok(rgb) => {
@@ -140,7 +122,7 @@ fn enter(
             Err(e) => warn!("cannot render the dispensed card: {e}"),
         }
     }
-    let points = [Side::P1, Side::P2].map(|s| duel.m.view(s).points);
+    let points = [Side::P1, Side::P2].map(|s| duel.m().view(s).points);
     let title = match outcome {
         Some(Outcome::Win(w)) => format!("{w} WINS!"),
         Some(Outcome::Draw) => "DRAW".to_string(),
@@ -232,11 +214,7 @@ fn buttons(
             Button::A => next.set(Screen::Scan),
             Button::B => {
                 if let Some(duel) = &duel {
-                    commands.insert_resource(PendingReplay(Replay::new(
-                        duel.setup.clone(),
-                        duel.actions.clone(),
-                        &duel.m,
-                    )));
+                    commands.insert_resource(PendingReplay(Replay::of(&duel.table)));
                     next.set(Screen::Replay);
                 }
             }
@@ -254,7 +232,7 @@ fn buttons(
 
 /// Prints the card to the data directory's `prints` folder, as a PNG.
 fn print_card(card: &Card) -> String {
-    let Some(dir) = crate::barcode::enroll::data_dir().map(|d| d.join("prints")) else {
+    let Some(dir) = crate::save::data_dir().map(|d| d.join("prints")) else {
         return "No data directory to print into (set BTERM_DATA_DIR)".to_string();
     };
     if let Err(e) = std::fs::create_dir_all(&dir) {

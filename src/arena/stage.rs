@@ -6,7 +6,7 @@ use std::f32::consts::TAU;
 use bevy::prelude::*;
 
 use super::{AppSystems, Screen};
-use crate::rules::Side;
+use crate::rules::terminal::Side;
 
 /// Seconds for one full camera orbit in the idle arena.
 const ORBIT_SECONDS: f32 = 40.0;
@@ -48,7 +48,7 @@ pub struct ArenaCamera;
 
 /// What the camera looks at.
 #[derive(Resource, Debug, Clone, Copy, PartialEq)]
-pub enum Shot {
+pub enum CameraShot {
     /// The slow orbit of the idle arena.
     Orbit,
     /// Both Digimon from the front, slightly above.
@@ -65,11 +65,11 @@ pub struct Shake(pub f32);
 
 pub(super) fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(Color::srgb(0.01, 0.015, 0.04)))
-        .insert_resource(Shot::Orbit)
+        .insert_resource(CameraShot::Orbit)
         .init_resource::<Shake>()
         .add_systems(Startup, spawn_stage)
-        .add_systems(OnEnter(Screen::Attract), |mut shot: ResMut<Shot>| {
-            *shot = Shot::Orbit;
+        .add_systems(OnEnter(Screen::Attract), |mut shot: ResMut<CameraShot>| {
+            *shot = CameraShot::Orbit;
         })
         .add_systems(Update, move_camera.in_set(AppSystems::Update));
 }
@@ -159,9 +159,9 @@ fn spawn_stage(
 }
 
 /// The eye and the point looked at for a shot.
-fn framing(shot: Shot, t: f32) -> (Vec3, Vec3) {
+fn framing(shot: CameraShot, t: f32) -> (Vec3, Vec3) {
     match shot {
-        Shot::Orbit => {
+        CameraShot::Orbit => {
             let angle = t / ORBIT_SECONDS * TAU;
             (
                 Vec3::new(
@@ -172,8 +172,8 @@ fn framing(shot: Shot, t: f32) -> (Vec3, Vec3) {
                 Vec3::new(0.0, 0.5, 0.0),
             )
         }
-        Shot::Wide => (Vec3::new(0.0, 3.6, 9.5), Vec3::new(0.0, 1.0, 0.0)),
-        Shot::Focus(side) => {
+        CameraShot::Wide => (Vec3::new(0.0, 3.6, 9.5), Vec3::new(0.0, 1.0, 0.0)),
+        CameraShot::Focus(side) => {
             let target = spot(side) + Vec3::Y * 1.1;
             let from = spot(side.other());
             (
@@ -181,13 +181,13 @@ fn framing(shot: Shot, t: f32) -> (Vec3, Vec3) {
                 target,
             )
         }
-        Shot::Centre => (Vec3::new(0.0, 2.0, 7.0), Vec3::new(0.0, 1.0, 0.0)),
+        CameraShot::Centre => (Vec3::new(0.0, 2.0, 7.0), Vec3::new(0.0, 1.0, 0.0)),
     }
 }
 
 fn move_camera(
     time: Res<Time>,
-    shot: Res<Shot>,
+    shot: Res<CameraShot>,
     mut shake: ResMut<Shake>,
     mut camera: Single<&mut Transform, With<ArenaCamera>>,
     mut looking_at: Local<Option<Vec3>>,
@@ -195,7 +195,7 @@ fn move_camera(
     let (eye, look) = framing(*shot, time.elapsed_secs());
     let ease = 1.0 - (-CAMERA_EASE * time.delta_secs()).exp();
     let mut current = camera.translation;
-    current = if *shot == Shot::Orbit {
+    current = if *shot == CameraShot::Orbit {
         // The orbit moves every frame; follow it closely so it stays smooth.
         current.lerp(eye, ease.max(0.05))
     } else {

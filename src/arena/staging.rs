@@ -1,20 +1,20 @@
 //! Staging: every rules event, as the show plays it, becomes something to
-//! see and hear. The [`Board`] is what the audience has been shown so far
-//! (the HUD draws it); figures lunge, recoil, transform and break; techniques
-//! fly; the camera cuts. Nothing here touches the Match.
-
-use std::collections::VecDeque;
+//! see and hear. The [`Board`] records what the audience has been shown so
+//! far (the HUD draws it); here figures lunge, recoil, transform and break,
+//! techniques fly, the camera cuts and sounds play. Nothing here touches the
+//! Match.
 
 use bevy::prelude::*;
 
 use super::AppSystems;
+pub use super::board::{Board, SideBoard};
 use super::duel::{Duel, DuelStarted, Staged};
 use super::figures::{self, BenchFigure, Figure, FigurePart};
 use super::sound::{Sfx, Sound};
-use super::stage::{Shake, Shot, spot};
-use crate::cards::{BattleType, CardNumber, CardSet};
-use crate::rules::terminal::{Event, log};
-use crate::rules::{Outcome, Side};
+use super::stage::{CameraShot, Shake, spot};
+use crate::cards::{CardNumber, CardSet};
+use crate::rules::Outcome;
+use crate::rules::terminal::{Event, Side};
 
 /// How long a technique flies, seconds.
 const FLIGHT: f32 = 0.55;
@@ -22,99 +22,6 @@ const FLIGHT: f32 = 0.55;
 const DEBRIS_SECONDS: f32 = 3.5;
 /// Waiting lines stand at this fraction of their size, out of the way.
 const BENCH_SIZE: f32 = 0.45;
-/// Captions kept in the HUD's log.
-const LOG_LINES: usize = 4;
-
-/// One side as the audience has seen it.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SideBoard {
-    /// The front Digimon.
-    pub front: Option<CardNumber>,
-    /// Its name.
-    pub name: String,
-    /// Its level, as printed.
-    pub level: String,
-    /// Points.
-    pub points: i32,
-    /// The front Digimon's HP in this battle.
-    pub hp: u32,
-    /// The front line's evolution gauge, percent.
-    pub gauge: u32,
-    /// Which line is at the front.
-    pub front_line: usize,
-    /// Every line's evolution gauge, percent.
-    pub gauges: Vec<u32>,
-    /// Digimon still in play.
-    pub left: usize,
-    /// Digimon in the team.
-    pub team: usize,
-    /// Pressed this round.
-    pub locked: bool,
-    /// The revealed stance.
-    pub stance: Option<BattleType>,
-    /// The technique in use: name, basic power.
-    pub technique: Option<(String, u32)>,
-    /// The attack power after every change.
-    pub power: Option<u32>,
-}
-
-/// What the show has staged so far: the HUD's source.
-#[derive(Resource, Debug, Clone, Default)]
-pub struct Board {
-    /// Both sides.
-    pub sides: [SideBoard; 2],
-    /// The round (1-based; 0 before the first).
-    pub round: u32,
-    /// The last round there can be.
-    pub max_rounds: u32,
-    /// The clash's winner this round, once shown (`Some(None)`: equal powers).
-    pub clash: Option<Option<Side>>,
-    /// The result, once shown.
-    pub outcome: Option<Outcome>,
-    /// The latest captions, newest last.
-    pub log: VecDeque<String>,
-    /// A big centre caption and how long it stays (seconds).
-    pub banner: Option<(String, f32)>,
-}
-
-impl Board {
-    /// The board at a duel's start.
-    pub fn new(duel: &Duel) -> Board {
-        let mut b = Board {
-            max_rounds: duel.m.tunables().max_rounds,
-            ..Board::default()
-        };
-        for side in Side::BOTH {
-            let v = duel.m.view(side);
-            let lines = duel.m.lines(side);
-            let s = &mut b.sides[side.index()];
-            s.points = duel.m.tunables().start_points;
-            s.front_line = duel.m.front_line(side);
-            s.gauge = 0;
-            s.team = lines.len();
-            s.gauges = lines.iter().map(|l| l.gauge).collect();
-            s.left = v.digimon_left;
-            set_front(s, &duel.cards, lines[s.front_line].stages[0]);
-        }
-        b
-    }
-
-    fn say(&mut self, line: String) {
-        self.log.push_back(line);
-        while self.log.len() > LOG_LINES {
-            self.log.pop_front();
-        }
-    }
-}
-
-fn set_front(s: &mut SideBoard, cards: &CardSet, card: CardNumber) {
-    s.front = Some(card);
-    if let Some(d) = cards.get(&card).and_then(|c| c.as_digimon()) {
-        s.name = d.name.clone();
-        s.level = d.level.to_string();
-        s.hp = d.hp;
-    }
-}
 
 /// A technique in flight (physics moves it; staging lands it).
 #[derive(Component, Debug, Clone, Copy)]
@@ -192,7 +99,7 @@ fn set_stage(
     props: Props,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
-    mut shot: ResMut<Shot>,
+    mut shot: ResMut<CameraShot>,
 ) {
     if started.read().last().is_none() {
         return;
@@ -213,8 +120,8 @@ fn set_stage(
         }
         spawn_benches(&mut commands, &mut meshes, &mut materials, &duel, side);
     }
-    if *shot != Shot::Orbit {
-        *shot = Shot::Wide;
+    if *shot != CameraShot::Orbit {
+        *shot = CameraShot::Wide;
     }
 }
 
@@ -226,8 +133,8 @@ fn spawn_benches(
     duel: &Duel,
     side: Side,
 ) {
-    let front = duel.m.front_line(side);
-    for (i, line) in duel.m.lines(side).iter().enumerate() {
+    let front = duel.m().front_line(side);
+    for (i, line) in duel.m().lines(side).iter().enumerate() {
         if i == front || !line.in_play {
             continue;
         }
@@ -260,33 +167,33 @@ fn stage_events(
     )>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
-    mut shot: ResMut<Shot>,
+    mut shot: ResMut<CameraShot>,
     mut shake: ResMut<Shake>,
     mut sfx: MessageWriter<Sfx>,
 ) {
     let cards = &duel.cards;
     for Staged(e) in staged.read() {
-        board.say(log::describe(e, cards));
+        board.record(e, cards, duel.m());
+        if let Some(s) = sound_of(e) {
+            sfx.write(Sfx(s));
+        }
+        if let Some(s) = camera_for(e) {
+            *shot = s;
+        }
         match e {
-            Event::RoundStarted { round } => {
-                board.round = *round;
-                board.clash = None;
-                for s in &mut board.sides {
-                    s.locked = false;
-                    s.stance = None;
-                    s.technique = None;
-                    s.power = None;
-                }
-                board.banner = Some((format!("ROUND {round}"), 1.0));
-                *shot = Shot::Wide;
-                sfx.write(Sfx(Sound::Round));
-            }
-            Event::EvolutionOffered { .. } | Event::AbilityReadied { .. } => {}
-            Event::Digivolved { side, to, .. } | Event::Jogressed { side, to, .. } => {
-                let s = &mut board.sides[side.index()];
-                set_front(s, cards, *to);
-                s.gauge = 0;
+            Event::Digivolved { side, to, .. }
+            | Event::Jogressed { side, to, .. }
+            | Event::SteppedIn { side, card: to } => {
                 replace_front(&mut commands, &figures_q, *side);
+                let joined = matches!(e, Event::Jogressed { .. });
+                let stepped = matches!(e, Event::SteppedIn { .. });
+                // The partner line of a Jogress, or the line stepping in,
+                // leaves the bench.
+                for (b, f) in &benches {
+                    if f.side == *side && (joined || stepped && f.card == *to) {
+                        commands.entity(b).despawn();
+                    }
+                }
                 if let Some(f) = figures::spawn_front(
                     &mut commands,
                     &mut meshes,
@@ -297,61 +204,18 @@ fn stage_events(
                 ) {
                     commands.entity(f).insert(DuelProp);
                 }
-                flash(
-                    &mut commands,
-                    &mut meshes,
-                    &mut materials,
-                    spot(*side) + Vec3::Y,
-                    2.5,
-                    Color::srgb(1.0, 0.95, 0.6),
-                );
-                if let Event::Jogressed { .. } = e {
-                    board.banner = Some(("JOGRESS!".into(), 1.4));
-                    // The partner line joined: its bench figure leaves the stage.
-                    for (b, f) in &benches {
-                        if f.side == *side {
-                            commands.entity(b).despawn();
-                        }
-                    }
-                } else {
-                    board.banner = Some(("DIGIVOLVE!".into(), 1.4));
-                }
-                *shot = Shot::Focus(*side);
-                sfx.write(Sfx(Sound::Evolve));
-            }
-            Event::StanceLocked { side } => {
-                board.sides[side.index()].locked = true;
-                sfx.write(Sfx(Sound::Button));
-            }
-            Event::AlphaAttack { side, .. } => {
-                board.banner = Some((format!("{side} ALPHA STRIKE!"), 1.0));
-                *shot = Shot::Focus(*side);
-                sfx.write(Sfx(Sound::Reveal));
-            }
-            Event::AlphaBlock { side, group } => {
-                if !group.is_empty() {
-                    board.banner = Some((format!("{side} ALPHA BLOCK!"), 1.0));
-                    *shot = Shot::Focus(*side);
+                if !stepped {
+                    flash(
+                        &mut commands,
+                        &mut meshes,
+                        &mut materials,
+                        spot(*side) + Vec3::Y,
+                        2.5,
+                        Color::srgb(1.0, 0.95, 0.6),
+                    );
                 }
             }
-            Event::StancesRevealed { stances, .. } => {
-                for side in Side::BOTH {
-                    board.sides[side.index()].stance = Some(stances[side.index()]);
-                }
-                *shot = Shot::Wide;
-                sfx.write(Sfx(Sound::Reveal));
-            }
-            Event::TechniqueChosen {
-                side,
-                card,
-                slot,
-                base,
-            } => {
-                let name = log::technique_name(cards, *card, *slot)
-                    .unwrap_or_else(|| format!("Technique {}", slot.letter()));
-                let s = &mut board.sides[side.index()];
-                s.technique = Some((name, *base));
-                s.power = Some(*base);
+            Event::TechniqueChosen { side, base, .. } => {
                 for (_, mut f, _, _) in &mut figures_q {
                     if f.side == *side {
                         f.lunge = 0.5;
@@ -366,23 +230,8 @@ fn stage_events(
                     cards,
                     board.sides[side.index()].front,
                 );
-                *shot = Shot::Focus(*side);
-                sfx.write(Sfx(Sound::Launch));
             }
-            Event::PowerModified { side, power, .. } => {
-                board.sides[side.index()].power = Some(*power);
-            }
-            Event::HpModified { side, hp, .. } => {
-                board.sides[side.index()].hp = *hp;
-            }
-            Event::AbilityTriggered { .. } | Event::DeletionPrevented { .. } => {}
-            Event::Clash { powers, hp, winner } => {
-                for side in Side::BOTH {
-                    let s = &mut board.sides[side.index()];
-                    s.power = Some(powers[side.index()]);
-                    s.hp = hp[side.index()];
-                }
-                board.clash = Some(*winner);
+            Event::Clash { winner, .. } => {
                 if let Some(w) = winner {
                     for (_, mut f, _, _) in &mut figures_q {
                         if f.side == w.other() {
@@ -390,111 +239,64 @@ fn stage_events(
                         }
                     }
                 }
+                let centre = Vec3::new(0.0, 1.1, 0.0);
                 flash(
                     &mut commands,
                     &mut meshes,
                     &mut materials,
-                    Vec3::new(0.0, 1.1, 0.0),
+                    centre,
                     1.8,
                     Color::WHITE,
                 );
-                sparks(
-                    &mut commands,
-                    &mut meshes,
-                    &mut materials,
-                    Vec3::new(0.0, 1.1, 0.0),
-                    10,
-                );
-                board.banner = Some((
-                    match winner {
-                        Some(w) => format!("{w} WINS THE CLASH"),
-                        None => "EVEN!".to_string(),
-                    },
-                    1.0,
-                ));
-                *shot = Shot::Centre;
+                sparks(&mut commands, &mut meshes, &mut materials, centre, 10);
                 shake.0 = 0.4;
-                sfx.write(Sfx(Sound::Clash));
-            }
-            Event::PointsChanged { side, points, .. } => {
-                board.sides[side.index()].points = *points;
             }
             Event::Deleted { side, .. } => {
-                let s = &mut board.sides[side.index()];
-                s.left = s.left.saturating_sub(1);
                 for (root, f, _, children) in &figures_q {
-                    if f.side != *side {
-                        continue;
+                    if f.side == *side {
+                        break_apart(&mut commands, root, children, &parts, *side);
                     }
-                    break_apart(&mut commands, root, children, &parts, *side);
                 }
-                board.banner = Some((format!("{} DELETED", s.name.to_uppercase()), 1.4));
-                *shot = Shot::Focus(*side);
                 shake.0 = 0.6;
-                sfx.write(Sfx(Sound::Delete));
             }
-            Event::SteppedIn { side, card } => {
-                let s = &mut board.sides[side.index()];
-                set_front(s, cards, *card);
-                if let Some(line) = duel
-                    .m
-                    .lines(*side)
-                    .iter()
-                    .position(|l| l.stages.contains(card))
-                {
-                    s.front_line = line;
-                }
-                s.gauge = s.gauges.get(s.front_line).copied().unwrap_or(0);
-                replace_front(&mut commands, &figures_q, *side);
-                for (b, f) in &benches {
-                    if f.side == *side && f.card == *card {
-                        commands.entity(b).despawn();
-                    }
-                }
-                if let Some(f) = figures::spawn_front(
-                    &mut commands,
-                    &mut meshes,
-                    &mut materials,
-                    cards,
-                    *card,
-                    *side,
-                ) {
-                    commands.entity(f).insert(DuelProp);
-                }
-                *shot = Shot::Focus(*side);
-            }
-            Event::GaugeChanged { side, line, gauge } => {
-                let s = &mut board.sides[side.index()];
-                let line = usize::from(*line);
-                if let Some(g) = s.gauges.get_mut(line) {
-                    *g = *gauge;
-                }
-                if line == s.front_line {
-                    s.gauge = *gauge;
-                }
-            }
-            Event::RoundEnded { points, .. } => {
-                for side in Side::BOTH {
-                    board.sides[side.index()].points = points[side.index()];
-                }
-            }
-            Event::BattleEnded { outcome } => {
-                board.outcome = Some(*outcome);
-                board.banner = Some((
-                    match outcome {
-                        Outcome::Win(w) => format!("{w} WINS!"),
-                        Outcome::Draw => "DRAW".to_string(),
-                    },
-                    3.0,
-                ));
-                *shot = match outcome {
-                    Outcome::Win(w) => Shot::Focus(*w),
-                    Outcome::Draw => Shot::Wide,
-                };
-                sfx.write(Sfx(Sound::Fanfare));
-            }
+            _ => {}
         }
     }
+}
+
+/// The sound an event makes, if any.
+fn sound_of(e: &Event) -> Option<Sound> {
+    Some(match e {
+        Event::RoundStarted { .. } => Sound::Round,
+        Event::Digivolved { .. } | Event::Jogressed { .. } => Sound::Evolve,
+        Event::StanceLocked { .. } => Sound::Button,
+        Event::AlphaAttack { .. } | Event::StancesRevealed { .. } => Sound::Reveal,
+        Event::TechniqueChosen { .. } => Sound::Launch,
+        Event::Clash { .. } => Sound::Clash,
+        Event::Deleted { .. } => Sound::Delete,
+        Event::BattleEnded { .. } => Sound::Fanfare,
+        _ => return None,
+    })
+}
+
+/// Where the camera cuts for an event, if it cuts.
+fn camera_for(e: &Event) -> Option<CameraShot> {
+    Some(match e {
+        Event::RoundStarted { .. } | Event::StancesRevealed { .. } => CameraShot::Wide,
+        Event::Digivolved { side, .. }
+        | Event::Jogressed { side, .. }
+        | Event::AlphaAttack { side, .. }
+        | Event::TechniqueChosen { side, .. }
+        | Event::Deleted { side, .. }
+        | Event::SteppedIn { side, .. } => CameraShot::Focus(*side),
+        Event::AlphaBlock { side, group } if !group.is_empty() => CameraShot::Focus(*side),
+        Event::Clash { .. } => CameraShot::Centre,
+        Event::BattleEnded { outcome } => match outcome {
+            Outcome::Win(w) => Side::of(*w).map_or(CameraShot::Wide, CameraShot::Focus),
+            Outcome::Draw => CameraShot::Wide,
+        },
+        _ => return None,
+    })
 }
 
 /// The old front figure of `side` leaves (it is replaced by a new one).

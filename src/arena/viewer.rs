@@ -14,10 +14,11 @@ use super::duel::{Duel, DuelKind, DuelStarted, Show};
 use super::hud::label;
 use super::input::{Button, Press};
 use super::result::PendingReplay;
-use super::{AppSystems, Cards, Pilot, Screen, Settings};
-use crate::ai::Level;
+use super::{AppSystems, Cards, Screen, Settings};
+use crate::ai::Strength;
 use crate::replay::Replay;
-use crate::rules::Side;
+use crate::rules::terminal::Match;
+use crate::session::Player;
 
 /// The speeds the viewer steps through.
 pub const SPEEDS: [f32; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
@@ -26,7 +27,7 @@ pub const SPEEDS: [f32; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
 #[derive(Resource, Debug, Clone)]
 pub struct Viewing {
     /// The replay.
-    pub replay: Replay,
+    pub replay: Replay<Match>,
     /// Where it came from.
     pub name: String,
     /// Index into [`SPEEDS`].
@@ -59,7 +60,7 @@ fn stage_replay(
     cards: &Cards,
     started: &mut MessageWriter<DuelStarted>,
 ) {
-    let pilots = [Pilot::Cpu(Level::Normal); 2];
+    let pilots = [Player::Cpu(Strength::Normal); 2];
     match Duel::new(
         DuelKind::Replay,
         viewing.replay.setup.clone(),
@@ -215,20 +216,19 @@ fn draw(
     } else if let Some(duel) = duel {
         let done = total - duel.script.len();
         let state = if duel.script.is_empty() && show.idle() {
-            let check = if duel.m.state_hash() == viewing.replay.final_hash {
+            let check = if duel.m().state_hash() == viewing.replay.final_hash {
                 "final state matches the replay ✓".to_string()
             } else {
                 format!(
                     "final state {:016x} differs from the replay's {:016x} ✗",
-                    duel.m.state_hash(),
+                    duel.m().state_hash(),
                     viewing.replay.final_hash
                 )
             };
-            let outcome = match duel.m.outcome() {
-                Some(crate::rules::Outcome::Win(Side::P1)) => "P1 won",
-                Some(crate::rules::Outcome::Win(Side::P2)) => "P2 won",
-                Some(crate::rules::Outcome::Draw) => "a draw",
-                None => "unfinished",
+            let outcome = match duel.m().outcome() {
+                Some(crate::rules::Outcome::Win(seat)) => format!("{seat} won"),
+                Some(crate::rules::Outcome::Draw) => "a draw".to_string(),
+                None => "unfinished".to_string(),
             };
             format!("ENDED ({outcome}) · {check} · A again · Esc leave")
         } else if show.paused {

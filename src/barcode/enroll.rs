@@ -14,18 +14,7 @@ use crate::cards::{CardNumber, read_ron, write_ron};
 /// The file name of the enrolments in the data folder.
 pub const FILE_NAME: &str = "enrolled.ron";
 
-/// Where bterm keeps what a user saves: `$BTERM_DATA_DIR`, else
-/// `$XDG_DATA_HOME/bterm`, else `~/.local/share/bterm`.
-pub fn data_dir() -> Option<PathBuf> {
-    let env = |k| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    env("BTERM_DATA_DIR")
-        .or_else(|| env("XDG_DATA_HOME").map(|d| d.join("bterm")))
-        .or_else(|| env("HOME").map(|h| h.join(".local/share/bterm")))
-}
+pub use crate::save::data_dir;
 
 /// One enrolment as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use crate::cards::{
     Attribute, BattleType, Card, CardNumber, Digimon, Field, Level, Prefix, Requirements,
     Technique, Techniques,
 };
-use crate::rules::fnv1a;
+use crate::fingerprint::fnv1a;
 
 const SYLLABLES: [&str; 16] = [
     "Ba", "Ko", "Zu", "Ri", "Ga", "Mo", "Pi", "Te", "Ra", "Sho", "Ki", "Do", "Nu", "Ve", "Ha", "Ji",

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::load_set;
+use super::{CliError, load_set};
 use crate::barcode::files::{self, FileReport, MAX_PIXELS};
 use crate::barcode::frames::{self, FolderFrames, FrameEvent, FrameSource, Stabilizer};
 use crate::barcode::{Enrolments, Scanner, Source, code, decode, print as printer};
@@ -72,14 +72,14 @@ pub struct EnrollArgs {
     pub cards: Option<PathBuf>,
 }
 
-fn scanner(cards: Option<&std::path::Path>) -> Result<Scanner, String> {
+fn scanner(cards: Option<&std::path::Path>) -> Result<Scanner, CliError> {
     let set = load_set(cards)?;
     let enrolments = Enrolments::open_default().map_err(|e| format!("error: {e}"))?;
     Ok(Scanner::new(set, enrolments))
 }
 
 /// `bterm print`.
-pub fn print(args: PrintArgs) -> Result<(), String> {
+pub fn print(args: PrintArgs) -> Result<(), CliError> {
     let set = load_set(args.cards.as_deref())?;
     let mut cards: Vec<(Card, bool)> = Vec::new();
     if args.all {
@@ -115,10 +115,9 @@ pub fn print(args: PrintArgs) -> Result<(), String> {
         cards.extend(custom.into_iter().map(|c| (c, true)));
     }
     if cards.is_empty() {
-        return Err(
-            "error: no cards to print; name some (`bterm print Dα-001 Dα-002`), or use --all or --custom FILE.ron"
-                .into(),
-        );
+        return Err(CliError::failed(
+            "error: no cards to print; name some (`bterm print Dα-001 Dα-002`), or use --all or --custom FILE.ron",
+        ));
     }
     let written =
         printer::print(&cards, &args.out, args.force).map_err(|e| format!("error: {e}"))?;
@@ -175,7 +174,7 @@ fn abbreviate(text: &str) -> String {
 }
 
 /// `bterm scan`.
-pub fn scan(args: ScanArgs) -> Result<(), String> {
+pub fn scan(args: ScanArgs) -> Result<(), CliError> {
     if let Some(index) = args.camera {
         return camera(index, &args);
     }
@@ -184,10 +183,9 @@ pub fn scan(args: ScanArgs) -> Result<(), String> {
         return live(Box::new(source), &args);
     }
     if args.paths.is_empty() {
-        return Err(
-            "error: nothing to scan; give image files or folders (`bterm scan barcodes/`), --frames DIR or --camera"
-                .into(),
-        );
+        return Err(CliError::failed(
+            "error: nothing to scan; give image files or folders (`bterm scan barcodes/`), --frames DIR or --camera",
+        ));
     }
     let scanner = scanner(args.cards.as_deref())?;
     let (found, path_errors) = files::collect(&args.paths);
@@ -225,12 +223,14 @@ pub fn scan(args: ScanArgs) -> Result<(), String> {
     });
     bar.finish_and_clear();
     if let Some(e) = write_error {
-        return Err(format!("error: cannot write the output: {e}"));
+        return Err(CliError::from(format!(
+            "error: cannot write the output: {e}"
+        )));
     }
     let failed = reports.iter().filter(|r| !r.ok()).count();
     let total = reports.len();
     if total == 0 && path_errors.is_empty() {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "error: no image files found in {}; bterm reads {}",
             args.paths
                 .iter()
@@ -238,17 +238,17 @@ pub fn scan(args: ScanArgs) -> Result<(), String> {
                 .collect::<Vec<_>>()
                 .join(", "),
             files::EXTENSIONS.join(", ")
-        ));
+        )));
     }
     if failed > 0 || !path_errors.is_empty() {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "{failed} of {total} files gave no card{}",
             if path_errors.is_empty() {
                 String::new()
             } else {
                 format!(", {} paths could not be read", path_errors.len())
             }
-        ));
+        )));
     }
     if !args.json {
         eprintln!("{total} files, every one a card");
@@ -256,7 +256,7 @@ pub fn scan(args: ScanArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn live(source: Box<dyn FrameSource>, args: &ScanArgs) -> Result<(), String> {
+fn live(source: Box<dyn FrameSource>, args: &ScanArgs) -> Result<(), CliError> {
     let scanner = scanner(args.cards.as_deref())?;
     let pipeline = frames::start(source, scanner, Stabilizer::default());
     let mut out = std::io::stdout().lock();
@@ -295,30 +295,29 @@ fn live(source: Box<dyn FrameSource>, args: &ScanArgs) -> Result<(), String> {
     }
     pipeline.join();
     if errors > 0 {
-        return Err(format!("{errors} frames could not be read"));
+        return Err(CliError::from(format!("{errors} frames could not be read")));
     }
     Ok(())
 }
 
 #[cfg(feature = "camera")]
-fn camera(index: u32, args: &ScanArgs) -> Result<(), String> {
+fn camera(index: u32, args: &ScanArgs) -> Result<(), CliError> {
     let source = crate::barcode::webcam::Webcam::open(index).map_err(|e| format!("error: {e}"))?;
     eprintln!("reading camera {index}; hold a card in view, Ctrl+C to stop");
     live(Box::new(source), args)
 }
 
 #[cfg(not(feature = "camera"))]
-fn camera(_index: u32, _args: &ScanArgs) -> Result<(), String> {
-    Err(
+fn camera(_index: u32, _args: &ScanArgs) -> Result<(), CliError> {
+    Err(CliError::failed(
         "error: this bterm was built without webcam support (cargo feature `camera`).\n\
          Rebuild with `cargo build --release --features camera` (Debian needs libclang-dev), \
-         or scan pictures instead: `bterm scan FILE...` or `bterm scan --frames DIR`."
-            .into(),
-    )
+         or scan pictures instead: `bterm scan FILE...` or `bterm scan --frames DIR`.",
+    ))
 }
 
 /// `bterm enroll`.
-pub fn enroll(args: EnrollArgs) -> Result<(), String> {
+pub fn enroll(args: EnrollArgs) -> Result<(), CliError> {
     let set = load_set(args.cards.as_deref())?;
     let card = set
         .resolve(&args.number)
@@ -330,14 +329,14 @@ pub fn enroll(args: EnrollArgs) -> Result<(), String> {
     let symbols = decode(&img, crate::barcode::Effort::File).symbols;
     let symbol = match symbols.as_slice() {
         [] => {
-            return Err(format!(
+            return Err(CliError::from(format!(
                 "error: {}: no barcode found; take a sharper, closer picture of the code",
                 args.image.display()
-            ));
+            )));
         }
         [one] => one.clone(),
         many => {
-            return Err(format!(
+            return Err(CliError::from(format!(
                 "error: {}: {} barcodes in the picture ({}); crop it to the one to enroll",
                 args.image.display(),
                 many.len(),
@@ -345,19 +344,19 @@ pub fn enroll(args: EnrollArgs) -> Result<(), String> {
                     .map(|s| format!("{} \"{}\"", s.format.name(), s.text))
                     .collect::<Vec<_>>()
                     .join(", ")
-            ));
+            )));
         }
     };
     if matches!(
         code::classify(&symbol),
         code::Content::Number(_) | code::Content::Custom(_)
     ) {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "error: {}: the {} \"{}\" is already a bterm card code; it needs no enrolment",
             args.image.display(),
             symbol.format.name(),
             abbreviate(&symbol.text)
-        ));
+        )));
     }
     let before = enrolments.insert(&symbol, card.number());
     enrolments.save().map_err(|e| format!("error: {e}"))?;

@@ -10,7 +10,7 @@ pub mod text;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::{Attribute, BattleType, Field, Stage};
+use crate::glossary::{Attribute, BattleType, Field, Stage};
 
 #[cfg(test)]
 use proptest_derive::Arbitrary;

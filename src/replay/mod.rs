@@ -1,53 +1,28 @@
-//! Replays: the rules version, the setup (both teams, tunables, seed), every
-//! action in order, and a hash of the final state. A replay plays the same
-//! battle on every machine, and says so when it does not.
+//! Replays, for any ruleset: the rules version, the setup, every action in
+//! order, and a hash of the final state. A replay plays the same game on
+//! every machine, and says so when it does not. The file names its ruleset
+//! (`rules: (ruleset: Terminal, …)`), so [`ruleset_of`] can tell which
+//! rules to play it by before reading the rest.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::cards::CardSet;
-use crate::rules::terminal::{Action, ENGINE_VERSION, Event, Match, Setup, SetupError};
-use crate::rules::{IllegalAction, Side};
+use crate::rules::{IllegalAction, RulesVersion, Ruleset, RulesetId, Seat};
+use crate::session::Table;
 
-/// Which rules a replay was played by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RulesVersion {
-    /// The ruleset.
-    pub ruleset: Ruleset,
-    /// The engine's code version.
-    pub engine: u32,
-    /// The tunables' version.
-    pub tunables: u32,
-}
-
-/// The rulesets a replay can name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Ruleset {
-    /// The arcade Terminal Battle.
-    Terminal,
-}
-
-impl std::fmt::Display for RulesVersion {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{:?} rules, engine {} with tunables {}",
-            self.ruleset, self.engine, self.tunables
-        )
-    }
-}
-
-/// A recorded battle.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Replay {
+/// A recorded game of ruleset `R`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct Replay<R: Ruleset> {
     /// The rules it was played by.
     pub rules: RulesVersion,
-    /// Both teams, the tunables and the seed.
-    pub setup: Setup,
+    /// What the game started from (teams or decks, numbers, seed).
+    pub setup: R::Setup,
     /// Every action, in order.
-    pub actions: Vec<(Side, Action)>,
-    /// `Match::state_hash` after the last action.
+    pub actions: Vec<(Seat, R::Action)>,
+    /// The state hash after the last action.
     pub final_hash: u64,
 }
 
@@ -85,23 +60,23 @@ pub enum ReplayError {
         expected: RulesVersion,
     },
     /// Its setup is refused by the card set at hand.
-    #[error("the replay's teams are refused: {0}")]
-    Setup(#[from] SetupError),
+    #[error("the replay's setup is refused: {0}")]
+    Setup(String),
     /// An action the rules refuse.
-    #[error("action {number} ({side} {action:?}) is refused: {error}")]
+    #[error("action {number} ({seat} {action}) is refused: {error}")]
     Illegal {
         /// 1-based.
         number: usize,
         /// Who.
-        side: Side,
-        /// What.
-        action: Action,
+        seat: Seat,
+        /// What, as written in the file.
+        action: String,
         /// The rules' reason.
         error: IllegalAction,
     },
-    /// The battle did not end in the same state.
+    /// The game did not end in the same state.
     #[error(
-        "the replay does not reproduce the recorded battle: final state hash {found:016x}, recorded {expected:016x} (different card data or rules)"
+        "the replay does not reproduce the recorded game: final state hash {found:016x}, recorded {expected:016x} (different card data or rules)"
     )]
     Mismatch {
         /// Replayed.
@@ -111,43 +86,55 @@ pub enum ReplayError {
     },
 }
 
-/// The rules version of this build for a setup.
-pub fn rules_version(setup: &Setup) -> RulesVersion {
-    RulesVersion {
-        ruleset: Ruleset::Terminal,
-        engine: ENGINE_VERSION,
-        tunables: setup.tunables.version,
+/// Only the part of a replay file that names its rules.
+#[derive(Deserialize)]
+struct Header {
+    rules: RulesVersion,
+}
+
+fn malformed(name: &str, e: &ron::error::SpannedError) -> ReplayError {
+    ReplayError::Malformed {
+        path: name.to_string(),
+        line: e.span.start.line,
+        column: e.span.start.col,
+        message: e.code.to_string(),
     }
 }
 
-impl Replay {
-    /// A replay of a finished (or stopped) match.
-    pub fn new(setup: Setup, actions: Vec<(Side, Action)>, final_state: &Match) -> Replay {
+/// Reads a replay file's text (`name` is used in messages).
+pub fn read(path: &Path) -> Result<String, ReplayError> {
+    std::fs::read_to_string(path).map_err(|e| ReplayError::Io {
+        path: path.display().to_string(),
+        error: e.to_string(),
+    })
+}
+
+/// Which ruleset a replay's text names (`name` is used in messages).
+pub fn ruleset_of(text: &str, name: &str) -> Result<RulesetId, ReplayError> {
+    crate::cards::read_ron::<Header>(text)
+        .map(|h| h.rules.ruleset)
+        .map_err(|e| malformed(name, &e))
+}
+
+impl<R: Ruleset> Replay<R> {
+    /// A replay of a table's game so far.
+    pub fn of(table: &Table<R>) -> Replay<R> {
         Replay {
-            rules: rules_version(&setup),
-            setup,
-            actions,
-            final_hash: final_state.state_hash(),
+            rules: R::version(table.setup()),
+            setup: table.setup().clone(),
+            actions: table.actions().to_vec(),
+            final_hash: table.game().state_hash(),
         }
     }
 
     /// Reads a replay file.
-    pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ReplayError::Io {
-            path: path.display().to_string(),
-            error: e.to_string(),
-        })?;
-        Replay::parse(&text, &path.display().to_string())
+    pub fn load(path: &Path) -> Result<Replay<R>, ReplayError> {
+        Replay::parse(&read(path)?, &path.display().to_string())
     }
 
     /// Parses a replay's text (`name` is used in messages).
-    pub fn parse(text: &str, name: &str) -> Result<Replay, ReplayError> {
-        crate::cards::read_ron(text).map_err(|e| ReplayError::Malformed {
-            path: name.to_string(),
-            line: e.span.start.line,
-            column: e.span.start.col,
-            message: e.code.to_string(),
-        })
+    pub fn parse(text: &str, name: &str) -> Result<Replay<R>, ReplayError> {
+        crate::cards::read_ron(text).map_err(|e| malformed(name, &e))
     }
 
     /// Writes the replay as RON.
@@ -160,29 +147,51 @@ impl Replay {
         crate::save::write_atomic(path, text.as_bytes()).map_err(|e| io(e.to_string()))
     }
 
+    /// Saves the replay in `dir` under a new name made from the time and
+    /// the seed (`battle-<seconds>-<seed>.ron`, numbered if taken).
+    pub fn save_in(&self, dir: &Path) -> Result<PathBuf, ReplayError> {
+        std::fs::create_dir_all(dir).map_err(|e| ReplayError::Io {
+            path: dir.display().to_string(),
+            error: format!("cannot create the folder: {e}"),
+        })?;
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let seed = R::seed(&self.setup);
+        let mut path = dir.join(format!("battle-{stamp}-{seed:x}.ron"));
+        let mut n = 1;
+        while path.exists() {
+            path = dir.join(format!("battle-{stamp}-{seed:x}-{n}.ron"));
+            n += 1;
+        }
+        self.save(&path)?;
+        Ok(path)
+    }
+
     /// Plays the replay back, handing every event to `on_event`, and checks
     /// the final state hash.
     pub fn play(
         &self,
         cards: &CardSet,
-        mut on_event: impl FnMut(&Event),
-    ) -> Result<Match, ReplayError> {
-        let expected = rules_version(&self.setup);
+        mut on_event: impl FnMut(&R::Event),
+    ) -> Result<R, ReplayError> {
+        let expected = R::version(&self.setup);
         if self.rules != expected {
             return Err(ReplayError::WrongRules {
                 found: self.rules,
                 expected,
             });
         }
-        let mut m = Match::from_setup(&self.setup, cards)?;
+        let mut m =
+            R::from_setup(&self.setup, cards).map_err(|e| ReplayError::Setup(e.to_string()))?;
         m.opening_events().iter().for_each(&mut on_event);
-        for (i, &(side, action)) in self.actions.iter().enumerate() {
+        for (i, &(seat, action)) in self.actions.iter().enumerate() {
             let events = m
-                .apply(side, action)
+                .apply(seat, action)
                 .map_err(|error| ReplayError::Illegal {
                     number: i + 1,
-                    side,
-                    action,
+                    seat,
+                    action: format!("{action:?}"),
                     error,
                 })?;
             events.iter().for_each(&mut on_event);

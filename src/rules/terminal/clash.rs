@@ -2,13 +2,14 @@
 //! bonus, the clash, deletion (interruptive effects first), after-battle
 //! triggers, gauges and the next line stepping in.
 
-use super::{AbilitySlot, Cause, Event, LineState, Match, PointsReason, Press, Source};
+use super::Side;
+use super::player::LineState;
+use super::{AbilitySlot, Carrier, Cause, Event, Match, PointsReason, Press};
 use crate::cards::{Attribute, BattleType, CardNumber, base_name};
 use crate::effects::{
     Ability, Change, Condition, Effect, Happening, Mark, Player, Target, TechniqueSlot, Timing,
     Trigger,
 };
-use crate::rules::Side;
 
 /// Whether stance `a` beats stance `b` in the cycle A > B > C > A.
 pub fn beats(a: BattleType, b: BattleType) -> bool {
@@ -375,15 +376,15 @@ fn fire(
     b: &mut Battle,
     order: [Side; 2],
     events: &mut Vec<Event>,
-    pick: impl Fn(Side, Source, &Ability) -> bool,
+    pick: impl Fn(Side, Carrier, &Ability) -> bool,
 ) {
     for s in order {
         let sources = 1 + m.players[s.index()].options.len();
         for k in 0..sources {
             let source = if k == 0 {
-                Source::Front
+                Carrier::Front
             } else {
-                Source::Option((k - 1) as u8)
+                Carrier::Option((k - 1) as u8)
             };
             // Hold the card itself (a cheap Arc) so its abilities outlive the borrow of the match.
             let holder = m.players[s.index()].holder(source);
@@ -396,7 +397,7 @@ fn fire(
                 if !ready || !p.within_limit(card, index, a) || !pick(s, source, a) {
                     continue;
                 }
-                if source == Source::Front && b.negated[s.index()] {
+                if source == Carrier::Front && b.negated[s.index()] {
                     continue;
                 }
                 if a.conditions.iter().all(|c| holds(m, b, s, c)) {
@@ -428,7 +429,7 @@ pub(super) fn digivolved(m: &mut Match, side: Side, events: &mut Vec<Event>) {
     let mut b = Battle::new(m, printed(m), [None, None], false);
     fire(m, &mut b, [side, side.other()], events, |s, src, a| {
         s == side
-            && src == Source::Front
+            && src == Carrier::Front
             && (a.trigger == Some(Trigger::When(Happening::ThisDigivolves))
                 || (a.timing == Timing::Evolution && a.trigger.is_none()))
     });

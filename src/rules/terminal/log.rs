@@ -3,7 +3,7 @@
 use super::{Cause, Event, PointsReason};
 use crate::cards::{BattleType, CardNumber, CardSet};
 use crate::effects::Change;
-use crate::rules::{Outcome, Side};
+use crate::rules::Outcome;
 
 /// A card's name, or its number when the set does not have it.
 pub fn name(cards: &CardSet, n: CardNumber) -> String {
@@ -154,8 +154,7 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
             format!("End of round {round}: P1 {} — P2 {}", points[0], points[1])
         }
         Event::BattleEnded { outcome } => match outcome {
-            Outcome::Win(Side::P1) => "P1 WINS!".to_string(),
-            Outcome::Win(Side::P2) => "P2 WINS!".to_string(),
+            Outcome::Win(seat) => format!("{seat} WINS!"),
             Outcome::Draw => "DRAW".to_string(),
         },
     }

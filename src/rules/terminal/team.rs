@@ -1,4 +1,4 @@
-//! The scan: a team's cards become evolution lines and Option slots, with
+//! A team: its cards become evolution lines and Option slots, with
 //! every team rule checked (limits, ◎, copies, lines, Burst).
 
 use std::collections::HashMap;
@@ -7,12 +7,13 @@ use std::sync::Arc;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use super::{Line, LineState, Tunables};
+use super::Side;
+use super::Tunables;
+use super::player::{Line, LineState};
 use crate::cards::{
     Card, CardNumber, CardSet, Digimon, OptionCard, Requirements, ResolveError, Stage, base_name,
 };
 use crate::effects::{Ability, Effect, Happening, Timing, Trigger};
-use crate::rules::Side;
 
 /// Why a team cannot play, naming the card and the rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

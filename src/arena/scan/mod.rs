@@ -1,0 +1,438 @@
+//! The scan screen: each player builds a team. Cards come from the webcam
+//! (or a folder of frames used as one) with a live preview in a corner, from
+//! image files given on the command line or dropped on the window, or from a
+//! card number typed at the keyboard. A card shows up in 3D the moment it is
+//! read; the rules' refusals and Burst warnings show at once. Without any
+//! input for 30 s, demo teams are chosen and the battle starts.
+//!
+//! Buttons: A ready, B take back the last card, C change who plays P2
+//! (player, CPU easy / normal / hard). Enter types a card number for the
+//! player chosen with Tab.
+
+mod reads;
+mod ui;
+
+use bevy::input::keyboard::KeyboardInput;
+use bevy::prelude::*;
+use bevy::window::FileDragAndDrop;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::duel::{Duel, DuelKind, DuelStarted};
+use super::figures;
+use super::input::{Button, Press, Typing};
+use super::sound::{Sfx, Sound};
+use super::stage::CameraShot;
+use super::{AppSystems, Cards, Screen, Settings};
+use crate::barcode::frames::FrameEvent;
+use crate::cards::{Card, CardSet};
+use crate::rules::terminal::Side;
+use crate::rules::terminal::pick::{self, DEMO_TRIES, check_card, setup_of};
+use crate::session::{Player, clock_seed};
+use reads::{Read, Reads, read_files, show_preview};
+use ui::{draw, spawn_ui};
+
+/// One player's team as it is scanned.
+#[derive(Debug, Clone, Default)]
+pub struct Team {
+    /// The cards, in scan order, and whether each is in the card set.
+    pub cards: Vec<(Card, bool)>,
+    /// The last thing said to this player, and whether it was a refusal.
+    pub message: Option<(String, bool)>,
+    /// Pressed ready.
+    pub ready: bool,
+}
+
+/// Both teams, who plays them, and the screen's clocks.
+#[derive(Resource, Debug, Clone)]
+pub struct Roster {
+    /// P1's and P2's teams.
+    pub teams: [Team; 2],
+    /// Who plays P2 (P1 is the person who pressed start).
+    pub p2: Player,
+    /// Whose team typed numbers, dropped files and the camera add to.
+    pub active: Side,
+    /// The number being typed, while the entry is open.
+    pub entry: Option<String>,
+    /// Seconds without any input.
+    pub idle: f32,
+}
+
+impl Roster {
+    fn new(p2: Player) -> Roster {
+        Roster {
+            teams: [Team::default(), Team::default()],
+            p2,
+            active: Side::P1,
+            entry: None,
+            idle: 0.0,
+        }
+    }
+
+    fn pilots(&self) -> [Player; 2] {
+        [Player::Person, self.p2]
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    // Registered here too, so the screen runs without a window (tests).
+    app.add_message::<FileDragAndDrop>()
+        .add_message::<KeyboardInput>()
+        .add_systems(OnEnter(Screen::Scan), enter)
+        .add_systems(OnExit(Screen::Scan), leave)
+        .add_systems(
+            Update,
+            (
+                buttons,
+                typing,
+                dropped,
+                receive,
+                show_preview,
+                draw,
+                start_when_ready,
+            )
+                .chain()
+                .run_if(in_state(Screen::Scan))
+                .in_set(AppSystems::Update),
+        );
+}
+
+fn enter(
+    mut commands: Commands,
+    settings: Res<Settings>,
+    cards: Res<Cards>,
+    mut shot: ResMut<CameraShot>,
+    mut images: ResMut<Assets<Image>>,
+) {
+    *shot = CameraShot::Wide;
+    commands.insert_resource(Roster::new(settings.p2));
+    let (reads, live_error) = Reads::open(&settings, &cards.0, &mut images);
+    spawn_ui(&mut commands, reads.preview_image.clone());
+    if let Some(e) = live_error {
+        commands.queue(move |world: &mut World| {
+            if let Some(mut r) = world.get_resource_mut::<Roster>() {
+                r.teams[0].message = Some((e, true));
+            }
+        });
+    }
+    commands.insert_resource(reads);
+}
+
+fn leave(mut commands: Commands, reads: Option<ResMut<Reads>>, mut typing: ResMut<Typing>) {
+    typing.0 = false;
+    // Dropping the pipeline's receiver ends its threads at their next frame.
+    if let Some(mut r) = reads {
+        r.live = None;
+    }
+    commands.remove_resource::<Reads>();
+}
+
+/// Adds a card to a team if the rules allow it, and says so.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "called from three systems, each with its own world access"
+)]
+fn add_card(
+    roster: &mut Roster,
+    cards: &CardSet,
+    side: Side,
+    card: Card,
+    in_set: bool,
+    commands: &mut Commands,
+    meshes: &mut Assets<Mesh>,
+    materials: &mut Assets<StandardMaterial>,
+    sfx: &mut MessageWriter<Sfx>,
+) {
+    let team = &mut roster.teams[side.index()];
+    if team.ready {
+        team.message = Some(("Press B to change a team that is ready".into(), true));
+        sfx.write(Sfx(Sound::Refuse));
+        return;
+    }
+    match check_card(cards, side, &team.cards, &card, in_set) {
+        Err(e) => {
+            team.message = Some((e.to_string(), true));
+            sfx.write(Sfx(Sound::Refuse));
+        }
+        Ok(warning) => {
+            let name = card.name().to_string();
+            if let Some(d) = card.as_digimon() {
+                let slot = team
+                    .cards
+                    .iter()
+                    .filter(|(c, _)| c.as_digimon().is_some())
+                    .count();
+                let e = figures::spawn_bench(commands, meshes, materials, d, side, slot, 1.0);
+                commands
+                    .entity(e)
+                    .insert((DespawnOnExit(Screen::Scan), ScannedFigure(side)));
+            }
+            team.cards.push((card, in_set));
+            team.message = Some((
+                warning.unwrap_or_else(|| format!("{name} joins the team")),
+                false,
+            ));
+            sfx.write(Sfx(Sound::Scan));
+        }
+    }
+}
+
+/// A figure standing for a scanned card.
+#[derive(Component)]
+struct ScannedFigure(Side);
+
+fn buttons(
+    mut presses: MessageReader<Press>,
+    mut roster: ResMut<Roster>,
+    mut sfx: MessageWriter<Sfx>,
+    mut commands: Commands,
+    figures_q: Query<(Entity, &ScannedFigure)>,
+    time: Res<Time>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+) {
+    roster.idle += time.delta_secs();
+    if keys.is_some_and(|k| k.get_just_pressed().len() > 0) {
+        roster.idle = 0.0;
+    }
+    for p in presses.read() {
+        roster.idle = 0.0;
+        sfx.write(Sfx(Sound::Button));
+        let side = p.player;
+        if side == Side::P2 && roster.p2 != Player::Person && p.button != Button::C {
+            continue;
+        }
+        roster.active = side;
+        match p.button {
+            Button::A => roster.teams[side.index()].ready = true,
+            Button::B => {
+                let team = &mut roster.teams[side.index()];
+                if team.ready {
+                    team.ready = false;
+                } else if let Some((c, _)) = team.cards.pop() {
+                    team.message = Some((format!("{} taken back", c.name()), false));
+                    if c.as_digimon().is_some()
+                        && let Some((e, _)) = figures_q.iter().filter(|(_, f)| f.0 == side).last()
+                    {
+                        commands.entity(e).despawn();
+                    }
+                }
+            }
+            Button::C => {
+                roster.p2 = roster.p2.cycle();
+                roster.teams[1].ready = false;
+            }
+        }
+    }
+}
+
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a system: each argument is a resource or query it needs"
+)]
+fn typing(
+    mut keyboard: MessageReader<KeyboardInput>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    mut roster: ResMut<Roster>,
+    mut typing: ResMut<Typing>,
+    cards: Res<Cards>,
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut sfx: MessageWriter<Sfx>,
+) {
+    let Some(keys) = keys else { return };
+    if roster.entry.is_none() {
+        keyboard.clear();
+        if keys.just_pressed(KeyCode::Tab) {
+            roster.active = roster.active.other();
+        }
+        if keys.just_pressed(KeyCode::Enter) {
+            roster.entry = Some(String::new());
+            typing.0 = true;
+        }
+        return;
+    }
+    roster.idle = 0.0;
+    let mut submit = false;
+    for k in keyboard.read() {
+        if !k.state.is_pressed() {
+            continue;
+        }
+        match k.key_code {
+            KeyCode::Enter | KeyCode::NumpadEnter => submit = true,
+            KeyCode::Escape => {
+                roster.entry = None;
+                typing.0 = false;
+                return;
+            }
+            KeyCode::Backspace => {
+                if let Some(e) = &mut roster.entry {
+                    e.pop();
+                }
+            }
+            KeyCode::Tab => roster.active = roster.active.other(),
+            _ => {
+                if let Some(text) = &k.text
+                    && let Some(e) = &mut roster.entry
+                    && e.chars().count() < 24
+                {
+                    e.extend(text.chars().filter(|c| !c.is_control()));
+                }
+            }
+        }
+    }
+    if submit {
+        let text = roster.entry.take().unwrap_or_default();
+        typing.0 = false;
+        let side = roster.active;
+        if text.trim().is_empty() {
+            return;
+        }
+        match cards.0.resolve(text.trim()) {
+            Ok(card) => add_card(
+                &mut roster,
+                &cards.0,
+                side,
+                card.clone(),
+                true,
+                &mut commands,
+                &mut meshes,
+                &mut materials,
+                &mut sfx,
+            ),
+            Err(e) => {
+                roster.teams[side.index()].message = Some((e.to_string(), true));
+                sfx.write(Sfx(Sound::Refuse));
+            }
+        }
+    }
+}
+
+fn dropped(
+    mut drops: MessageReader<FileDragAndDrop>,
+    mut roster: ResMut<Roster>,
+    reads: Option<Res<Reads>>,
+) {
+    let Some(reads) = reads else { return };
+    for d in drops.read() {
+        if let FileDragAndDrop::DroppedFile { path_buf, .. } = d {
+            roster.idle = 0.0;
+            read_files(
+                &reads.scanner,
+                &reads.file_tx,
+                roster.active,
+                vec![path_buf.clone()],
+            );
+        }
+    }
+}
+
+fn receive(
+    reads: Option<Res<Reads>>,
+    mut roster: ResMut<Roster>,
+    cards: Res<Cards>,
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut sfx: MessageWriter<Sfx>,
+) {
+    let Some(reads) = reads else { return };
+    let mut got: Vec<Read> = reads
+        .files
+        .lock()
+        .map(|rx| rx.try_iter().collect())
+        .unwrap_or_default();
+    let live_events: Vec<FrameEvent> = reads
+        .live
+        .as_ref()
+        .and_then(|l| l.lock().ok().map(|p| p.events.try_iter().collect()))
+        .unwrap_or_default();
+    {
+        for e in live_events {
+            let side = roster.active;
+            match e {
+                FrameEvent::Card { card, .. } => got.push((side, "camera".into(), Ok(*card))),
+                FrameEvent::Refused { why, .. } => {
+                    got.push((side, "camera".into(), Err(why.to_string())));
+                }
+                FrameEvent::FrameError { message, .. } => {
+                    got.push((side, "camera".into(), Err(message)));
+                }
+                FrameEvent::Gone { .. } | FrameEvent::Ended { .. } => {}
+            }
+        }
+    }
+    for (side, from, read) in got {
+        roster.idle = 0.0;
+        match read {
+            Ok(r) => add_card(
+                &mut roster,
+                &cards.0,
+                side,
+                r.card,
+                r.in_set,
+                &mut commands,
+                &mut meshes,
+                &mut materials,
+                &mut sfx,
+            ),
+            Err(e) => {
+                let name = std::path::Path::new(&from)
+                    .file_name()
+                    .map_or(from.clone(), |n| n.to_string_lossy().into_owned());
+                roster.teams[side.index()].message = Some((format!("{name}: {e}"), true));
+                sfx.write(Sfx(Sound::Refuse));
+            }
+        }
+    }
+}
+
+fn start_when_ready(
+    mut commands: Commands,
+    mut roster: ResMut<Roster>,
+    settings: Res<Settings>,
+    cards: Res<Cards>,
+    mut next: ResMut<NextState<Screen>>,
+    mut started: MessageWriter<DuelStarted>,
+    scanned: Query<Entity, With<ScannedFigure>>,
+) {
+    let timed_out = roster.idle >= settings.timeouts.scan_idle;
+    let p2_ready = roster.p2 != Player::Person || roster.teams[1].ready;
+    if !(timed_out || roster.teams[0].ready && p2_ready) {
+        return;
+    }
+    let seed = settings.seed.unwrap_or_else(clock_seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut teams: [Vec<(Card, bool)>; 2] =
+        [roster.teams[0].cards.clone(), roster.teams[1].cards.clone()];
+    for (i, team) in teams.iter_mut().enumerate() {
+        let cpu = i == 1 && roster.p2 != Player::Person;
+        if team.is_empty() && (timed_out || cpu) {
+            *team = pick::accepted_team(&cards.0, &mut rng, DEMO_TRIES)
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|n| cards.0.get(&n).cloned())
+                .map(|c| (c, true))
+                .collect();
+        }
+    }
+    let setup = setup_of([&teams[0], &teams[1]], seed);
+    match Duel::new(DuelKind::Play, setup, &cards.0, roster.pilots()) {
+        Ok(duel) => {
+            for e in &scanned {
+                commands.entity(e).despawn();
+            }
+            commands.insert_resource(duel);
+            started.write(DuelStarted);
+            next.set(Screen::Battle);
+        }
+        Err(e) => {
+            // Each card was checked as it came; a refusal here is between the
+            // two teams (none today) — say it and let the players fix it.
+            roster.teams[0].ready = false;
+            roster.teams[1].ready = false;
+            roster.idle = 0.0;
+            roster.teams[0].message = Some((e, true));
+        }
+    }
+}

@@ -1,0 +1,374 @@
+//! The text battle (`bterm battle`), replays (`bterm replay`) and the
+//! design measures (`bterm analyze`). The battle is the session's driver
+//! with a keyboard for the people: every question, default and timeout is
+//! the session's, so the arena and the terminal play the same game.
+
+use std::io::{BufRead, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use clap::Args;
+
+use super::{CliError, load_set};
+use crate::ai::Strength;
+use crate::cards::{BattleType, Card, CardNumber, CardSet};
+use crate::replay::{self, Replay};
+use crate::rules::terminal::{Match, Setup};
+use crate::rules::{Question, Reply, Ruleset, RulesetVisitor, Seat, dispatch};
+use crate::session::{People, Player, Table, Window, drive};
+
+/// `bterm battle`.
+#[derive(Debug, Args)]
+pub struct BattleArgs {
+    /// Player 1's team: card numbers or names, comma-separated ("Dα-001,Dα-002,Oα-003"); "" for a default partner.
+    pub team_a: String,
+    /// Player 2's team.
+    pub team_b: String,
+    /// The seed (the same seed and inputs play the same battle).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Who plays P1: human, easy, normal or hard (the last three are the CPU).
+    #[arg(long, default_value = "human", value_name = "PLAYER")]
+    pub p1: Player,
+    /// Who plays P2: human, easy, normal or hard.
+    #[arg(long, default_value = "normal", value_name = "PLAYER")]
+    pub p2: Player,
+    /// Give people this many seconds for each question, as the cabinet's
+    /// timer does; no answer in time is the question's default (the
+    /// printed battle type, digivolve, don't block, no). Off by default.
+    #[arg(long, value_name = "SECONDS")]
+    pub timer: Option<f32>,
+    /// Save the battle as a replay file.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Card files to use instead of the built-in sample set.
+    #[arg(long, value_name = "PATH")]
+    pub cards: Option<PathBuf>,
+}
+
+/// `bterm replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The replay file.
+    pub file: PathBuf,
+    /// Replay in text only, with no window (prints the battle's log).
+    #[arg(long)]
+    pub headless: bool,
+    /// No sound in the viewer.
+    #[arg(long)]
+    pub mute: bool,
+    /// Card files to use instead of the built-in sample set.
+    #[arg(long, value_name = "PATH")]
+    pub cards: Option<PathBuf>,
+}
+
+/// `bterm analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// Battles between equal-Cost teams to play.
+    #[arg(long, default_value_t = 1000)]
+    pub battles: usize,
+    /// The CPU strength of both players: easy, normal or hard.
+    #[arg(long, default_value = "normal", value_name = "STRENGTH")]
+    pub level: Strength,
+    /// Seed for team generation and battles.
+    #[arg(long, default_value_t = 2006)]
+    pub seed: u64,
+    /// Card files to use instead of the built-in sample set.
+    #[arg(long, value_name = "PATH")]
+    pub cards: Option<PathBuf>,
+}
+
+/// Parses a team typed as card numbers or names, comma-separated.
+pub fn parse_team(text: &str, cards: &CardSet) -> Result<Vec<CardNumber>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            cards
+                .resolve(t)
+                .map(Card::number)
+                .map_err(|e| format!("error: team \"{text}\": {e}"))
+        })
+        .collect()
+}
+
+/// The longest `--timer` (a day, in seconds).
+const MAX_TIMER: f32 = 86_400.0;
+
+pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
+    if let Some(t) = args.timer
+        && !(t > 0.0 && t <= MAX_TIMER)
+    {
+        return Err(CliError::usage(format!(
+            "--timer {t}: give a number of seconds above 0 and at most {MAX_TIMER}"
+        )));
+    }
+    if let Some(path) = &args.save
+        && path.exists()
+    {
+        return Err(CliError::usage(format!(
+            "{} already exists; choose another file for --save",
+            path.display()
+        )));
+    }
+    let set = load_set(args.cards.as_deref())?;
+    let teams = [
+        parse_team(&args.team_a, &set).map_err(CliError::usage)?,
+        parse_team(&args.team_b, &set).map_err(CliError::usage)?,
+    ];
+    let setup = Setup::new(teams[0].clone(), teams[1].clone(), args.seed);
+    let mut table: Table<Match> = Table::new(setup, &set, vec![args.p1, args.p2])
+        .map_err(|e| CliError::usage(format!("error: {e}")))?;
+    let mut keyboard = Keyboard {
+        lines: keyboard_lines(),
+        timer: args.timer,
+        cards: &set,
+        out: std::io::stdout(),
+    };
+    let played = drive(&mut table, &set, &mut keyboard);
+    if let Some(path) = &args.save {
+        Replay::of(&table)
+            .save(path)
+            .map_err(|e| CliError::failed(format!("error: cannot save the replay: {e}")))?;
+        let _ = writeln!(keyboard.out, "replay saved to {}", path.display());
+    }
+    played
+}
+
+/// Lines typed at the keyboard, read on their own thread so that a question
+/// can time out.
+fn keyboard_lines() -> Receiver<std::io::Result<String>> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            let stop = line.is_err();
+            if tx.send(line).is_err() || stop {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The people of a text battle: questions printed, answers typed.
+struct Keyboard<'a> {
+    lines: Receiver<std::io::Result<String>>,
+    timer: Option<f32>,
+    cards: &'a CardSet,
+    out: std::io::Stdout,
+}
+
+impl<R: Ruleset> People<R> for Keyboard<'_> {
+    type Error = CliError;
+
+    fn ask(
+        &mut self,
+        _: &Table<R>,
+        seat: Seat,
+        question: &Question<R::Ask, R::Action>,
+    ) -> Result<Option<Reply<R::Action>>, CliError> {
+        // (The question's own `seconds` are the cabinet's; see `timer`.)
+        let prompt = &question.prompt;
+        for line in &prompt.lines {
+            let _ = writeln!(self.out, "{line}");
+        }
+        // Every question gets the --timer's seconds: a person at a terminal
+        // types slower than one at the buttons.
+        let timer = self.timer;
+        let deadline = timer.and_then(|t| {
+            std::time::Instant::now().checked_add(Duration::try_from_secs_f32(t).ok()?)
+        });
+        loop {
+            match timer {
+                Some(t) => write!(self.out, "{}({t} s) ", prompt.text),
+                None => write!(self.out, "{}", prompt.text),
+            }
+            .and_then(|()| self.out.flush())
+            .map_err(|e| CliError::failed(format!("error: cannot write the output: {e}")))?;
+            let line = match deadline {
+                None => self
+                    .lines
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+                Some(d) => self
+                    .lines
+                    .recv_timeout(d.saturating_duration_since(std::time::Instant::now())),
+            };
+            let line = match line {
+                Ok(Ok(line)) => line,
+                Ok(Err(e)) => {
+                    return Err(CliError::failed(format!(
+                        "error: cannot read the keyboard: {e}"
+                    )));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    let _ = writeln!(self.out, "\n  time is up");
+                    return Ok(None);
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(CliError::failed(format!(
+                        "error: the input closed while waiting for {seat}'s choice; use --{} easy|normal|hard for a CPU player",
+                        seat.to_string().to_lowercase()
+                    )));
+                }
+            };
+            match prompt.reply(&line) {
+                Some(reply) => return Ok(Some(reply)),
+                None => {
+                    let _ = writeln!(
+                        self.out,
+                        "  \"{}\" is not a choice now",
+                        super::escape(line.trim())
+                    );
+                }
+            }
+        }
+    }
+
+    fn show(&mut self, events: &[R::Event]) {
+        for e in events {
+            let _ = writeln!(self.out, "{}", R::describe(e, self.cards));
+        }
+    }
+}
+
+pub(super) fn replay(args: ReplayArgs, window: Option<&dyn Window>) -> Result<(), CliError> {
+    let set = load_set(args.cards.as_deref())?;
+    let name = args.file.display().to_string();
+    let fail = |e: replay::ReplayError| CliError::failed(format!("error: {e}"));
+    let text = replay::read(&args.file).map_err(fail)?;
+    let ruleset = replay::ruleset_of(&text, &name).map_err(fail)?;
+    let headless = args.headless || window.is_none();
+    dispatch(
+        ruleset,
+        CheckReplay {
+            text: &text,
+            file: &args.file,
+            cards: &set,
+            print: headless,
+        },
+    )?;
+    match window {
+        Some(w) if !headless => w
+            .replay(&args.file, set, args.mute)
+            .map_err(CliError::failed),
+        _ => Ok(()),
+    }
+}
+
+/// Plays a replay's text by its own ruleset and checks its final hash,
+/// printing its log when asked.
+struct CheckReplay<'a> {
+    text: &'a str,
+    file: &'a Path,
+    cards: &'a CardSet,
+    print: bool,
+}
+
+impl RulesetVisitor for CheckReplay<'_> {
+    type Output = Result<(), CliError>;
+
+    fn visit<R: Ruleset>(self) -> Result<(), CliError> {
+        let name = self.file.display().to_string();
+        let fail = |e: replay::ReplayError| CliError::failed(format!("error: {name}: {e}"));
+        let replay = Replay::<R>::parse(self.text, &name)
+            .map_err(|e| CliError::failed(format!("error: {e}")))?;
+        let mut out = std::io::stdout().lock();
+        let print = self.print;
+        let m = replay
+            .play(self.cards, |e| {
+                if print {
+                    let _ = writeln!(out, "{}", R::describe(e, self.cards));
+                }
+            })
+            .map_err(fail)?;
+        if print {
+            let _ = writeln!(
+                out,
+                "replay checked: {} actions, final state hash {:016x} matches",
+                replay.actions.len(),
+                m.state_hash()
+            );
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
+    let set = load_set(args.cards.as_deref())?;
+    let r = crate::analysis::analyze(&set, args.battles, [args.level, args.level], args.seed);
+    let mut out = std::io::stdout().lock();
+    let w = |out: &mut std::io::StdoutLock<'_>, s: String| {
+        writeln!(out, "{s}").map_err(|e| CliError::failed(format!("error: {e}")))
+    };
+    w(&mut out, "Stance payoff matrix (P1's points swing; rows P1's stance, columns P2's), averaged over every pair of Digimon:".into())?;
+    w(&mut out, "        P2 A     P2 B     P2 C".into())?;
+    for (i, row) in r.stance_matrix.iter().enumerate() {
+        w(
+            &mut out,
+            format!(
+                "P1 {}  {:>7.2}  {:>7.2}  {:>7.2}",
+                BattleType::ALL[i],
+                row[0],
+                row[1],
+                row[2]
+            ),
+        )?;
+    }
+    let dominant = if r.dominant_rows.is_empty() {
+        "none".to_string()
+    } else {
+        format!("{:?}", r.dominant_rows)
+    };
+    w(&mut out, format!("Dominant row: {dominant}"))?;
+    w(
+        &mut out,
+        format!(
+            "Single matchups with a dominant stance: {:.1}%",
+            100.0 * r.matchups_with_dominant_stance
+        ),
+    )?;
+    let n = r.battles.max(1) as f64;
+    w(
+        &mut out,
+        format!(
+            "Equal-Cost battles ({:?} vs {:?}): {} — P1 wins {:.1}%, P2 wins {:.1}%, draws {:.1}%",
+            args.level,
+            args.level,
+            r.battles,
+            100.0 * r.results[0] as f64 / n,
+            100.0 * r.results[1] as f64 / n,
+            100.0 * r.results[2] as f64 / n
+        ),
+    )?;
+    w(
+        &mut out,
+        format!(
+            "Rounds per battle: mean {:.2}, median {}, range {}–{}",
+            r.rounds.0, r.rounds.1, r.rounds.2, r.rounds.3
+        ),
+    )?;
+    for (a, b) in [
+        (Strength::Hard, Strength::Normal),
+        (Strength::Hard, Strength::Easy),
+        (Strength::Normal, Strength::Easy),
+    ] {
+        let [wa, wb, d] = crate::analysis::level_duel(&set, args.battles, a, b, args.seed);
+        let total = (wa + wb + d).max(1) as f64;
+        let pct = |x: usize| 100.0 * x as f64 / total;
+        w(
+            &mut out,
+            format!(
+                "{a:?} vs {b:?} ({} battles, seats swapped): {a:?} wins {:.1}%, {b:?} wins {:.1}%, draws {:.1}%",
+                wa + wb + d,
+                pct(wa),
+                pct(wb),
+                pct(d)
+            ),
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,208 @@
+//! `bterm cards check|list|show`: card files checked, cards listed and
+//! described in words.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use clap::Subcommand;
+
+use super::{CliError, load_set};
+use crate::cards::{Card, Field, LevelQuery, Requirements};
+use crate::effects::text::render;
+
+/// `bterm cards …`.
+#[derive(Debug, Subcommand)]
+pub enum CardsCommand {
+    /// Check card files (a file, or every *.ron below a folder); report every problem.
+    Check {
+        /// A card file or a folder of them.
+        path: PathBuf,
+    },
+    /// List cards.
+    List {
+        /// Only this Field (name or abbreviation: "Dragon's Roar", DR, nsp, …).
+        #[arg(long)]
+        field: Option<String>,
+        /// Only this level: III, IV, Perfect, Ultimate or Hybrid.
+        #[arg(long)]
+        level: Option<String>,
+        /// One JSON object per card, one per line.
+        #[arg(long)]
+        json: bool,
+        /// Card files to use instead of the built-in sample set.
+        #[arg(long, value_name = "PATH")]
+        cards: Option<PathBuf>,
+    },
+    /// Show one card, its abilities in words.
+    Show {
+        /// Card number (forgiving: da-001, Dα-001 and DA001 are the same) or name.
+        number: String,
+        /// Print the card as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Card files to use instead of the built-in sample set.
+        #[arg(long, value_name = "PATH")]
+        cards: Option<PathBuf>,
+    },
+}
+
+pub(super) fn cards(command: CardsCommand) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    let w = |r: std::io::Result<()>| r.map_err(|e| format!("error: cannot write the output: {e}"));
+    match command {
+        CardsCommand::Check { path } => {
+            let set = load_set(Some(&path))?;
+            let count = |k| set.cards().iter().filter(|c| c.kind() == k).count();
+            Ok(w(writeln!(
+                out,
+                "{}: {} cards, all valid ({} Digimon, {} Option, {} Command)",
+                path.display(),
+                set.len(),
+                count(crate::cards::CardKind::Digimon),
+                count(crate::cards::CardKind::Option),
+                count(crate::cards::CardKind::Command),
+            ))?)
+        }
+        CardsCommand::List {
+            field,
+            level,
+            json,
+            cards,
+        } => {
+            let field = field
+                .map(|f| {
+                    Field::parse_forgiving(&f).ok_or_else(|| {
+                        let all: Vec<String> = Field::ALL
+                            .iter()
+                            .map(|f| format!("{} ({})", f.name(), f.abbreviation()))
+                            .collect();
+                        format!(
+                            "error: unknown Field \"{f}\"; the Fields are {}",
+                            all.join(", ")
+                        )
+                    })
+                })
+                .transpose()?;
+            let level = level
+                .map(|l| l.parse::<LevelQuery>().map_err(|e| format!("error: {e}")))
+                .transpose()?;
+            let set = load_set(cards.as_deref())?;
+            let shown = set.cards().iter().filter(|c| match c.as_digimon() {
+                Some(d) => {
+                    field.is_none_or(|f| d.field == f) && level.is_none_or(|l| l.matches(d.level))
+                }
+                None => field.is_none() && level.is_none(),
+            });
+            for card in shown {
+                if json {
+                    let line = serde_json::to_string(card).map_err(|e| format!("error: {e}"))?;
+                    w(writeln!(out, "{line}"))?;
+                } else {
+                    w(writeln!(out, "{}", list_line(card)))?;
+                }
+            }
+            Ok(())
+        }
+        CardsCommand::Show {
+            number,
+            json,
+            cards,
+        } => {
+            let set = load_set(cards.as_deref())?;
+            let card = set.resolve(&number).map_err(|e| format!("error: {e}"))?;
+            if json {
+                let text = serde_json::to_string_pretty(card).map_err(|e| format!("error: {e}"))?;
+                Ok(w(writeln!(out, "{text}"))?)
+            } else {
+                Ok(w(write!(out, "{}", describe(card)))?)
+            }
+        }
+    }
+}
+
+/// One line of `bterm cards list`.
+pub fn list_line(card: &Card) -> String {
+    let number = card.number().to_string();
+    match card {
+        Card::Digimon(d) => format!(
+            "{number:<9} {:<27} {:<18} {:<19} {:<8} cost {} HP {:>4} {}",
+            d.name,
+            d.level.to_string(),
+            d.field.name(),
+            d.attribute.name(),
+            d.cost,
+            d.hp,
+            d.battle_type
+        ),
+        Card::Option(o) => format!(
+            "{number:<9} {:<27} Option             cost {}",
+            o.name, o.cost
+        ),
+        Card::Command(c) => format!("{number:<9} {:<27} Command", c.name),
+    }
+}
+
+/// The full text of `bterm cards show`.
+pub fn describe(card: &Card) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let n = card.number();
+    let _ = write!(s, "{n} {}", card.name());
+    if card.one_card_limit() {
+        s.push_str("  ◎ one-card limit");
+    }
+    let _ = writeln!(s, "\n  {} ({}-)", n.prefix.meaning(), n.prefix.as_str());
+    match card {
+        Card::Digimon(d) => {
+            let _ = writeln!(
+                s,
+                "  {} · {} · {} · {} ({})",
+                d.level,
+                d.attribute,
+                d.kind,
+                d.field.name(),
+                d.field.abbreviation()
+            );
+            let _ = writeln!(
+                s,
+                "  Cost {} · Speed {} · HP {} · battle type {}",
+                d.cost, d.speed, d.hp, d.battle_type
+            );
+            if let Some(group) = &d.group {
+                let _ = writeln!(s, "  Group: {group}");
+            }
+            match &d.requirements {
+                Requirements::None => {}
+                Requirements::Jogress(x, y) => {
+                    let _ = writeln!(s, "  Jogress: {x} ⇔ {y}");
+                }
+                r => {
+                    let _ = writeln!(s, "  Evolves from: {r}");
+                }
+            }
+            let _ = writeln!(s, "  Techniques (used against that battle type):");
+            for t in crate::cards::BattleType::ALL {
+                let tech = d.techniques.get(t);
+                let _ = writeln!(s, "    {t}  {:<24} {:>5}", tech.name, tech.power);
+            }
+        }
+        Card::Option(o) => {
+            let _ = writeln!(s, "  Option card · Cost {}", o.cost);
+        }
+        Card::Command(_) => {
+            let _ = writeln!(s, "  Command card · no Cost");
+        }
+    }
+    for (title, abilities) in [
+        ("Battle Terminal abilities", card.terminal_abilities()),
+        ("Card Game Alpha abilities", card.alpha_abilities()),
+    ] {
+        if !abilities.is_empty() {
+            let _ = writeln!(s, "  {title}:");
+            for a in abilities {
+                let _ = writeln!(s, "    {}", render(a));
+            }
+        }
+    }
+    s
+}

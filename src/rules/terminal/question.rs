@@ -1,0 +1,216 @@
+//! What the Terminal Battle asks a side now, with its legal answers and the
+//! arcade's answer when the time runs out; and the match as a [`Ruleset`].
+
+use super::{Action, Event, Match, Setup, SetupError, Side, log};
+use crate::cards::{BattleType, CardSet};
+use crate::effects::text::render;
+use crate::rules::{
+    IllegalAction, Outcome, Prompt, Question, Reply, RulesVersion, Ruleset, RulesetId, Seat,
+};
+
+/// How long the question "ready this `[Action:]` ability?" waits (seconds);
+/// no answer is no.
+pub const ABILITY_SECONDS: f32 = 3.0;
+
+/// The questions of the Terminal Battle, in the order they come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask {
+    /// Alpha-block (yes) or let the Alpha Strike through (no, and the default).
+    Block,
+    /// Digivolve (yes, and the default: it is what the gauge was filled
+    /// for) or stay; `jogress`: yes is a Jogress.
+    Evolve {
+        /// Whether yes means Jogress.
+        jogress: bool,
+    },
+    /// Ready this `[Action:]` ability for the round (yes) or not (no, and
+    /// the default). Each is offered once a round, before the stance.
+    Ability {
+        /// Which ability.
+        slot: super::AbilitySlot,
+    },
+    /// Press A, B or C; with no press the Digimon's printed battle type.
+    /// `alpha`: an Alpha Strike may be launched instead.
+    Stance {
+        /// Whether an Alpha Strike is possible.
+        alpha: bool,
+    },
+}
+
+type Keys = Vec<(String, Reply<Action>)>;
+
+fn yes_no(yes: Action, no: Reply<Action>) -> Keys {
+    ["y", "yes"]
+        .map(|k| (k.to_string(), Reply::Act(yes)))
+        .into_iter()
+        .chain(["n", "no"].map(|k| (k.to_string(), no)))
+        .collect()
+}
+
+impl Match {
+    /// The question `side` must answer now, if any; `passed` are the
+    /// ability offers it has declined since its last action.
+    pub fn question(
+        &self,
+        side: Side,
+        passed: &[Action],
+        cards: &CardSet,
+    ) -> Option<Question<Ask, Action>> {
+        let legal = self.legal_actions(side);
+        if legal.is_empty() {
+            return None;
+        }
+        let seconds = self.tunables().stance_seconds as f32;
+        let question = |ask, on_timeout, seconds, prompt| Question {
+            ask,
+            answers: legal.clone(),
+            seconds,
+            on_timeout,
+            prompt,
+        };
+        if legal.contains(&Action::AlphaBlock(false)) {
+            let prompt = Prompt {
+                lines: Vec::new(),
+                text: format!("{side}: alpha-block? [y/n] "),
+                keys: yes_no(
+                    Action::AlphaBlock(true),
+                    Reply::Act(Action::AlphaBlock(false)),
+                ),
+            };
+            return Some(question(
+                Ask::Block,
+                Some(Action::AlphaBlock(false)),
+                seconds,
+                prompt,
+            ));
+        }
+        if legal.contains(&Action::Digivolve(false)) {
+            let jogress = legal.contains(&Action::Jogress);
+            let yes = if jogress {
+                Action::Jogress
+            } else {
+                Action::Digivolve(true)
+            };
+            let prompt = Prompt {
+                lines: Vec::new(),
+                text: format!("{side}: digivolve {}? [y/n] ", self.view(side).front.name),
+                keys: yes_no(yes, Reply::Act(Action::Digivolve(false))),
+            };
+            return Some(question(
+                Ask::Evolve { jogress },
+                Some(yes),
+                seconds,
+                prompt,
+            ));
+        }
+        let offer = legal
+            .iter()
+            .find(|a| matches!(a, Action::UseAbility(_)) && !passed.contains(a));
+        if let Some(&Action::UseAbility(slot)) = offer {
+            let (card, ability) = self.ability(side, slot)?;
+            let name = log::name(cards, card);
+            let prompt = Prompt {
+                lines: vec![format!("  {name} — {}", render(ability))],
+                text: format!("{side}: ready {name}'s ability this round? [y/n] "),
+                keys: yes_no(Action::UseAbility(slot), Reply::Pass),
+            };
+            return Some(Question {
+                ask: Ask::Ability { slot },
+                answers: vec![Action::UseAbility(slot)],
+                seconds: ABILITY_SECONDS,
+                on_timeout: None,
+                prompt,
+            });
+        }
+        let alpha = legal.iter().any(|a| matches!(a, Action::AlphaAttack(_)));
+        let mut keys = Keys::new();
+        for (i, b) in BattleType::ALL.into_iter().enumerate() {
+            let letter = b.letter().to_ascii_lowercase();
+            for k in [letter.to_string(), (i + 1).to_string()] {
+                keys.push((k.clone(), Reply::Act(Action::Stance(b))));
+                if alpha {
+                    keys.push((format!("x{k}"), Reply::Act(Action::AlphaAttack(b))));
+                }
+            }
+        }
+        let v = self.view(side);
+        let hint = if alpha {
+            ", or x then a/b/c for an Alpha Strike"
+        } else {
+            ""
+        };
+        let prompt = Prompt {
+            lines: Vec::new(),
+            text: format!(
+                "{side}: {} ({} points) — press a, b or c (1, 2, 3){hint}: ",
+                v.front.name, v.points
+            ),
+            keys,
+        };
+        Some(question(
+            Ask::Stance { alpha },
+            Some(Action::TimeUp),
+            seconds,
+            prompt,
+        ))
+    }
+}
+
+fn side(seat: Seat) -> Result<Side, IllegalAction> {
+    Side::of(seat).ok_or_else(|| IllegalAction {
+        seat,
+        reason: "the Terminal Battle has two seats, P1 and P2".to_string(),
+    })
+}
+
+impl Ruleset for Match {
+    const ID: RulesetId = RulesetId::Terminal;
+    type Setup = Setup;
+    type SetupError = SetupError;
+    type Action = Action;
+    type Event = Event;
+    type Ask = Ask;
+
+    fn version(setup: &Setup) -> RulesVersion {
+        RulesVersion {
+            ruleset: RulesetId::Terminal,
+            engine: super::ENGINE_VERSION,
+            tunables: setup.tunables.version,
+        }
+    }
+    fn seed(setup: &Setup) -> u64 {
+        setup.seed
+    }
+    fn from_setup(setup: &Setup, cards: &CardSet) -> Result<Self, SetupError> {
+        Match::from_setup(setup, cards)
+    }
+    fn seats(&self) -> usize {
+        2
+    }
+    fn opening_events(&self) -> &[Event] {
+        Match::opening_events(self)
+    }
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        Side::of(seat).map_or_else(Vec::new, |s| Match::legal_actions(self, s))
+    }
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
+        Match::apply(self, side(seat)?, action)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        Match::outcome(self)
+    }
+    fn state_hash(&self) -> u64 {
+        Match::state_hash(self)
+    }
+    fn question(
+        &self,
+        seat: Seat,
+        passed: &[Action],
+        cards: &CardSet,
+    ) -> Option<Question<Ask, Action>> {
+        Match::question(self, Side::of(seat)?, passed, cards)
+    }
+    fn describe(event: &Event, cards: &CardSet) -> String {
+        log::describe(event, cards)
+    }
+}

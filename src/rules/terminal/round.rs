@@ -1,0 +1,217 @@
+//! How a round runs: evolution, the stances, Alpha Strikes and blocks, the
+//! clash, and the battle's end.
+
+use super::player::{LineState, Player};
+use super::{Event, Match, Phase, Press, Side, clash};
+use crate::rules::{Outcome, Seat};
+
+impl Match {
+    pub(super) fn start_round(&mut self, events: &mut Vec<Event>) {
+        self.round += 1;
+        for p in &mut self.players {
+            p.readied.clear();
+            p.speed_bonus = 0;
+            for u in &mut p.used {
+                u.turn = 0;
+            }
+        }
+        events.push(Event::RoundStarted { round: self.round });
+        clash::preparation(self, events);
+        if self.finish_if_decided(events) {
+            return;
+        }
+        let mut waiting = [false; 2];
+        for side in Side::BOTH {
+            if let Some(offer) = self.evolution_offer(side) {
+                waiting[side.index()] = true;
+                let p = &self.players[side.index()];
+                let line = p.front();
+                events.push(Event::EvolutionOffered {
+                    side,
+                    from: line.card().number,
+                    to: line.stages[line.at + 1].number,
+                    jogress: offer == Offer::Jogress,
+                });
+            }
+        }
+        self.phase = if waiting.iter().any(|&w| w) {
+            Phase::Evolution { waiting }
+        } else {
+            Phase::Stance { pressed: [None; 2] }
+        };
+    }
+
+    pub(super) fn evolution_answered(&mut self, side: Side, _events: &mut [Event]) {
+        if let Phase::Evolution { waiting } = &mut self.phase {
+            waiting[side.index()] = false;
+            if !waiting.iter().any(|&w| w) {
+                self.phase = Phase::Stance { pressed: [None; 2] };
+            }
+        }
+    }
+
+    pub(super) fn evolution_offer(&self, side: Side) -> Option<Offer> {
+        let p = &self.players[side.index()];
+        let line = p.front();
+        if line.gauge < self.tunables.gauge_full || line.at + 1 >= line.stages.len() {
+            return None;
+        }
+        match line.jogress {
+            Some((stage, partner)) if stage == line.at + 1 => {
+                let partner = &p.lines[partner];
+                (partner.in_play() && partner.gauge >= self.tunables.gauge_full)
+                    .then_some(Offer::Jogress)
+            }
+            _ => Some(Offer::Normal),
+        }
+    }
+
+    pub(super) fn digivolve(&mut self, side: Side, events: &mut Vec<Event>) {
+        let line = self.players[side.index()].front_mut();
+        let from = line.card().number;
+        line.at += 1;
+        line.gauge = 0;
+        line.zeroed = [false; 3];
+        let to = line.card().number;
+        events.push(Event::Digivolved { side, from, to });
+        clash::digivolved(self, side, events);
+    }
+
+    pub(super) fn jogress(&mut self, side: Side, events: &mut Vec<Event>) {
+        let p = &mut self.players[side.index()];
+        let Some((_, partner)) = p.front().jogress else {
+            return;
+        };
+        let partner_card = p.lines[partner].card().number;
+        p.lines[partner].state = LineState::Merged;
+        let line = p.front_mut();
+        let from = [line.card().number, partner_card];
+        line.at += 1;
+        line.gauge = 0;
+        line.zeroed = [false; 3];
+        let to = line.card().number;
+        events.push(Event::Jogressed { side, from, to });
+        clash::digivolved(self, side, events);
+    }
+
+    /// The front Digimon and the other Digimon in play of its battle type and Field.
+    pub(super) fn alpha_group(&self, side: Side) -> Vec<usize> {
+        let p = &self.players[side.index()];
+        let front = p.front().card();
+        let mut group = vec![p.front];
+        group.extend(p.lines.iter().enumerate().filter_map(|(i, l)| {
+            let c = l.card();
+            (i != p.front
+                && l.in_play()
+                && c.battle_type == front.battle_type
+                && c.field == front.field)
+                .then_some(i)
+        }));
+        group
+    }
+
+    /// How many Digimon an Alpha Strike by `side` would bring, without building the group.
+    pub(super) fn alpha_group_len(&self, side: Side) -> usize {
+        let p = &self.players[side.index()];
+        let front = p.front().card();
+        p.lines
+            .iter()
+            .filter(|l| {
+                l.in_play()
+                    && l.card().battle_type == front.battle_type
+                    && l.card().field == front.field
+            })
+            .count()
+            .max(1)
+    }
+
+    pub(super) fn can_alpha_block(&self, side: Side) -> bool {
+        self.alpha_group_len(side) >= self.alpha_group_len(side.other())
+    }
+
+    pub(super) fn both_pressed(&mut self, pressed: [Press; 2], events: &mut Vec<Event>) {
+        let attackers: Vec<Side> = Side::BOTH
+            .into_iter()
+            .filter(|s| pressed[s.index()].alpha)
+            .collect();
+        for &a in &attackers {
+            self.players[a.index()].alpha_used = true;
+            let group = self
+                .alpha_group(a)
+                .iter()
+                .map(|&i| self.players[a.index()].lines[i].card().number)
+                .collect();
+            events.push(Event::AlphaAttack { side: a, group });
+        }
+        match attackers.as_slice() {
+            [attacker] => {
+                let defender = attacker.other();
+                if self.can_alpha_block(defender) {
+                    self.phase = Phase::Block {
+                        attacker: *attacker,
+                        pressed,
+                    };
+                } else {
+                    self.resolve_round(pressed, Some((*attacker, false)), events);
+                }
+            }
+            // Both struck at once: each side fights with its group.
+            [_, _] => self.resolve_round(pressed, Some((Side::P1, true)), events),
+            _ => self.resolve_round(pressed, None, events),
+        }
+    }
+
+    /// Resolves the clash (`alpha`: the attacker and whether it was blocked),
+    /// then ends the round and starts the next one.
+    pub(super) fn resolve_round(
+        &mut self,
+        pressed: [Press; 2],
+        alpha: Option<(Side, bool)>,
+        events: &mut Vec<Event>,
+    ) {
+        clash::resolve(self, pressed, alpha, events);
+        events.push(Event::RoundEnded {
+            round: self.round,
+            points: [self.players[0].points, self.players[1].points],
+        });
+        if self.finish_if_decided(events) {
+            return;
+        }
+        if self.round >= self.tunables.max_rounds {
+            let [a, b] = [self.players[0].points, self.players[1].points];
+            let outcome = match a.cmp(&b) {
+                std::cmp::Ordering::Greater => Outcome::Win(Seat::P1),
+                std::cmp::Ordering::Less => Outcome::Win(Seat::P2),
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            };
+            self.end(outcome, events);
+            return;
+        }
+        self.start_round(events);
+    }
+
+    /// Ends the battle when a player is out of points or Digimon.
+    pub(super) fn finish_if_decided(&mut self, events: &mut Vec<Event>) -> bool {
+        let lost = |p: &Player| p.points <= 0 || !p.has_digimon();
+        let outcome = match (lost(&self.players[0]), lost(&self.players[1])) {
+            (false, false) => return false,
+            (true, true) => Outcome::Draw,
+            (true, false) => Outcome::Win(Seat::P2),
+            (false, true) => Outcome::Win(Seat::P1),
+        };
+        self.end(outcome, events);
+        true
+    }
+
+    pub(super) fn end(&mut self, outcome: Outcome, events: &mut Vec<Event>) {
+        self.outcome = Some(outcome);
+        self.phase = Phase::Over;
+        events.push(Event::BattleEnded { outcome });
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Offer {
+    Normal,
+    Jogress,
+}

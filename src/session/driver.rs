@@ -1,0 +1,120 @@
+//! The driver: runs a match to its end with any mix of people and CPUs.
+//! CPU seats move at once; people are asked the rules' question through a
+//! [`People`] front end, and no answer in time is the question's default.
+//! The text battle, `bterm analyze`, the benches and the tests all use it;
+//! the arena runs the same steps frame by frame through the same [`Table`].
+
+use super::{Player, Table};
+use crate::ai::Cpu;
+use crate::cards::CardSet;
+use crate::rules::{Question, Reply, Ruleset, Seat};
+
+/// The people at a table, as a front end sees them.
+pub trait People<R: Ruleset> {
+    /// Why the front end cannot go on (the keyboard closed, say).
+    type Error;
+
+    /// Asks `seat` the question; `Ok(None)` when its time ran out.
+    fn ask(
+        &mut self,
+        table: &Table<R>,
+        seat: Seat,
+        question: &Question<R::Ask, R::Action>,
+    ) -> Result<Option<Reply<R::Action>>, Self::Error>;
+
+    /// Shows what happened, in order.
+    fn show(&mut self, events: &[R::Event]);
+}
+
+/// Nobody to ask: for tables of CPUs only (a person's question is timed
+/// out at once, so the defaults play).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoPeople;
+
+impl<R: Ruleset> People<R> for NoPeople {
+    type Error = std::convert::Infallible;
+    fn ask(
+        &mut self,
+        _: &Table<R>,
+        _: Seat,
+        _: &Question<R::Ask, R::Action>,
+    ) -> Result<Option<Reply<R::Action>>, Self::Error> {
+        Ok(None)
+    }
+    fn show(&mut self, _: &[R::Event]) {}
+}
+
+/// A table of CPUs watched: every event is handed to the closure (a
+/// person's question, should there be one, times out at once).
+pub struct Watch<F>(pub F);
+
+impl<R: Ruleset, F: FnMut(&R::Event)> People<R> for Watch<F> {
+    type Error = std::convert::Infallible;
+    fn ask(
+        &mut self,
+        _: &Table<R>,
+        _: Seat,
+        _: &Question<R::Ask, R::Action>,
+    ) -> Result<Option<Reply<R::Action>>, Self::Error> {
+        Ok(None)
+    }
+    fn show(&mut self, events: &[R::Event]) {
+        events.iter().for_each(&mut self.0);
+    }
+}
+
+/// Plays the match to its end (or until nobody can move), showing the
+/// opening events first. Seats act in order, each once per pass: a CPU
+/// chooses from the legal actions; a person answers the question.
+pub fn drive<R: Cpu, P: People<R>>(
+    table: &mut Table<R>,
+    cards: &CardSet,
+    people: &mut P,
+) -> Result<(), P::Error> {
+    people.show(table.game().opening_events());
+    while !table.is_over() {
+        let mut moved = false;
+        for seat in table.seats() {
+            let result = match table.player(seat) {
+                Some(Player::Cpu(_)) => match table.cpu_choice(seat) {
+                    Some(action) => table.apply(seat, action),
+                    None => continue,
+                },
+                Some(Player::Person) => {
+                    let Some(question) = table.question(seat, cards) else {
+                        continue;
+                    };
+                    match people.ask(table, seat, &question)? {
+                        Some(reply) => table.answer(seat, reply, cards),
+                        None => table.time_up(seat, cards),
+                    }
+                }
+                None => continue,
+            };
+            // A refused answer changes nothing; the seat is asked again.
+            if let Ok(events) = result {
+                people.show(&events);
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Plays a match of CPUs only to its end; the actions taken are in the
+/// table.
+pub fn drive_cpus<R: Cpu>(table: &mut Table<R>, cards: &CardSet) {
+    watch_cpus(table, cards, |_| {});
+}
+
+/// Like [`drive_cpus`], handing every event (the opening ones first) to
+/// `on_event`.
+pub fn watch_cpus<R: Cpu>(table: &mut Table<R>, cards: &CardSet, on_event: impl FnMut(&R::Event)) {
+    match drive(table, cards, &mut Watch(on_event)) {
+        Ok(()) => {}
+        Err(never) => match never {},
+    }
+}

@@ -1,0 +1,68 @@
+//! What a command line hands a game window, so that the text commands and
+//! the arena never import each other: the binary gives the command line a
+//! [`Window`] when it was built with one.
+
+use std::path::{Path, PathBuf};
+
+use super::Player;
+use crate::cards::CardSet;
+
+/// How the game window should start.
+#[derive(Debug, Clone)]
+pub struct GameOptions {
+    /// The card set to play with.
+    pub cards: CardSet,
+    /// Card scans (image files or folders) for P1's team.
+    pub scans: Vec<PathBuf>,
+    /// Card scans for P2's team.
+    pub p2_scans: Vec<PathBuf>,
+    /// Who plays P2 when the scan screen opens.
+    pub p2: Player,
+    /// No sound.
+    pub mute: bool,
+    /// Fullscreen, no cursor; only Ctrl+Shift+Q quits.
+    pub kiosk: bool,
+    /// A webcam to scan with (its index).
+    pub camera: Option<u32>,
+    /// A folder of frames played as a camera.
+    pub video: Option<PathBuf>,
+    /// Where played battles are saved (default: the data folder's `replays`).
+    pub replay_dir: Option<PathBuf>,
+    /// The first battle's seed (default: from the clock).
+    pub seed: Option<u64>,
+    /// Save a screenshot of the first frames to this PNG, then quit.
+    pub screenshot: Option<PathBuf>,
+    /// Drive the game through every screen, saving a PNG of each here.
+    pub tour: Option<PathBuf>,
+    /// Quit after this many frames.
+    pub frames: Option<u32>,
+}
+
+impl GameOptions {
+    /// The defaults: the given card set, nothing scanned, P2 the normal CPU.
+    pub fn new(cards: CardSet) -> GameOptions {
+        GameOptions {
+            cards,
+            scans: Vec::new(),
+            p2_scans: Vec::new(),
+            p2: Player::Cpu(crate::ai::Strength::Normal),
+            mute: false,
+            kiosk: false,
+            camera: None,
+            video: None,
+            replay_dir: None,
+            seed: None,
+            screenshot: None,
+            tour: None,
+            frames: None,
+        }
+    }
+}
+
+/// A game window the command line can open.
+pub trait Window {
+    /// Runs the game until the player quits; `Err` says why it could not.
+    fn play(&self, options: GameOptions) -> Result<(), String>;
+    /// Stages a replay file already checked to play to its recorded end.
+    fn replay(&self, file: &Path, cards: CardSet, mute: bool) -> Result<(), String>;
+}

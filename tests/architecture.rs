@@ -1,0 +1,272 @@
+//! The rooms of `src/` and which may use which (docs/architecture.md):
+//! every `crate::room` path and every Bevy import in the source is checked
+//! against the allowed directions, and the rooms must have no circles.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Each room and the rooms it may use. Rooms not listed as a key are not
+/// allowed to exist (a new room must be placed here and in the doc).
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("glossary", &[]),
+    ("fingerprint", &[]),
+    ("save", &[]),
+    ("effects", &["glossary"]),
+    ("cards", &["glossary", "effects"]),
+    ("rules", &["glossary", "effects", "cards", "fingerprint"]),
+    ("ai", &["glossary", "effects", "cards", "rules"]),
+    ("session", &["glossary", "effects", "cards", "rules", "ai"]),
+    (
+        "replay",
+        &["glossary", "effects", "cards", "rules", "session", "save"],
+    ),
+    (
+        "analysis",
+        &["glossary", "effects", "cards", "rules", "ai", "session"],
+    ),
+    (
+        "barcode",
+        &["glossary", "effects", "cards", "fingerprint", "save"],
+    ),
+    (
+        "cli",
+        &[
+            "glossary", "effects", "cards", "rules", "ai", "session", "replay", "analysis",
+            "barcode", "save",
+        ],
+    ),
+    (
+        "arena",
+        &[
+            "glossary",
+            "effects",
+            "cards",
+            "fingerprint",
+            "rules",
+            "ai",
+            "session",
+            "replay",
+            "barcode",
+            "save",
+        ],
+    ),
+    ("lib", &[]),
+];
+
+/// Crates only the arena may use.
+const ARENA_ONLY: &[&str] = &["bevy", "bevy_rapier3d"];
+
+/// One forbidden use: where, and of what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Breach {
+    file: String,
+    line: usize,
+    from: String,
+    to: String,
+}
+
+/// The room of a file under `src/`: its first folder, or its stem.
+fn room_of(relative: &Path) -> String {
+    let first = relative
+        .components()
+        .next()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .unwrap_or_default();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// The rooms and outside crates a source text names, with their lines:
+/// `crate::x`, `use crate::{x, y}`, `bevy::…`. Comments are skipped.
+fn uses(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            let after = &rest[at + "crate::".len()..];
+            if let Some(group) = after.strip_prefix('{') {
+                let inner = group.split('}').next().unwrap_or("");
+                for part in inner.split(',') {
+                    let name: String = part
+                        .trim()
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    if !name.is_empty() {
+                        found.push((i + 1, name));
+                    }
+                }
+            } else {
+                let name: String = after
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    found.push((i + 1, name));
+                }
+            }
+            rest = after;
+        }
+        for krate in ARENA_ONLY {
+            let word = format!("{krate}::");
+            let mut search = code;
+            while let Some(at) = search.find(&word) {
+                let before = search[..at].chars().next_back();
+                if !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                    found.push((i + 1, (*krate).to_string()));
+                }
+                search = &search[at + word.len()..];
+            }
+        }
+    }
+    found
+}
+
+/// Checks sources (relative path, text) against [`ALLOWED`].
+fn breaches(sources: &[(PathBuf, String)]) -> Vec<Breach> {
+    let allowed: BTreeMap<&str, BTreeSet<&str>> = ALLOWED
+        .iter()
+        .map(|(room, to)| (*room, to.iter().copied().collect()))
+        .collect();
+    let mut out = Vec::new();
+    for (path, text) in sources {
+        let from = room_of(path);
+        if from == "main" {
+            continue; // The binary wires the front ends together.
+        }
+        for (line, to) in uses(text) {
+            let ok = to == from
+                || match allowed.get(from.as_str()) {
+                    Some(set) => set.contains(to.as_str()),
+                    None => false,
+                }
+                || (from == "arena" && ARENA_ONLY.contains(&to.as_str()));
+            let known = allowed.contains_key(to.as_str()) || ARENA_ONLY.contains(&to.as_str());
+            if !ok && (known || !allowed.contains_key(from.as_str())) {
+                out.push(Breach {
+                    file: path.display().to_string(),
+                    line,
+                    from: from.clone(),
+                    to,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Whether the allowed directions themselves have a circle.
+fn circle(allowed: &[(&str, &[&str])]) -> Option<Vec<String>> {
+    fn visit<'a>(
+        room: &'a str,
+        edges: &BTreeMap<&'a str, &'a [&'a str]>,
+        path: &mut Vec<&'a str>,
+        done: &mut BTreeSet<&'a str>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|r| *r == room) {
+            let mut c: Vec<String> = path[at..].iter().map(|s| s.to_string()).collect();
+            c.push(room.to_string());
+            return Some(c);
+        }
+        if !done.insert(room) {
+            return None;
+        }
+        path.push(room);
+        for to in edges.get(room).copied().unwrap_or(&[]) {
+            if let Some(c) = visit(to, edges, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        None
+    }
+    let edges: BTreeMap<&str, &[&str]> = allowed.iter().copied().collect();
+    let mut done = BTreeSet::new();
+    edges
+        .keys()
+        .find_map(|r| visit(r, &edges, &mut Vec::new(), &mut done))
+}
+
+fn read_src(dir: &Path, root: &Path, out: &mut Vec<(PathBuf, String)>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let meta = std::fs::symlink_metadata(&path).unwrap();
+        if meta.is_dir() {
+            read_src(&path, root, out);
+        } else if meta.is_file() && path.extension().is_some_and(|x| x == "rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            out.push((path.strip_prefix(root).unwrap().to_path_buf(), text));
+        }
+    }
+}
+
+#[test]
+fn every_import_in_src_goes_an_allowed_way() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut sources = Vec::new();
+    read_src(&root, &root, &mut sources);
+    assert!(sources.len() > 40, "read the whole tree");
+    let found = breaches(&sources);
+    assert!(
+        found.is_empty(),
+        "imports against docs/architecture.md:\n{}",
+        found
+            .iter()
+            .map(|b| format!("  {}:{}: {} uses {}", b.file, b.line, b.from, b.to))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let rooms: BTreeSet<String> = sources.iter().map(|(p, _)| room_of(p)).collect();
+    for room in rooms {
+        assert!(
+            room == "main" || ALLOWED.iter().any(|(r, _)| *r == room),
+            "src/{room} is a room the architecture does not place; add it to docs/architecture.md and this test"
+        );
+    }
+}
+
+#[test]
+fn the_allowed_directions_have_no_circle() {
+    assert_eq!(circle(ALLOWED), None);
+    assert_eq!(
+        circle(&[("a", &["b"]), ("b", &["c"]), ("c", &["a"])]),
+        Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
+    );
+}
+
+#[test]
+fn a_forbidden_import_is_caught() {
+    let src = |path: &str, text: &str| (PathBuf::from(path), text.to_string());
+    let found = breaches(&[
+        src(
+            "rules/terminal/mod.rs",
+            "use crate::ai::Strength;\n// crate::cli in a comment is fine\n",
+        ),
+        src(
+            "arena/scan.rs",
+            "use crate::{cards::Card, cli::PlayArgs};\n",
+        ),
+        src(
+            "cards/set.rs",
+            "fn f() { let _ = bevy::prelude::Vec3::ZERO; }\n",
+        ),
+        src("session/mod.rs", "use crate::rules::Seat;\n"),
+        src("arena/stage.rs", "use bevy::prelude::*;\n"),
+    ]);
+    let edges: Vec<(&str, &str, usize)> = found
+        .iter()
+        .map(|b| (b.from.as_str(), b.to.as_str(), b.line))
+        .collect();
+    assert_eq!(
+        edges,
+        vec![
+            ("rules", "ai", 1),
+            ("arena", "cli", 1),
+            ("cards", "bevy", 1)
+        ]
+    );
+}
