@@ -15,8 +15,8 @@ use super::sound::{Sfx, Sound};
 use super::{AppSystems, Settings};
 use crate::cards::CardSet;
 use crate::rules::Reply;
-use crate::rules::terminal::{Action, Ask, Event, Match, Setup, Side};
-use crate::session::{Player, Table};
+use crate::rules::terminal::{Action, Ask, Event, Match, Setup, SetupError, Side};
+use crate::session::{Player, Table, TableError};
 
 /// Holding a stance button this long launches an Alpha Strike (seconds).
 pub const ALPHA_HOLD: f32 = 0.6;
@@ -41,6 +41,17 @@ pub struct Asking {
     pub left: f32,
     /// A stance button held for an Alpha Strike, and for how long.
     pub hold: Option<(Button, f32)>,
+}
+
+/// Why a duel cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum DuelError {
+    /// The cards that travel with the teams are not valid cards.
+    #[error("the team's extra cards are not valid: {0}")]
+    ExtraCards(#[from] crate::cards::LoadErrors),
+    /// The rules refuse the teams.
+    #[error(transparent)]
+    Table(#[from] TableError<SetupError>),
 }
 
 /// A battle in the arena.
@@ -69,15 +80,13 @@ impl Duel {
         setup: Setup,
         cards: &CardSet,
         players: [Player; 2],
-    ) -> Result<Duel, String> {
+    ) -> Result<Duel, DuelError> {
         let cards = if setup.extra.is_empty() {
             cards.clone()
         } else {
-            cards
-                .with_cards(&setup.extra)
-                .map_err(|e| format!("the team's extra cards are not valid: {e}"))?
+            cards.with_cards(&setup.extra)?
         };
-        let table = Table::new(setup, &cards, players.to_vec()).map_err(|e| e.to_string())?;
+        let table = Table::new(setup, &cards, players.to_vec())?;
         Ok(Duel {
             kind,
             cards,

@@ -30,7 +30,7 @@ use crate::ai::Strength;
 use crate::cards::CardSet;
 use crate::replay::Replay;
 use crate::rules::terminal::Match;
-use crate::session::{GameOptions, Player};
+use crate::session::{GameOptions, LaunchError, Player};
 
 /// The game's font (the same as the printed cards').
 static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf");
@@ -211,17 +211,21 @@ pub fn add_physics(app: &mut App) {
 pub struct Arena;
 
 impl crate::session::Window for Arena {
-    fn play(&self, options: GameOptions) -> Result<(), String> {
+    fn play(&self, options: GameOptions) -> Result<(), LaunchError> {
         let settings = Settings::from_options(&options);
         let script = capture::Script::from(&options);
         start(settings, options.cards, script)
     }
 
-    fn replay(&self, file: &std::path::Path, cards: CardSet, mute: bool) -> Result<(), String> {
-        let replay = Replay::<Match>::load(file).map_err(|e| {
-            format!(
-                "error: {e}\nthe arena stages Terminal Battle replays; use --headless for the text log"
-            )
+    fn replay(
+        &self,
+        file: &std::path::Path,
+        cards: CardSet,
+        mute: bool,
+    ) -> Result<(), LaunchError> {
+        let replay = Replay::<Match>::load(file).map_err(|e| LaunchError::CannotStage {
+            file: file.display().to_string(),
+            why: e.to_string(),
         })?;
         let settings = Settings {
             mute,
@@ -232,19 +236,13 @@ impl crate::session::Window for Arena {
     }
 }
 
-fn start(settings: Settings, cards: CardSet, script: capture::Script) -> Result<(), String> {
+fn start(settings: Settings, cards: CardSet, script: capture::Script) -> Result<(), LaunchError> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
-        return Err("error: no display to open the game window on (DISPLAY and WAYLAND_DISPLAY are unset).\n\
-                    Run bterm from a desktop session, or without a screen under a virtual one: \
-                    xvfb-run -s \"-screen 0 1280x720x24\" bterm"
-            .to_string());
+        return Err(LaunchError::NoDisplay);
     }
     #[cfg(not(feature = "camera"))]
     if settings.camera.is_some() {
-        return Err("error: this bterm was built without webcam support (cargo feature `camera`).\n\
-                    Rebuild with `cargo build --features camera`, or scan card files: `bterm play FILE...`, \
-                    or use a folder of frames as a camera: `bterm play --video DIR`"
-            .to_string());
+        return Err(LaunchError::NoWebcamSupport);
     }
     let kiosk = settings.kiosk;
     let mut app = App::new();
@@ -290,8 +288,6 @@ fn start(settings: Settings, cards: CardSet, script: capture::Script) -> Result<
     }
     match app.run() {
         AppExit::Success => Ok(()),
-        AppExit::Error(code) => Err(format!(
-            "error: the game stopped with an error (code {code})"
-        )),
+        AppExit::Error(code) => Err(LaunchError::Stopped(code.get().into())),
     }
 }

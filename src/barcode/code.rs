@@ -119,14 +119,13 @@ pub fn qr_number_text(number: &CardNumber) -> String {
 }
 
 /// The QR text that carries a whole card (RON, one line).
-pub fn qr_card_text(card: &Card) -> Result<String, String> {
+pub fn qr_card_text(card: &Card) -> Result<String, ron::Error> {
     let ron = ron::Options::default()
         .with_default_extension(
             ron::extensions::Extensions::UNWRAP_VARIANT_NEWTYPES
                 | ron::extensions::Extensions::IMPLICIT_SOME,
         )
-        .to_string(std::slice::from_ref(card))
-        .map_err(|e| e.to_string())?;
+        .to_string(std::slice::from_ref(card))?;
     Ok(format!("{QR_CARD_PREFIX}{ron}"))
 }
 

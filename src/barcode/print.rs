@@ -227,9 +227,9 @@ fn wrap(font: &FontRef<'_>, size: f32, width: f32, s: &str) -> Vec<String> {
 /// not one of the shipped cards (`custom`).
 fn qr_text(card: &Card, custom: bool) -> Result<String, PrintError> {
     if custom {
-        qr_card_text(card).map_err(|why| PrintError::Encode {
+        qr_card_text(card).map_err(|e| PrintError::Encode {
             what: card.name().to_string(),
-            why,
+            why: e.to_string(),
         })
     } else {
         Ok(qr_number_text(&card.number()))

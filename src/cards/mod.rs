@@ -9,7 +9,7 @@ mod set;
 pub use load::{Limits, LoadError, LoadErrorKind, LoadErrors, read_ron, write_ron};
 pub use model::{
     Attribute, BattleType, Card, CardKind, CommandCard, Digimon, Field, Level, LevelQuery,
-    OptionCard, Requirements, Stage, Technique, Techniques, X_ANTIBODY, base_name,
+    OptionCard, ParseLevelError, Requirements, Stage, Technique, Techniques, X_ANTIBODY, base_name,
 };
 pub use number::{CardNumber, ParseCardNumberError, Prefix};
 pub use set::{CardSet, EMBEDDED_CARDS, ResolveError};

@@ -375,15 +375,20 @@ pub enum LevelQuery {
     Hybrid,
 }
 
+/// A typed level that is none.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown level \"{0}\": use III, IV, Perfect, Ultimate or Hybrid")]
+pub struct ParseLevelError(pub String);
+
 impl std::str::FromStr for LevelQuery {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ParseLevelError;
+    fn from_str(s: &str) -> Result<Self, ParseLevelError> {
         if s.trim().eq_ignore_ascii_case("hybrid") {
             return Ok(LevelQuery::Hybrid);
         }
-        Level::parse_stage(s).map(LevelQuery::Stage).ok_or_else(|| {
-            format!("unknown level \"{s}\": use III, IV, Perfect, Ultimate or Hybrid")
-        })
+        Level::parse_stage(s)
+            .map(LevelQuery::Stage)
+            .ok_or_else(|| ParseLevelError(s.to_string()))
     }
 }
 

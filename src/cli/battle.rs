@@ -80,8 +80,18 @@ pub struct AnalyzeArgs {
     pub cards: Option<PathBuf>,
 }
 
+/// A typed team with a card the set does not have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("error: team \"{team}\": {error}")]
+pub struct TeamError {
+    /// The team as typed.
+    pub team: String,
+    /// Why a card of it was not found.
+    pub error: crate::cards::ResolveError,
+}
+
 /// Parses a team typed as card numbers or names, comma-separated.
-pub fn parse_team(text: &str, cards: &CardSet) -> Result<Vec<CardNumber>, String> {
+pub fn parse_team(text: &str, cards: &CardSet) -> Result<Vec<CardNumber>, TeamError> {
     text.split(',')
         .map(str::trim)
         .filter(|t| !t.is_empty())
@@ -89,7 +99,10 @@ pub fn parse_team(text: &str, cards: &CardSet) -> Result<Vec<CardNumber>, String
             cards
                 .resolve(t)
                 .map(Card::number)
-                .map_err(|e| format!("error: team \"{text}\": {e}"))
+                .map_err(|error| TeamError {
+                    team: text.to_string(),
+                    error,
+                })
         })
         .collect()
 }
@@ -115,8 +128,8 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
     }
     let set = load_set(args.cards.as_deref())?;
     let teams = [
-        parse_team(&args.team_a, &set).map_err(CliError::usage)?,
-        parse_team(&args.team_b, &set).map_err(CliError::usage)?,
+        parse_team(&args.team_a, &set).map_err(|e| CliError::usage(e.to_string()))?,
+        parse_team(&args.team_b, &set).map_err(|e| CliError::usage(e.to_string()))?,
     ];
     let setup = Setup::new(teams[0].clone(), teams[1].clone(), args.seed);
     let mut table: Table<Match> = Table::new(setup, &set, vec![args.p1, args.p2])
@@ -254,7 +267,7 @@ pub(super) fn replay(args: ReplayArgs, window: Option<&dyn Window>) -> Result<()
     match window {
         Some(w) if !headless => w
             .replay(&args.file, set, args.mute)
-            .map_err(CliError::failed),
+            .map_err(|e| CliError::failed(e.to_string())),
         _ => Ok(()),
     }
 }

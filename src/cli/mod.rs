@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-pub use battle::{AnalyzeArgs, BattleArgs, ReplayArgs, parse_team};
+pub use battle::{AnalyzeArgs, BattleArgs, ReplayArgs, TeamError, parse_team};
 pub use cards::{CardsCommand, describe, list_line};
 
 use crate::cards::CardSet;
@@ -209,7 +209,9 @@ fn play(args: Option<PlayArgs>, window: Option<&dyn Window>) -> Result<(), CliEr
         }
     };
     let set = load_set(args.cards.as_deref())?;
-    window.play(args.options(set)).map_err(CliError::failed)
+    window
+        .play(args.options(set))
+        .map_err(|e| CliError::failed(e.to_string()))
 }
 
 /// The card set: the built-in sample set, or the card files at `path`.

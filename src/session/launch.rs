@@ -59,10 +59,42 @@ impl GameOptions {
     }
 }
 
+/// Why the game window could not run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LaunchError {
+    /// No screen to open a window on.
+    #[error(
+        "error: no display to open the game window on (DISPLAY and WAYLAND_DISPLAY are unset).\n\
+         Run bterm from a desktop session, or without a screen under a virtual one: \
+         xvfb-run -s \"-screen 0 1280x720x24\" bterm"
+    )]
+    NoDisplay,
+    /// A webcam was asked for in a build without one.
+    #[error(
+        "error: this bterm was built without webcam support (cargo feature `camera`).\n\
+         Rebuild with `cargo build --features camera`, or scan card files: `bterm play FILE...`, \
+         or use a folder of frames as a camera: `bterm play --video DIR`"
+    )]
+    NoWebcamSupport,
+    /// The window cannot stage this replay.
+    #[error(
+        "error: {file}: {why}\nthe arena stages Terminal Battle replays; use --headless for the text log"
+    )]
+    CannotStage {
+        /// The replay file.
+        file: String,
+        /// Why not.
+        why: String,
+    },
+    /// The game stopped with an error.
+    #[error("error: the game stopped with an error (code {0})")]
+    Stopped(u32),
+}
+
 /// A game window the command line can open.
 pub trait Window {
-    /// Runs the game until the player quits; `Err` says why it could not.
-    fn play(&self, options: GameOptions) -> Result<(), String>;
+    /// Runs the game until the player quits.
+    fn play(&self, options: GameOptions) -> Result<(), LaunchError>;
     /// Stages a replay file already checked to play to its recorded end.
-    fn replay(&self, file: &Path, cards: CardSet, mute: bool) -> Result<(), String>;
+    fn replay(&self, file: &Path, cards: CardSet, mute: bool) -> Result<(), LaunchError>;
 }

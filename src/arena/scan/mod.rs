@@ -432,7 +432,7 @@ fn start_when_ready(
             roster.teams[0].ready = false;
             roster.teams[1].ready = false;
             roster.idle = 0.0;
-            roster.teams[0].message = Some((e, true));
+            roster.teams[0].message = Some((e.to_string(), true));
         }
     }
 }
