@@ -105,9 +105,21 @@ pub fn drive<R: Cpu, P: People<R>>(
 }
 
 /// Plays a match of CPUs only to its end; the actions taken are in the
-/// table.
-pub fn drive_cpus<R: Cpu>(table: &mut Table<R>, cards: &CardSet) {
-    watch_cpus(table, cards, |_| {});
+/// table. The same passes as [`drive`], without a front end to show events
+/// to (the benches' and `bterm analyze`'s hot loop); a person's seat, should
+/// there be one, is not asked, and the match stops when nobody can move.
+pub fn drive_cpus<R: Cpu>(table: &mut Table<R>, _cards: &CardSet) {
+    while !table.is_over() {
+        let mut moved = false;
+        for seat in table.seats() {
+            if let Some(action) = table.cpu_choice(seat) {
+                moved |= table.apply(seat, action).is_ok();
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
 }
 
 /// Like [`drive_cpus`], handing every event (the opening ones first) to

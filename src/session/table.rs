@@ -2,6 +2,8 @@
 //! taken, and the offers each seat has passed. Answers, timeouts, CPU moves
 //! and replayed actions all change the match here and nowhere else.
 
+use std::sync::Arc;
+
 use super::Player;
 use crate::ai::Cpu;
 use crate::cards::CardSet;
@@ -23,14 +25,16 @@ pub enum TableError<E: std::error::Error + 'static> {
     },
 }
 
-/// A match with its players.
+/// A match with its players. Cheap to clone at the start of a match (the
+/// setup and the players are shared), so a bench or a search can copy one.
 #[derive(Debug, Clone)]
 pub struct Table<R: Ruleset> {
-    setup: R::Setup,
+    setup: Arc<R::Setup>,
     game: R,
-    players: Vec<Player>,
+    players: Arc<[Player]>,
     actions: Vec<(Seat, R::Action)>,
-    /// Per seat: the offers declined since the seat's last action.
+    /// Per seat: the offers declined since the seat's last action (empty,
+    /// with no seat in it, until someone passes).
     passed: Vec<Vec<R::Action>>,
 }
 
@@ -62,13 +66,12 @@ impl<R: Ruleset> Table<R> {
                 players: players.len(),
             });
         }
-        let passed = vec![Vec::new(); players.len()];
         Ok(Table {
-            setup,
+            setup: Arc::new(setup),
             game,
-            players,
+            players: players.into(),
             actions: Vec::new(),
-            passed,
+            passed: Vec::new(),
         })
     }
 
@@ -109,7 +112,8 @@ impl<R: Ruleset> Table<R> {
 
     /// The question `seat` must answer now, if any.
     pub fn question(&self, seat: Seat, cards: &CardSet) -> Option<QuestionOf<R>> {
-        let passed = self.passed.get(seat.index())?;
+        self.players.get(seat.index())?;
+        let passed = self.passed.get(seat.index()).map_or(&[][..], Vec::as_slice);
         self.game.question(seat, passed, cards)
     }
 
@@ -131,6 +135,9 @@ impl<R: Ruleset> Table<R> {
     ) -> Result<Vec<R::Event>, IllegalAction> {
         let events = self.game.apply(seat, action)?;
         self.actions.push((seat, action));
+        if self.passed.iter().all(Vec::is_empty) {
+            return Ok(events); // Nothing passed (always, between CPUs).
+        }
         for s in Seat::all(self.passed.len()) {
             if s == seat && !keep_passed {
                 self.passed[s.index()].clear();
@@ -165,6 +172,9 @@ impl<R: Ruleset> Table<R> {
                         seat,
                         reason: "this question must be answered".to_string(),
                     });
+                }
+                if self.passed.len() < self.players.len() {
+                    self.passed.resize(self.players.len(), Vec::new());
                 }
                 self.passed[seat.index()].extend(q.answers);
                 Ok(Vec::new())
