@@ -12,7 +12,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("fingerprint", &[]),
     ("save", &[]),
     ("effects", &["glossary"]),
-    ("cards", &["glossary", "effects"]),
+    ("cards", &["glossary", "effects", "save"]),
     ("rules", &["glossary", "effects", "cards", "fingerprint"]),
     ("ai", &["glossary", "effects", "cards", "rules"]),
     ("session", &["glossary", "effects", "cards", "rules", "ai"]),

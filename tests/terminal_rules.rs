@@ -377,6 +377,28 @@ fn burst_costs_five_points_for_every_cost_point_above_ten() {
     assert_eq!(m.view(P2).points, 100);
 }
 
+/// "A player at 0 points loses": a team whose Burst would take every
+/// starting point cannot play at all, so it is refused at the scan, with
+/// the Cost it may have.
+#[test]
+fn a_team_whose_burst_takes_every_point_is_refused() {
+    let team = ["DM-911", "DM-900", "DM-903", "OP-901", "OP-902", "OP-904"];
+    // Cost 12, two over the cap: 10 points of Burst.
+    let mut t = Tunables {
+        start_points: 10,
+        ..Tunables::default()
+    };
+    assert_eq!(
+        refused_with(&line_cards(), &team, t.clone()),
+        "P1: the team's Cost is 12, and Burst above 10 would take every starting point; leave out cards until the Cost is at most 11"
+    );
+    // One point more to start with, and it plays on one point.
+    t.start_points = 11;
+    let m = start_with(&line_cards(), &team, &["DM-900"], t);
+    assert_eq!(m.view(P1).points, 1);
+    assert_eq!(m.outcome(), None);
+}
+
 #[test]
 fn a_player_who_scans_nothing_plays_a_default_partner() {
     let cards = line_cards();

@@ -14,6 +14,9 @@ use crate::cards::{CardNumber, read_ron, write_ron};
 /// The file name of the enrolments in the data folder.
 pub const FILE_NAME: &str = "enrolled.ron";
 
+/// The largest enrolments file read (16 MiB: a binding is about 80 bytes).
+const MAX_BYTES: u64 = 16 << 20;
+
 pub use crate::save::data_dir;
 
 /// One enrolment as stored.
@@ -71,20 +74,61 @@ impl Enrolments {
             why,
         };
         let mut map = BTreeMap::new();
-        match std::fs::read_to_string(path) {
+        match crate::save::read_text(path, MAX_BYTES) {
             Ok(text) => {
-                let entries: Vec<Entry> = read_ron(&text).map_err(|e| corrupt(e.to_string()))?;
+                let entries: Vec<Entry> = read_ron(&text).map_err(|e| {
+                    corrupt(format!(
+                        "line {}, column {}: {}",
+                        e.span.start.line, e.span.start.col, e.code
+                    ))
+                })?;
                 for e in entries {
                     map.insert((e.format, e.text), e.card);
                 }
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(crate::save::ReadFileError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(corrupt(e.to_string())),
         }
         Ok(Enrolments {
             path: Some(path.to_path_buf()),
             map,
         })
+    }
+
+    /// Binds a symbol to a card in the file at `path` and saves it, holding
+    /// a lock on `path.lock` from reading to writing, so that processes
+    /// enrolling at the same time each keep their binding. Returns the card
+    /// the symbol was bound to before. A file that cannot be read is left
+    /// as it is.
+    pub fn bind(
+        path: &Path,
+        symbol: &Symbol,
+        card: CardNumber,
+    ) -> Result<Option<CardNumber>, EnrollError> {
+        let mut lock = path.as_os_str().to_owned();
+        lock.push(".lock");
+        let locked = crate::save::with_lock(Path::new(&lock), || {
+            if let Some(dir) = path.parent() {
+                crate::save::clean_stale_temps(dir);
+            }
+            let mut enrolments = Enrolments::open(path)?;
+            let before = enrolments.insert(symbol, card);
+            enrolments.save()?;
+            Ok(before)
+        });
+        locked.map_err(|e| EnrollError::Write {
+            path: path.display().to_string(),
+            why: format!("cannot lock {}: {e}", Path::new(&lock).display()),
+        })?
+    }
+
+    /// [`Enrolments::bind`] in the data folder's file.
+    pub fn bind_default(
+        symbol: &Symbol,
+        card: CardNumber,
+    ) -> Result<(Option<CardNumber>, PathBuf), EnrollError> {
+        let path = data_dir().ok_or(EnrollError::NoDataDir)?.join(FILE_NAME);
+        Ok((Enrolments::bind(&path, symbol, card)?, path))
     }
 
     /// The card a symbol was bound to.

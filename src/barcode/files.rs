@@ -34,47 +34,77 @@ pub enum ReadError {
     NotAnImage,
     /// Too many pixels.
     #[error(
-        "the image is {width} × {height} pixels, above the limit of {} megapixels; scale it down first",
-        MAX_PIXELS / 1_000_000
+        "the image is {width} × {height} pixels, above the limit of {} pixels ({:.1} megapixels); scale it down first, or raise --max-pixels",
+        limit, *limit as f64 / 1e6
     )]
     TooLarge {
         /// Its width.
         width: u32,
         /// Its height.
         height: u32,
+        /// The limit it broke.
+        limit: u64,
+    },
+    /// Too many bytes for any image within the pixel limit.
+    #[error(
+        "the file is {size} bytes, more than any image within the pixel limit can take ({limit} bytes)"
+    )]
+    FileTooLarge {
+        /// Its size.
+        size: u64,
+        /// The limit.
+        limit: u64,
     },
     /// The image data is broken (truncated, corrupt).
     #[error("the image data is broken: {0}")]
     Broken(String),
 }
 
-/// Reads an image file as grayscale, refusing more than `max_pixels`.
+/// Reads an image file as grayscale, refusing more than `max_pixels`. Only
+/// a regular file is read, and only one of at most
+/// [`max_file_bytes`]`(max_pixels)`.
 pub fn load_gray(path: &Path, max_pixels: u64) -> Result<GrayImage, ReadError> {
-    let io = |e: std::io::Error| ReadError::Io(e.to_string());
+    let bytes =
+        crate::save::read_regular(path, max_file_bytes(max_pixels)).map_err(|e| match e {
+            crate::save::ReadFileError::TooLarge { size, limit } => {
+                ReadError::FileTooLarge { size, limit }
+            }
+            other => ReadError::Io(other.to_string()),
+        })?;
     // The first bytes say the format; an extension can lie.
-    let mut head = [0u8; 32];
-    let n =
-        std::io::Read::read(&mut std::fs::File::open(path).map_err(io)?, &mut head).map_err(io)?;
-    let format = image::guess_format(&head[..n]).map_err(|_| ReadError::NotAnImage)?;
+    let format =
+        image::guess_format(&bytes[..bytes.len().min(32)]).map_err(|_| ReadError::NotAnImage)?;
     if format == image::ImageFormat::Jpeg {
+        // A JPEG without its end marker was cut short: decoding it leniently
+        // gives a picture whose missing part is gray, and the scan would say
+        // "no barcode" for what is a broken file.
+        if !bytes.windows(2).any(|w| w == [0xFF, 0xD9]) {
+            return Err(ReadError::Broken(
+                "the JPEG ends early (truncated or corrupt); copy the file again".into(),
+            ));
+        }
         // Straight to gray; anything this fast path cannot do (or a broken
         // file, for its precise message) goes the general way below.
-        if let Some(img) = jpeg_gray(path, max_pixels) {
+        if let Some(img) = jpeg_gray(&bytes, max_pixels) {
             return Ok(img);
         }
     }
     let open = || {
-        let mut reader = ImageReader::open(path).map_err(io)?;
+        let mut reader = ImageReader::new(std::io::Cursor::new(&bytes[..]));
         reader.set_format(format);
-        Ok::<_, ReadError>(reader)
+        reader
     };
-    let (width, height) = open()?
+    let (width, height) = open()
         .into_dimensions()
         .map_err(|e| classify_image_error(&e))?;
     if u64::from(width) * u64::from(height) > max_pixels {
-        return Err(ReadError::TooLarge { width, height });
+        return Err(ReadError::TooLarge {
+            width,
+            height,
+            limit: max_pixels,
+        });
     }
-    let mut reader = open()?;
+    let mut reader = open();
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(width);
     limits.max_image_height = Some(height);
@@ -85,19 +115,24 @@ pub fn load_gray(path: &Path, max_pixels: u64) -> Result<GrayImage, ReadError> {
     Ok(img.to_luma8())
 }
 
+/// The largest image file read for a pixel limit: the pixels at 16-bit
+/// RGBA with no compression, plus 1 MiB for headers and metadata.
+pub fn max_file_bytes(max_pixels: u64) -> u64 {
+    max_pixels.saturating_mul(8).saturating_add(1 << 20)
+}
+
 /// A JPEG decoded to its luma plane only: the colour planes are never
 /// turned into RGB only to be turned back into gray (twice as fast on a
 /// webcam photo). `None` when it cannot, for the general path to explain.
-fn jpeg_gray(path: &Path, max_pixels: u64) -> Option<GrayImage> {
+fn jpeg_gray(bytes: &[u8], max_pixels: u64) -> Option<GrayImage> {
     use zune_core::bytestream::ZCursor;
     use zune_core::colorspace::ColorSpace;
     use zune_core::options::DecoderOptions;
 
-    let bytes = std::fs::read(path).ok()?;
     let options = DecoderOptions::default()
         .set_strict_mode(false)
         .jpeg_set_out_colorspace(ColorSpace::Luma);
-    let mut decoder = zune_jpeg::JpegDecoder::new_with_options(ZCursor::new(&bytes[..]), options);
+    let mut decoder = zune_jpeg::JpegDecoder::new_with_options(ZCursor::new(bytes), options);
     decoder.decode_headers().ok()?;
     let (width, height) = decoder.dimensions()?;
     if width as u64 * height as u64 > max_pixels || decoder.output_colorspace()? != ColorSpace::Luma
@@ -131,13 +166,21 @@ pub struct PathError {
 }
 
 /// Expands the paths: files as given, folders recursively to the image files
-/// in them (by extension), sorted. Hidden files and folders are skipped.
+/// in them (by extension), sorted. Hidden files and folders are skipped, and
+/// links to folders inside a folder are not followed.
 pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathError>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for p in paths {
         match std::fs::metadata(p) {
-            Ok(m) if m.is_dir() => walk(p, &mut files, &mut errors),
+            Ok(m) if m.is_dir() => {
+                let (found, failed) = crate::save::walk(p, &is_image_name);
+                files.extend(found);
+                errors.extend(failed.into_iter().map(|(path, e)| PathError {
+                    path: path.display().to_string(),
+                    why: e.to_string(),
+                }));
+            }
             Ok(_) => files.push(p.clone()),
             Err(e) => errors.push(PathError {
                 path: p.display().to_string(),
@@ -146,35 +189,6 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathError>) {
         }
     }
     (files, errors)
-}
-
-fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<PathError>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            errors.push(PathError {
-                path: dir.display().to_string(),
-                why: e.to_string(),
-            });
-            return;
-        }
-    };
-    let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    children.sort();
-    for child in children {
-        let hidden = child
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with('.'));
-        if hidden {
-            continue;
-        }
-        if child.is_dir() {
-            walk(&child, files, errors);
-        } else if is_image_name(&child) {
-            files.push(child);
-        }
-    }
 }
 
 /// Whether a file name has an image extension.

@@ -12,4 +12,4 @@ pub use model::{
     OptionCard, ParseLevelError, Requirements, Stage, Technique, Techniques, X_ANTIBODY, base_name,
 };
 pub use number::{CardNumber, ParseCardNumberError, Prefix};
-pub use set::{CardSet, EMBEDDED_CARDS, ResolveError};
+pub use set::{CardSet, EMBEDDED_CARDS, MAX_CARD_FILE_BYTES, ResolveError};

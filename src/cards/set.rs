@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use super::load::{Checker, LoadError, LoadErrorKind, LoadErrors, Located, parse_file, write_ron};
 use super::{Card, CardKind, CardNumber, base_name};
 
+/// The largest card file read (4 MiB: the whole sample set is 60 KiB).
+pub const MAX_CARD_FILE_BYTES: u64 = 4 << 20;
+
 /// The sample card set the game ships, compiled in so the game runs with no
 /// files around it. A test checks this list against `assets/cards/`.
 pub const EMBEDDED_CARDS: &[(&str, &str)] = &[
@@ -127,7 +130,9 @@ impl CardSet {
             .unwrap_or_else(|e| panic!("the embedded card set is invalid:\n{e}"))
     }
 
-    /// Loads a card file, or every `*.ron` file below a directory (sorted by path).
+    /// Loads a card file, or every `*.ron` file below a directory (sorted by
+    /// path; links to folders are not followed). Each file must be a regular
+    /// file of at most [`MAX_CARD_FILE_BYTES`].
     pub fn load(path: &Path) -> Result<CardSet, LoadErrors> {
         let io = |file: &Path, e: std::io::Error| {
             LoadErrors(vec![LoadError {
@@ -140,8 +145,12 @@ impl CardSet {
         };
         let mut files = Vec::new();
         if path.is_dir() {
-            collect_ron(path, &mut files).map_err(|e| io(path, e))?;
-            files.sort();
+            let (found, errors) =
+                crate::save::walk(path, &|p: &Path| p.extension().is_some_and(|e| e == "ron"));
+            if let Some((dir, e)) = errors.into_iter().next() {
+                return Err(io(&dir, e));
+            }
+            files = found;
             if files.is_empty() {
                 return Err(LoadErrors(vec![LoadError {
                     file: path.to_path_buf(),
@@ -156,7 +165,15 @@ impl CardSet {
         }
         let mut sources = Vec::new();
         for f in files {
-            let text = std::fs::read_to_string(&f).map_err(|e| io(&f, e))?;
+            let text = crate::save::read_text(&f, MAX_CARD_FILE_BYTES).map_err(|e| {
+                LoadErrors(vec![LoadError {
+                    file: f.clone(),
+                    line: 0,
+                    column: 0,
+                    card: None,
+                    kind: LoadErrorKind::Io(e.to_string()),
+                }])
+            })?;
             sources.push((f, text));
         }
         CardSet::from_sources(&sources)
@@ -248,6 +265,24 @@ impl CardSet {
         CardSet::from_sources(&[
             (PathBuf::from("<card set>"), set_text),
             (PathBuf::from("<extra cards>"), extra_text),
+        ])
+    }
+
+    /// This set plus the cards of one more card file (`path` names it in
+    /// the errors, with their lines), checked as card files are.
+    pub fn with_card_file(&self, path: &Path, text: &str) -> Result<CardSet, LoadErrors> {
+        let set_text = write_ron(&self.cards).map_err(|e| {
+            LoadErrors(vec![LoadError {
+                file: PathBuf::from("<card set>"),
+                line: 0,
+                column: 0,
+                card: None,
+                kind: LoadErrorKind::Io(e.to_string()),
+            }])
+        })?;
+        CardSet::from_sources(&[
+            (PathBuf::from("<card set>"), set_text),
+            (path.to_path_buf(), text.to_string()),
         ])
     }
 
@@ -348,18 +383,6 @@ fn nearest_by<T>(
     }
     let limit = (want.chars().count() / 3).max(2);
     best.filter(|(d, _)| *d <= limit).map(|(_, k)| k)
-}
-
-fn collect_ron(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            collect_ron(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "ron") {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

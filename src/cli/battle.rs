@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::{CliError, load_set};
+use super::{CliError, escape_lines, load_set};
 use crate::ai::Strength;
 use crate::cards::{BattleType, Card, CardNumber, CardSet};
 use crate::replay::{self, Replay};
@@ -186,7 +186,7 @@ impl<R: Ruleset> People<R> for Keyboard<'_> {
         // (The question's own `seconds` are the cabinet's; see `timer`.)
         let prompt = &question.prompt;
         for line in &prompt.lines {
-            let _ = writeln!(self.out, "{line}");
+            let _ = writeln!(self.out, "{}", escape_lines(line));
         }
         // Every question gets the --timer's seconds: a person at a terminal
         // types slower than one at the buttons.
@@ -196,8 +196,8 @@ impl<R: Ruleset> People<R> for Keyboard<'_> {
         });
         loop {
             match timer {
-                Some(t) => write!(self.out, "{}({t} s) ", prompt.text),
-                None => write!(self.out, "{}", prompt.text),
+                Some(t) => write!(self.out, "{}({t} s) ", escape_lines(&prompt.text)),
+                None => write!(self.out, "{}", escape_lines(&prompt.text)),
             }
             .and_then(|()| self.out.flush())
             .map_err(|e| CliError::failed(format!("error: cannot write the output: {e}")))?;
@@ -243,7 +243,7 @@ impl<R: Ruleset> People<R> for Keyboard<'_> {
 
     fn show(&mut self, events: &[R::Event]) {
         for e in events {
-            let _ = writeln!(self.out, "{}", R::describe(e, self.cards));
+            let _ = writeln!(self.out, "{}", escape_lines(&R::describe(e, self.cards)));
         }
     }
 }
@@ -294,7 +294,7 @@ impl RulesetVisitor for CheckReplay<'_> {
         let m = replay
             .play(self.cards, |e| {
                 if print {
-                    let _ = writeln!(out, "{}", R::describe(e, self.cards));
+                    let _ = writeln!(out, "{}", escape_lines(&R::describe(e, self.cards)));
                 }
             })
             .map_err(fail)?;

@@ -98,7 +98,7 @@ pub(super) fn cards(command: CardsCommand) -> Result<(), CliError> {
                     let line = serde_json::to_string(card).map_err(|e| format!("error: {e}"))?;
                     w(writeln!(out, "{line}"))?;
                 } else {
-                    w(writeln!(out, "{}", list_line(card)))?;
+                    w(writeln!(out, "{}", super::escape_lines(&list_line(card))))?;
                 }
             }
             Ok(())
@@ -114,7 +114,7 @@ pub(super) fn cards(command: CardsCommand) -> Result<(), CliError> {
                 let text = serde_json::to_string_pretty(card).map_err(|e| format!("error: {e}"))?;
                 Ok(w(writeln!(out, "{text}"))?)
             } else {
-                Ok(w(write!(out, "{}", describe(card)))?)
+                Ok(w(write!(out, "{}", super::escape_lines(&describe(card))))?)
             }
         }
     }

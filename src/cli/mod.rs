@@ -227,6 +227,32 @@ pub(crate) fn load_set(path: Option<&Path>) -> Result<CardSet, CliError> {
     }
 }
 
+/// Text made of lines (a card described), each line escaped as [`escape`]
+/// does but not cut, the line breaks kept.
+pub fn escape_lines(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| {
+            let (body, end) = match line.strip_suffix('\n') {
+                Some(b) => (b, "\n"),
+                None => (line, ""),
+            };
+            let mut out: String = body
+                .chars()
+                .flat_map(|c| {
+                    let escaped: Vec<char> = if c.is_control() {
+                        c.escape_default().collect()
+                    } else {
+                        vec![c]
+                    };
+                    escaped
+                })
+                .collect();
+            out.push_str(end);
+            out
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,5 +264,6 @@ mod tests {
         assert_eq!(escape("x\ny"), "x\\ny");
         let long = "é".repeat(500);
         assert_eq!(escape(&long).chars().count(), 201);
+        assert_eq!(escape_lines("a\x1b[2J\nb\n"), "a\\u{1b}[2J\nb\n");
     }
 }

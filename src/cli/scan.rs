@@ -5,11 +5,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{CliError, load_set};
+use super::{CliError, escape, load_set};
 use crate::barcode::files::{self, FileReport, MAX_PIXELS};
 use crate::barcode::frames::{self, FolderFrames, FrameEvent, FrameSource, Stabilizer};
 use crate::barcode::{Enrolments, Scanner, Source, code, decode, print as printer};
-use crate::cards::{Card, CardKind, read_ron};
+use crate::cards::{Card, CardKind};
 
 /// `bterm print`.
 #[derive(Debug, Args)]
@@ -74,7 +74,12 @@ pub struct EnrollArgs {
 
 fn scanner(cards: Option<&std::path::Path>) -> Result<Scanner, CliError> {
     let set = load_set(cards)?;
-    let enrolments = Enrolments::open_default().map_err(|e| format!("error: {e}"))?;
+    // A broken enrolments file must not stop every scan: say so, leave the
+    // file as it is, and read on without the bindings.
+    let enrolments = Enrolments::open_default().unwrap_or_else(|e| {
+        eprintln!("warning: {e}; scanning without the enrolled barcodes");
+        Enrolments::default()
+    });
     Ok(Scanner::new(set, enrolments))
 }
 
@@ -95,23 +100,22 @@ pub fn print(args: PrintArgs) -> Result<(), CliError> {
         cards.push((card.clone(), false));
     }
     if let Some(path) = &args.custom {
-        let text = std::fs::read_to_string(path)
+        let text = crate::save::read_text(path, crate::cards::MAX_CARD_FILE_BYTES)
             .map_err(|e| format!("error: {}: cannot read: {e}", path.display()))?;
-        let custom: Vec<Card> = read_ron(&text).map_err(|e| {
-            format!(
-                "error: {}:{}:{}: {}",
-                path.display(),
-                e.span.start.line,
-                e.span.start.col,
-                e.code
-            )
-        })?;
-        set.with_cards(&custom).map_err(|e| {
+        // Checked as a card file of its own, so every problem names it and
+        // its line.
+        let with = set.with_card_file(path, &text).map_err(|e| {
             format!(
                 "{e}\nerror: the custom cards in {} have problems",
                 path.display()
             )
         })?;
+        let custom: Vec<Card> = with
+            .cards()
+            .iter()
+            .filter(|c| set.get(&c.number()).is_none())
+            .cloned()
+            .collect();
         cards.extend(custom.into_iter().map(|c| (c, true)));
     }
     if cards.is_empty() {
@@ -133,6 +137,9 @@ pub fn print(args: PrintArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// A file's line in the text output. Everything in it that came from
+/// outside (the file name, the codes' text, the card's name) is escaped,
+/// so a QR code cannot move the cursor or retitle the terminal.
 fn text_line(r: &FileReport) -> String {
     let codes: Vec<String> = r
         .codes
@@ -154,23 +161,28 @@ fn text_line(r: &FileReport) -> String {
             };
             format!(
                 "{}: {} {}{how}{codes}  {:.0} ms",
-                r.file, c.number, c.name, r.ms
+                escape(&r.file),
+                c.number,
+                escape(&c.name),
+                r.ms
             )
         }
         (None, e) => format!(
             "{}: error: {}{codes}",
-            r.file,
-            e.as_deref().unwrap_or("no card")
+            escape(&r.file),
+            escape(e.as_deref().unwrap_or("no card"))
         ),
     }
 }
 
+/// Outside text cut to 40 characters and escaped.
 fn abbreviate(text: &str) -> String {
-    if text.chars().count() > 40 {
+    let cut = if text.chars().count() > 40 {
         format!("{}…", text.chars().take(39).collect::<String>())
     } else {
         text.to_string()
-    }
+    };
+    escape(&cut)
 }
 
 /// `bterm scan`.
@@ -190,7 +202,7 @@ pub fn scan(args: ScanArgs) -> Result<(), CliError> {
     let scanner = scanner(args.cards.as_deref())?;
     let (found, path_errors) = files::collect(&args.paths);
     for e in &path_errors {
-        eprintln!("error: {e}");
+        eprintln!("error: {}", escape(&e.to_string()));
     }
     let bar = if found.len() > 5 && std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(found.len() as u64)
@@ -266,11 +278,15 @@ fn live(source: Box<dyn FrameSource>, args: &ScanArgs) -> Result<(), CliError> {
         let (json, words) = match &event {
             FrameEvent::Card { frame, card } => (
                 serde_json::json!({"frame": frame, "card": files::CardReport::of(card)}),
-                format!("frame {frame}: {} {}", card.card.number(), card.card.name()),
+                format!(
+                    "frame {frame}: {} {}",
+                    card.card.number(),
+                    escape(card.card.name())
+                ),
             ),
             FrameEvent::Refused { frame, why } => (
                 serde_json::json!({"frame": frame, "error": why.to_string()}),
-                format!("frame {frame}: {why}"),
+                format!("frame {frame}: {}", escape(&why.to_string())),
             ),
             FrameEvent::Gone { frame } => (
                 serde_json::json!({"frame": frame, "gone": true}),
@@ -280,7 +296,7 @@ fn live(source: Box<dyn FrameSource>, args: &ScanArgs) -> Result<(), CliError> {
                 errors += 1;
                 (
                     serde_json::json!({"frame": frame, "error": message}),
-                    format!("frame {frame}: error: {message}"),
+                    format!("frame {frame}: error: {}", escape(message)),
                 )
             }
             FrameEvent::Ended { decoded, dropped } => {
@@ -323,7 +339,13 @@ pub fn enroll(args: EnrollArgs) -> Result<(), CliError> {
         .resolve(&args.number)
         .map_err(|e| format!("error: {e}"))?
         .clone();
-    let mut enrolments = Enrolments::open_default().map_err(|e| format!("error: {e}"))?;
+    if card.kind() == CardKind::Command {
+        return Err(CliError::failed(format!(
+            "error: {} {} is a Command card, which is played at the tabletop and never scanned into a team; enroll a Digimon or Option card",
+            card.number(),
+            super::escape(card.name())
+        )));
+    }
     let img = files::load_gray(&args.image, MAX_PIXELS)
         .map_err(|e| format!("error: {}: {e}", args.image.display()))?;
     let symbols = decode(&img, crate::barcode::Effort::File).symbols;
@@ -358,26 +380,23 @@ pub fn enroll(args: EnrollArgs) -> Result<(), CliError> {
             abbreviate(&symbol.text)
         )));
     }
-    let before = enrolments.insert(&symbol, card.number());
-    enrolments.save().map_err(|e| format!("error: {e}"))?;
-    let path = enrolments
-        .path()
-        .map(|p| p.display().to_string())
-        .unwrap_or_default();
+    let (before, path) =
+        Enrolments::bind_default(&symbol, card.number()).map_err(|e| format!("error: {e}"))?;
+    let path = path.display().to_string();
     match before {
         Some(old) if old != card.number() => println!(
             "{} \"{}\" is now {} {} (was {old}); saved in {path}",
             symbol.format.name(),
-            symbol.text,
+            abbreviate(&symbol.text),
             card.number(),
-            card.name()
+            escape(card.name())
         ),
         _ => println!(
             "{} \"{}\" is {} {}; saved in {path}",
             symbol.format.name(),
-            symbol.text,
+            abbreviate(&symbol.text),
             card.number(),
-            card.name()
+            escape(card.name())
         ),
     }
     Ok(())

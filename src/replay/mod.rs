@@ -101,9 +101,13 @@ fn malformed(name: &str, e: &ron::error::SpannedError) -> ReplayError {
     }
 }
 
-/// Reads a replay file's text (`name` is used in messages).
+/// The largest replay file read (64 MiB; a long battle is a few KiB).
+pub const MAX_REPLAY_BYTES: u64 = 64 << 20;
+
+/// Reads a replay file's text: a regular file of at most
+/// [`MAX_REPLAY_BYTES`].
 pub fn read(path: &Path) -> Result<String, ReplayError> {
-    std::fs::read_to_string(path).map_err(|e| ReplayError::Io {
+    crate::save::read_text(path, MAX_REPLAY_BYTES).map_err(|e| ReplayError::Io {
         path: path.display().to_string(),
         error: e.to_string(),
     })
@@ -154,6 +158,7 @@ impl<R: Ruleset> Replay<R> {
             path: dir.display().to_string(),
             error: format!("cannot create the folder: {e}"),
         })?;
+        crate::save::clean_stale_temps(dir);
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());

@@ -68,7 +68,7 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
             format!("{side}: ALPHA STRIKE with {}!", names.join(", "))
         }
         Event::AlphaBlock { side, group } if group.is_empty() => {
-            format!("{side} cannot alpha-block")
+            format!("{side} does not alpha-block: the Alpha Strike goes through")
         }
         Event::AlphaBlock { side, group } => {
             let names: Vec<String> = group.iter().map(|c| n(*c)).collect();

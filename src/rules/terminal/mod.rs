@@ -112,6 +112,7 @@ pub struct Match {
 impl Match {
     /// Checks a setup against the card set and starts the battle.
     pub fn from_setup(setup: &Setup, cards: &CardSet) -> Result<Match, SetupError> {
+        setup.tunables.check().map_err(SetupError::Tunables)?;
         let extended;
         let cards = if setup.extra.is_empty() {
             cards
@@ -138,7 +139,9 @@ impl Match {
                 speed_bonus: 0,
             };
             if team.burst > 0 {
-                player.points = (player.points - team.burst).max(1);
+                // Burst never takes the last point: a team it would take
+                // them all from is refused (`SetupError::BurstTakesAll`).
+                player.points -= team.burst;
                 opening.push(Event::PointsChanged {
                     side,
                     delta: -team.burst,

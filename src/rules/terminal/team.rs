@@ -143,6 +143,23 @@ pub enum SetupError {
     /// Custom or wild cards that are not valid cards, or clash with the set.
     #[error("the scanned custom or wild cards have problems: {0}")]
     ExtraCards(String),
+    /// Burst would take every starting point.
+    #[error(
+        "{side}: the team's Cost is {cost}, and Burst above {cap} would take every starting point; leave out cards until the Cost is at most {most}"
+    )]
+    BurstTakesAll {
+        /// Whose team.
+        side: Side,
+        /// The team's Cost.
+        cost: u32,
+        /// The Cost cap.
+        cap: u32,
+        /// The highest Cost that leaves a point.
+        most: u32,
+    },
+    /// A tunable out of its range (from a replay or a rules file).
+    #[error("the rules' numbers are not playable: {0}")]
+    Tunables(String),
     /// A bug: the engine broke its own invariant.
     #[error("internal error while setting up the match")]
     Internal,
@@ -265,8 +282,20 @@ pub(super) fn build_team(
         .filter_map(|c| c.cost())
         .map(u32::from)
         .sum();
-    let burst = i32::try_from(cost.saturating_sub(t.cost_cap)).unwrap_or(i32::MAX / 8)
-        * t.burst_points_per_cost;
+    let burst = i32::try_from(cost.saturating_sub(t.cost_cap))
+        .unwrap_or(i32::MAX / 8)
+        .saturating_mul(t.burst_points_per_cost);
+    // A player at 0 points has lost: a team whose Burst takes every point
+    // would lose before its first round, so it is refused at the scan.
+    if burst >= t.start_points {
+        let per = t.burst_points_per_cost.max(1) as u32;
+        return Err(SetupError::BurstTakesAll {
+            side,
+            cost,
+            cap: t.cost_cap,
+            most: t.cost_cap + (t.start_points.max(1) as u32 - 1) / per,
+        });
+    }
 
     if digimon.is_empty() {
         // A player who scans nothing plays a default partner, picked by the match's dice.

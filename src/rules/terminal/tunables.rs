@@ -60,4 +60,59 @@ impl Tunables {
     pub fn from_ron(text: &str) -> Result<Tunables, ron::error::SpannedError> {
         crate::cards::read_ron(text)
     }
+
+    /// Checks every number is in a range the rules can play by (tunables
+    /// come from files: the shipped one, and every replay's setup). Names
+    /// the first number out of range and its range.
+    pub fn check(&self) -> Result<(), String> {
+        let ranges: [(&str, i64, i64, i64); 19] = [
+            ("max_digimon", self.max_digimon as i64, 1, 20),
+            ("max_options", self.max_options as i64, 0, 20),
+            ("max_lines", self.max_lines as i64, 1, 20),
+            ("max_copies", self.max_copies as i64, 1, 20),
+            ("cost_cap", i64::from(self.cost_cap), 0, 1000),
+            (
+                "burst_points_per_cost",
+                i64::from(self.burst_points_per_cost),
+                0,
+                1000,
+            ),
+            ("start_points", i64::from(self.start_points), 1, 1_000_000),
+            ("max_points", i64::from(self.max_points), 1, 1_000_000),
+            ("loss_points", i64::from(self.loss_points), 0, 1_000_000),
+            (
+                "deletion_points",
+                i64::from(self.deletion_points),
+                0,
+                1_000_000,
+            ),
+            ("max_rounds", i64::from(self.max_rounds), 1, 1000),
+            ("stance_seconds", i64::from(self.stance_seconds), 1, 600),
+            (
+                "read_bonus_percent",
+                i64::from(self.read_bonus_percent),
+                0,
+                1000,
+            ),
+            ("gauge_full", i64::from(self.gauge_full), 1, 1000),
+            ("gauge_front", i64::from(self.gauge_front), 0, 1000),
+            ("gauge_loser", i64::from(self.gauge_loser), 0, 1000),
+            ("gauge_bench", i64::from(self.gauge_bench), 0, 1000),
+            ("alpha_group", self.alpha_group as i64, 1, 20),
+            (
+                "start_points ≤ max_points",
+                i64::from(self.start_points),
+                1,
+                i64::from(self.max_points),
+            ),
+        ];
+        for (name, value, low, high) in ranges {
+            if !(low..=high).contains(&value) {
+                return Err(format!(
+                    "tunable {name} is {value}; it must be {low} to {high}"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
