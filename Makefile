@@ -11,7 +11,7 @@ export CARGO_TERM_COLOR ?= never
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers
 
-.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame scans screenshot screenshots
+.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame scans screenshot screenshots fuzz
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -47,6 +47,12 @@ test-core:
 	if [ "$$n" != 0 ]; then echo "error: the core pulls in Bevy ($$n bevy crates without the arena feature)"; exit 1; fi; \
 	echo "core dependency tree: no Bevy"
 	cargo test --no-default-features --all-targets
+
+# Random and damaged images, card files, replays and tunables (tests/fuzz.rs):
+# make test runs 48 cases a target; this runs FUZZ_CASES (about 8 min here).
+FUZZ_CASES ?= 20000
+fuzz:
+	BTERM_FUZZ_CASES=$(FUZZ_CASES) cargo test --no-default-features --test fuzz -- --nocapture
 
 lint:
 	cargo fmt --check
