@@ -277,3 +277,21 @@ fn control_characters_from_a_code_never_reach_the_terminal() {
         "\u{1b}]0;pwned\u{7}\u{1b}[2J"
     );
 }
+
+#[test]
+fn a_misspelt_field_in_a_replay_is_reported_not_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/replay-before-session.ron");
+    let text = std::fs::read_to_string(fixture).unwrap();
+    assert!(text.contains("tunables: (\n"));
+    let file = d.join("typo.ron");
+    std::fs::write(&file, text.replacen("tunables: (\n", "tunable: (\n", 1)).unwrap();
+    let (code, _, err) = bterm(&["replay", file.to_str().unwrap(), "--headless"], d);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("typo.ron:") && err.contains("tunable"),
+        "{err}"
+    );
+}

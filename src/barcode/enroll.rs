@@ -21,6 +21,7 @@ pub use crate::save::data_dir;
 
 /// One enrolment as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Entry {
     format: Format,
     text: String,

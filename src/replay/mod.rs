@@ -14,7 +14,7 @@ use crate::session::Table;
 
 /// A recorded game of ruleset `R`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "")]
+#[serde(bound = "", deny_unknown_fields)]
 pub struct Replay<R: Ruleset> {
     /// The rules it was played by.
     pub rules: RulesVersion,

@@ -42,6 +42,7 @@ pub const ENGINE_VERSION: u32 = 1;
 
 /// Everything a Terminal Battle starts from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Setup {
     /// The rules' numbers.
     #[serde(default)]
