@@ -47,17 +47,25 @@ fn kind_of(t: std::fs::FileType) -> &'static str {
     }
 }
 
+/// `O_NONBLOCK`, for opening without blocking on a FIFO.
+#[cfg(any(target_os = "macos", target_os = "ios", target_os = "freebsd"))]
+const O_NONBLOCK: i32 = 0x4;
+#[cfg(not(any(target_os = "macos", target_os = "ios", target_os = "freebsd")))]
+const O_NONBLOCK: i32 = 0o4000;
+
 /// Reads a regular file of at most `limit` bytes. A link to a file is
 /// followed; FIFOs, devices and folders are refused before any byte is
 /// read, and the size is checked on the opened file (so it cannot change
 /// between the check and the read) and again while reading.
 pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadFileError> {
-    // Opening a FIFO for reading blocks until a writer comes: look first.
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(ReadFileError::NotRegular(kind_of(meta.file_type())));
-    }
-    let file = std::fs::File::open(path)?;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    // Opened without waiting: a FIFO would otherwise block the open until a
+    // writer comes. Then only the opened file's own type counts, so a path
+    // swapped between a check and the open changes nothing.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(O_NONBLOCK)
+        .open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(ReadFileError::NotRegular(kind_of(meta.file_type())));
@@ -136,8 +144,29 @@ pub fn walk(
     (files, errors)
 }
 
-/// Removes what killed writes left behind in `dir`: the `.NAME.PID.tmp`
-/// files of [`write_atomic`] whose process is gone. Returns how many went.
+/// The prefix of [`write_atomic`]'s temporary files: nothing else of a
+/// user's is ever removed by [`clean_stale_temps`].
+const TEMP_PREFIX: &str = ".bterm-";
+
+/// How old a temporary file must be before it counts as left behind.
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+
+fn temp_path(path: &Path) -> (PathBuf, PathBuf) {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let tmp = dir.join(format!("{TEMP_PREFIX}{name}.{}.tmp", std::process::id()));
+    (dir, tmp)
+}
+
+/// Removes what killed writes left behind in `dir`: [`write_atomic`]'s
+/// `.bterm-NAME.PID.tmp` files whose process is gone and that are over a
+/// minute old. Returns how many went.
 pub fn clean_stale_temps(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return 0;
@@ -146,7 +175,7 @@ pub fn clean_stale_temps(dir: &Path) -> usize {
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some(pid) = name
-            .strip_prefix('.')
+            .strip_prefix(TEMP_PREFIX)
             .and_then(|n| n.strip_suffix(".tmp"))
             .and_then(|n| n.rsplit_once('.'))
             .and_then(|(_, pid)| pid.parse::<u32>().ok())
@@ -154,7 +183,14 @@ pub fn clean_stale_temps(dir: &Path) -> usize {
             continue;
         };
         let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
+        let old = entry
+            .metadata()
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age >= STALE_AFTER);
         if !alive
+            && old
             && entry.file_type().is_ok_and(|t| t.is_file())
             && std::fs::remove_file(entry.path()).is_ok()
         {
@@ -178,32 +214,55 @@ pub fn with_lock<T>(lock: &Path, f: impl FnOnce() -> T) -> std::io::Result<T> {
         .open(lock)?;
     file.lock()?;
     let out = f();
-    file.unlock()?;
+    // Closing the file releases the lock; an unlock error must not hide
+    // that `f` already did its work.
+    drop(file);
     Ok(out)
+}
+
+/// Writes a temporary file beside `path`, created new (never through a
+/// link), synced. Removes the folder's stale temporary files first.
+fn write_temp(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    use std::io::Write;
+    let (dir, tmp) = temp_path(path);
+    clean_stale_temps(&dir);
+    // Ours from an earlier write of this process that failed half-way.
+    let _ = std::fs::remove_file(&tmp);
+    let result = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    })();
+    match result {
+        Ok(()) => Ok(tmp),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
 }
 
 /// Writes a file so that it is either the old or the new contents, never
 /// half of one: a temporary file beside it, synced, then renamed over it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
+    let tmp = write_temp(path, bytes)?;
+    let result = std::fs::rename(&tmp, path);
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
+    result
+}
+
+/// Writes a new file whole, or not at all: fails with `AlreadyExists` if
+/// `path` exists, even if it appeared after the caller last looked (the
+/// temporary file is linked to its name, which never replaces a file).
+pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = write_temp(path, bytes)?;
+    let result = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
     result
 }
 
@@ -264,15 +323,37 @@ mod tests {
     #[test]
     fn stale_temporary_files_are_cleaned() {
         let dir = tempfile::tempdir().unwrap();
-        let stale = dir.path().join(".enrolled.ron.4000000000.tmp");
+        let stale = dir.path().join(".bterm-enrolled.ron.4000000000.tmp");
+        let fresh = dir.path().join(".bterm-replay.ron.4000000001.tmp");
         let mine = dir
             .path()
-            .join(format!(".x.ron.{}.tmp", std::process::id()));
-        let other = dir.path().join("keep.tmp");
-        for f in [&stale, &mine, &other] {
+            .join(format!(".bterm-x.ron.{}.tmp", std::process::id()));
+        let users = dir.path().join(".notes.4000000000.tmp");
+        for f in [&stale, &fresh, &mine, &users] {
             std::fs::write(f, "x").unwrap();
         }
+        let long_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for f in [&stale, &mine, &users] {
+            std::fs::File::options()
+                .write(true)
+                .open(f)
+                .unwrap()
+                .set_modified(long_ago)
+                .unwrap();
+        }
         assert_eq!(clean_stale_temps(dir.path()), 1);
-        assert!(!stale.exists() && mine.exists() && other.exists());
+        assert!(!stale.exists() && fresh.exists() && mine.exists() && users.exists());
+    }
+
+    #[test]
+    fn a_new_file_never_replaces_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("battle.ron");
+        write_new(&path, b"first").unwrap();
+        let err = write_new(&path, b"second").unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first");
+        let left = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(left, 1, "no temporary file stays");
     }
 }

@@ -31,8 +31,17 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "cli",
         &[
-            "glossary", "effects", "cards", "rules", "ai", "session", "replay", "analysis",
-            "barcode", "save",
+            "glossary",
+            "effects",
+            "cards",
+            "fingerprint",
+            "rules",
+            "ai",
+            "session",
+            "replay",
+            "analysis",
+            "barcode",
+            "save",
         ],
     ),
     (
@@ -76,47 +85,74 @@ fn room_of(relative: &Path) -> String {
 }
 
 /// The rooms and outside crates a source text names, with their lines:
-/// `crate::x`, `use crate::{x, y}`, `bevy::…`. Comments are skipped.
+/// `crate::x`, `use crate::{x, y::z}` (over several lines too), `bevy::…`.
+/// Comments are skipped.
 fn uses(text: &str) -> Vec<(usize, String)> {
+    let code: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let line_of = |pos: usize| code[..pos].matches('\n').count() + 1;
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
     let mut found = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let code = line.split("//").next().unwrap_or("");
-        let mut rest = code;
-        while let Some(at) = rest.find("crate::") {
-            let after = &rest[at + "crate::".len()..];
-            if let Some(group) = after.strip_prefix('{') {
-                let inner = group.split('}').next().unwrap_or("");
-                for part in inner.split(',') {
-                    let name: String = part
-                        .trim()
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || *c == '_')
-                        .collect();
+    let mut from = 0;
+    while let Some(rel) = code[from..].find("crate::") {
+        let start = from + rel + "crate::".len();
+        let after = &code[start..];
+        if let Some(group) = after.strip_prefix('{') {
+            // The group's top-level parts, split at commas outside braces.
+            let (mut depth, mut part_start) = (0usize, 0usize);
+            for (i, c) in group.char_indices() {
+                let end = match c {
+                    '{' => {
+                        depth += 1;
+                        None
+                    }
+                    '}' if depth == 0 => Some(true),
+                    '}' => {
+                        depth -= 1;
+                        None
+                    }
+                    ',' if depth == 0 => Some(false),
+                    _ => None,
+                };
+                if let Some(last) = end {
+                    let part = &group[part_start..i];
+                    let name = ident(part);
                     if !name.is_empty() {
-                        found.push((i + 1, name));
+                        let lead = part.len() - part.trim_start().len();
+                        found.push((line_of(start + 1 + part_start + lead), name));
+                    }
+                    part_start = i + 1;
+                    if last {
+                        break;
                     }
                 }
-            } else {
-                let name: String = after
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if !name.is_empty() {
-                    found.push((i + 1, name));
-                }
             }
-            rest = after;
+        } else {
+            let name = ident(after);
+            if !name.is_empty() {
+                found.push((line_of(start), name));
+            }
         }
-        for krate in ARENA_ONLY {
-            let word = format!("{krate}::");
-            let mut search = code;
-            while let Some(at) = search.find(&word) {
-                let before = search[..at].chars().next_back();
-                if !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
-                    found.push((i + 1, (*krate).to_string()));
-                }
-                search = &search[at + word.len()..];
+        from = start;
+    }
+    for krate in ARENA_ONLY {
+        let word = format!("{krate}::");
+        let mut from = 0;
+        while let Some(rel) = code[from..].find(&word) {
+            let at = from + rel;
+            let before = code[..at].chars().next_back();
+            if !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                found.push((line_of(at), (*krate).to_string()));
             }
+            from = at + word.len();
         }
     }
     found
@@ -255,6 +291,10 @@ fn a_forbidden_import_is_caught() {
             "fn f() { let _ = bevy::prelude::Vec3::ZERO; }\n",
         ),
         src("session/mod.rs", "use crate::rules::Seat;\n"),
+        src(
+            "rules/mod.rs",
+            "use crate::{\n    cards::Card,\n    session::{Table, Player},\n};\n",
+        ),
         src("arena/stage.rs", "use bevy::prelude::*;\n"),
     ]);
     let edges: Vec<(&str, &str, usize)> = found
@@ -266,7 +306,8 @@ fn a_forbidden_import_is_caught() {
         vec![
             ("rules", "ai", 1),
             ("arena", "cli", 1),
-            ("cards", "bevy", 1)
+            ("cards", "bevy", 1),
+            ("rules", "session", 3)
         ]
     );
 }

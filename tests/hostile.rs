@@ -64,8 +64,14 @@ fn twenty_enrolments_at_once_are_all_kept() {
 fn a_killed_write_leaves_nothing_behind_for_long() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let stale = d.join(".enrolled.ron.4000000000.tmp");
+    let stale = d.join(".bterm-enrolled.ron.4000000000.tmp");
     std::fs::write(&stale, "half a file").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - Duration::from_secs(600))
+        .unwrap();
     let img = d.join("c.png");
     png(BarcodeFormat::CODE_39, "SHOP0001", &img);
     let (code, _, err) = bterm(&["enroll", img.to_str().unwrap(), "Dα-001"], d);

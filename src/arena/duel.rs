@@ -364,9 +364,13 @@ fn cpu_and_script(mut duel: ResMut<Duel>, mut show: ResMut<Show>) {
         }
         return;
     }
-    for side in Side::BOTH {
-        if let Some(a) = duel.table.cpu_choice(side.seat()) {
-            duel.act(&mut show, side, a);
+    // The same pass as the session's driver: each CPU seat in turn.
+    for seat in duel.table.seats() {
+        if let Some(a) = duel.table.cpu_choice(seat) {
+            match duel.table.apply(seat, a) {
+                Ok(events) => show.queue.extend(events),
+                Err(e) => warn!("the CPU's move was refused: {e}"),
+            }
         }
     }
 }

@@ -3,7 +3,7 @@
 //! with a keyboard for the people: every question, default and timeout is
 //! the session's, so the arena and the terminal play the same game.
 
-use std::io::{BufRead, Write as _};
+use std::io::{BufRead, Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
@@ -66,9 +66,9 @@ pub struct ReplayArgs {
 /// `bterm analyze`.
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
-    /// Battles between equal-Cost teams to play.
-    #[arg(long, default_value_t = 1000)]
-    pub battles: usize,
+    /// Battles between equal-Cost teams to play (at most 1,000,000).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub battles: u32,
     /// The CPU strength of both players: easy, normal or hard.
     #[arg(long, default_value = "normal", value_name = "STRENGTH")]
     pub level: Strength,
@@ -119,10 +119,10 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
         )));
     }
     if let Some(path) = &args.save
-        && path.exists()
+        && std::fs::symlink_metadata(path).is_ok()
     {
         return Err(CliError::usage(format!(
-            "{} already exists; choose another file for --save",
+            "error: {} already exists; choose another file for --save",
             path.display()
         )));
     }
@@ -140,23 +140,61 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
         cards: &set,
         out: std::io::stdout(),
     };
-    let played = drive(&mut table, &set, &mut keyboard);
+    let played = drive(&mut table, &set, &mut keyboard).and_then(|()| {
+        if table.is_over() {
+            Ok(())
+        } else {
+            Err(CliError::failed(
+                "error: the battle stopped before its end: nobody could move (a bug; please report it with the seed and teams)",
+            ))
+        }
+    });
     if let Some(path) = &args.save {
+        // Written only if the file still does not exist: a file made while
+        // the battle was played is not overwritten either.
         Replay::of(&table)
-            .save(path)
+            .save_new(path)
             .map_err(|e| CliError::failed(format!("error: cannot save the replay: {e}")))?;
         let _ = writeln!(keyboard.out, "replay saved to {}", path.display());
     }
     played
 }
 
+/// The longest line read from the keyboard; the rest of a longer one is
+/// skipped (a key is a few characters, and stdin may be a file of zeros).
+const MAX_LINE: u64 = 1024;
+
 /// Lines typed at the keyboard, read on their own thread so that a question
-/// can time out.
+/// can time out. One line waits at a time, and each is at most
+/// [`MAX_LINE`] bytes, so memory stays bounded whatever stdin holds.
 fn keyboard_lines() -> Receiver<std::io::Result<String>> {
-    let (tx, rx) = std::sync::mpsc::channel();
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
+        let mut input = stdin.lock();
+        loop {
+            let mut line = Vec::new();
+            let read = (&mut input).take(MAX_LINE).read_until(b'\n', &mut line);
+            let line = match read {
+                Ok(0) => break,
+                Ok(_) => {
+                    if !line.ends_with(b"\n") {
+                        // Skip the rest of an over-long line, a chunk at a time.
+                        let mut rest = Vec::new();
+                        loop {
+                            rest.clear();
+                            match (&mut input).take(MAX_LINE).read_until(b'\n', &mut rest) {
+                                Ok(0) => break,
+                                Ok(_) if rest.ends_with(b"\n") => break,
+                                Ok(_) => {}
+                                Err(_) => break,
+                            }
+                        }
+                    }
+                    Ok(String::from_utf8_lossy(&line).into_owned())
+                }
+                Err(e) => Err(e),
+            };
             let stop = line.is_err();
             if tx.send(line).is_err() || stop {
                 break;
@@ -312,7 +350,12 @@ impl RulesetVisitor for CheckReplay<'_> {
 
 pub(super) fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
     let set = load_set(args.cards.as_deref())?;
-    let r = crate::analysis::analyze(&set, args.battles, [args.level, args.level], args.seed);
+    let r = crate::analysis::analyze(
+        &set,
+        args.battles as usize,
+        [args.level, args.level],
+        args.seed,
+    );
     let mut out = std::io::stdout().lock();
     let w = |out: &mut std::io::StdoutLock<'_>, s: String| {
         writeln!(out, "{s}").map_err(|e| CliError::failed(format!("error: {e}")))
@@ -369,7 +412,7 @@ pub(super) fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
         (Strength::Hard, Strength::Easy),
         (Strength::Normal, Strength::Easy),
     ] {
-        let [wa, wb, d] = crate::analysis::level_duel(&set, args.battles, a, b, args.seed);
+        let [wa, wb, d] = crate::analysis::level_duel(&set, args.battles as usize, a, b, args.seed);
         let total = (wa + wb + d).max(1) as f64;
         let pct = |x: usize| 100.0 * x as f64 / total;
         w(

@@ -141,14 +141,34 @@ impl<R: Ruleset> Replay<R> {
         crate::cards::read_ron(text).map_err(|e| malformed(name, &e))
     }
 
-    /// Writes the replay as RON.
-    pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
-        let io = |e: String| ReplayError::Io {
+    fn text(&self, path: &Path) -> Result<String, ReplayError> {
+        crate::cards::write_ron(self).map_err(|e| ReplayError::Io {
             path: path.display().to_string(),
-            error: e,
-        };
-        let text = crate::cards::write_ron(self).map_err(|e| io(e.to_string()))?;
-        crate::save::write_atomic(path, text.as_bytes()).map_err(|e| io(e.to_string()))
+            error: e.to_string(),
+        })
+    }
+
+    /// Writes the replay as RON, replacing the file if there is one.
+    pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
+        let text = self.text(path)?;
+        crate::save::write_atomic(path, text.as_bytes()).map_err(|e| ReplayError::Io {
+            path: path.display().to_string(),
+            error: e.to_string(),
+        })
+    }
+
+    /// Writes the replay as RON to a new file; an existing file (even one
+    /// that appeared a moment ago) is never replaced.
+    pub fn save_new(&self, path: &Path) -> Result<(), ReplayError> {
+        let text = self.text(path)?;
+        crate::save::write_new(path, text.as_bytes()).map_err(|e| ReplayError::Io {
+            path: path.display().to_string(),
+            error: if e.kind() == std::io::ErrorKind::AlreadyExists {
+                "the file already exists; it is left as it is".to_string()
+            } else {
+                e.to_string()
+            },
+        })
     }
 
     /// Saves the replay in `dir` under a new name made from the time and
@@ -158,19 +178,32 @@ impl<R: Ruleset> Replay<R> {
             path: dir.display().to_string(),
             error: format!("cannot create the folder: {e}"),
         })?;
-        crate::save::clean_stale_temps(dir);
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let seed = R::seed(&self.setup);
-        let mut path = dir.join(format!("battle-{stamp}-{seed:x}.ron"));
-        let mut n = 1;
-        while path.exists() {
-            path = dir.join(format!("battle-{stamp}-{seed:x}-{n}.ron"));
-            n += 1;
+        let text = self.text(dir)?;
+        for n in 0..10_000u32 {
+            let name = match n {
+                0 => format!("battle-{stamp}-{seed:x}.ron"),
+                n => format!("battle-{stamp}-{seed:x}-{n}.ron"),
+            };
+            let path = dir.join(name);
+            match crate::save::write_new(&path, text.as_bytes()) {
+                Ok(()) => return Ok(path),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => {
+                    return Err(ReplayError::Io {
+                        path: path.display().to_string(),
+                        error: e.to_string(),
+                    });
+                }
+            }
         }
-        self.save(&path)?;
-        Ok(path)
+        Err(ReplayError::Io {
+            path: dir.display().to_string(),
+            error: "no free file name for the replay".to_string(),
+        })
     }
 
     /// Plays the replay back, handing every event to `on_event`, and checks

@@ -157,11 +157,15 @@ impl<R: Ruleset> Table<R> {
         reply: Reply<R::Action>,
         cards: &CardSet,
     ) -> Result<Vec<R::Event>, IllegalAction> {
-        let offer = self
-            .question(seat, cards)
-            .is_some_and(|q| q.on_timeout.is_none());
         match reply {
-            Reply::Act(action) => self.record(seat, action, offer),
+            Reply::Act(action) => {
+                // Passed offers stay passed only while the seat answers
+                // other offers; any other action moves its turn on.
+                let offer = self
+                    .question(seat, cards)
+                    .is_some_and(|q| q.on_timeout.is_none() && q.answers.contains(&action));
+                self.record(seat, action, offer)
+            }
             Reply::Pass => {
                 let q = self.question(seat, cards).ok_or_else(|| IllegalAction {
                     seat,

@@ -89,7 +89,7 @@ pub fn equal_cost_pairs(
     let mut by_cost: std::collections::BTreeMap<u32, Vec<Vec<CardNumber>>> = Default::default();
     let mut pairs = Vec::new();
     let mut tries = 0;
-    while pairs.len() < count && tries < count * 200 {
+    while pairs.len() < count && tries < count.saturating_mul(200) {
         tries += 1;
         let Some(team) = accepted_team(cards, &mut rng, 1) else {
             continue;

@@ -86,19 +86,27 @@ impl Match {
         }
         if legal.contains(&Action::Digivolve(false)) {
             let jogress = legal.contains(&Action::Jogress);
-            let yes = if jogress {
-                Action::Jogress
-            } else {
-                Action::Digivolve(true)
-            };
+            // The offer can lapse while the seat waits (an ability lowered
+            // its gauge): then staying is the only answer, and the default.
+            let yes = [Action::Jogress, Action::Digivolve(true)]
+                .into_iter()
+                .find(|a| legal.contains(a));
+            let no = Action::Digivolve(false);
+            let name = &self.view(side).front.name;
             let prompt = Prompt {
                 lines: Vec::new(),
-                text: format!("{side}: digivolve {}? [y/n] ", self.view(side).front.name),
-                keys: yes_no(yes, Reply::Act(Action::Digivolve(false))),
+                text: match yes {
+                    Some(_) => format!("{side}: digivolve {name}? [y/n] "),
+                    None => format!("{side}: {name} can no longer digivolve [n] "),
+                },
+                keys: match yes {
+                    Some(y) => yes_no(y, Reply::Act(no)),
+                    None => ["n", "no"].map(|k| (k.to_string(), Reply::Act(no))).into(),
+                },
             };
             return Some(question(
                 Ask::Evolve { jogress },
-                Some(yes),
+                Some(yes.unwrap_or(no)),
                 seconds,
                 prompt,
             ));
@@ -122,6 +130,11 @@ impl Match {
                 prompt,
             });
         }
+        // The stance's answers: abilities are offered on their own, above.
+        let legal: Vec<Action> = legal
+            .into_iter()
+            .filter(|a| !matches!(a, Action::UseAbility(_)))
+            .collect();
         let alpha = legal.iter().any(|a| matches!(a, Action::AlphaAttack(_)));
         let mut keys = Keys::new();
         for (i, b) in BattleType::ALL.into_iter().enumerate() {
@@ -147,12 +160,13 @@ impl Match {
             ),
             keys,
         };
-        Some(question(
-            Ask::Stance { alpha },
-            Some(Action::TimeUp),
+        Some(Question {
+            ask: Ask::Stance { alpha },
+            answers: legal,
             seconds,
+            on_timeout: Some(Action::TimeUp),
             prompt,
-        ))
+        })
     }
 }
 
