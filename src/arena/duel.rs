@@ -16,7 +16,7 @@ use super::{AppSystems, Settings};
 use crate::cards::CardSet;
 use crate::rules::Reply;
 use crate::rules::terminal::{Action, Ask, Event, Match, Setup, SetupError, Side};
-use crate::session::{Player, Table, TableError};
+use crate::session::{Player, QuestionOf, Table, TableError};
 
 /// Holding a stance button this long launches an Alpha Strike (seconds).
 pub const ALPHA_HOLD: f32 = 0.6;
@@ -289,7 +289,7 @@ fn ask_people(
         let mut reply = None;
         for p in presses.iter().filter(|p| p.player == side) {
             sfx.write(Sfx(Sound::Button));
-            reply = button_reply(question.ask, p.button, &mut asking);
+            reply = button_reply(&question, p.button, &mut asking);
             if reply.is_some() {
                 break;
             }
@@ -299,9 +299,12 @@ fn ask_people(
         {
             let held = held + dt;
             if releases.iter().any(|r| r.player == side && r.button == b) && held < ALPHA_HOLD {
-                reply = Some(Ok(Reply::Act(Action::Stance(b.stance()))));
+                reply = question.prompt.reply(&stance_key(b)).map(Ok);
             } else if held >= ALPHA_HOLD {
-                reply = Some(Ok(Reply::Act(Action::AlphaAttack(b.stance()))));
+                reply = question
+                    .prompt
+                    .reply(&format!("x{}", stance_key(b)))
+                    .map(Ok);
             } else {
                 asking.hold = Some((b, held));
             }
@@ -317,28 +320,30 @@ fn ask_people(
     }
 }
 
-/// What a button press answers: A yes / B and C no for the yes-no
-/// questions; a stance button presses its stance, or starts a hold when an
-/// Alpha Strike is possible (`None` until the hold is decided).
+/// What a button press answers, through the question's own keys (the same
+/// the text battle reads): A is "y", B and C are "n" for the yes-no
+/// questions; a stance button is its stance, or starts a hold when an Alpha
+/// Strike is possible (`None` until the hold is decided).
 fn button_reply(
-    ask: Ask,
+    question: &QuestionOf<Match>,
     button: Button,
     asking: &mut Asking,
 ) -> Option<Result<Reply<Action>, ()>> {
-    let yes = button == Button::A;
-    let act = |a| Some(Ok(Reply::Act(a)));
-    match ask {
+    let key = match question.ask {
         Ask::Stance { alpha: true } => {
             asking.hold = Some((button, 0.0));
-            None
+            return None;
         }
-        Ask::Stance { alpha: false } => act(Action::Stance(button.stance())),
-        Ask::Evolve { jogress: true } if yes => act(Action::Jogress),
-        Ask::Evolve { .. } => act(Action::Digivolve(yes)),
-        Ask::Block => act(Action::AlphaBlock(yes)),
-        Ask::Ability { slot } if yes => act(Action::UseAbility(slot)),
-        Ask::Ability { .. } => Some(Ok(Reply::Pass)),
-    }
+        Ask::Stance { alpha: false } => stance_key(button),
+        _ if button == Button::A => "y".to_string(),
+        _ => "n".to_string(),
+    };
+    question.prompt.reply(&key).map(Ok)
+}
+
+/// The key a stance button stands for: `a`, `b` or `c`.
+fn stance_key(button: Button) -> String {
+    button.stance().letter().to_ascii_lowercase().to_string()
 }
 
 /// CPU players answer at once; a replay takes its next action (unless paused).

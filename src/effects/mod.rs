@@ -186,17 +186,17 @@ pub enum Effect {
     /// Prevents Digimon from being deleted this time.
     PreventDeletion(Target),
     /// A player gains (positive) or loses (negative) points.
-    Points(Player, i32),
+    Points(Whose, i32),
     /// A player draws cards (tabletop).
-    Draw(Player, #[cfg_attr(test, proptest(strategy = "1u8..=9"))] u8),
+    Draw(Whose, #[cfg_attr(test, proptest(strategy = "1u8..=9"))] u8),
     /// A player discards cards from hand to the Dark Area (tabletop).
-    Discard(Player, #[cfg_attr(test, proptest(strategy = "1u8..=9"))] u8),
+    Discard(Whose, #[cfg_attr(test, proptest(strategy = "1u8..=9"))] u8),
     /// Changes the attribute of Digimon (for this battle).
     ChangeAttribute(Target, Attribute),
     /// Changes the battle type of Digimon (for this battle).
     ChangeBattleType(Target, BattleType),
     /// Adds to (positive) or removes from (negative) a player's evolution gauge, in percent.
-    Gauge(Player, i32),
+    Gauge(Whose, i32),
     /// The abilities of Digimon have no effect (for this battle).
     NegateAbilities(Target),
     /// Taps (tabletop) Digimon.
@@ -253,7 +253,7 @@ pub enum Target {
     /// Some of a player's Digimon in play, chosen by that ability's player.
     Choose {
         /// Whose Digimon.
-        side: Player,
+        side: Whose,
         /// How many: "N" or "up to N" as the effect-reading guide means them.
         count: Count,
         /// Only Digimon that match all of these may be chosen.
@@ -268,10 +268,10 @@ pub enum Target {
     },
 }
 
-/// A player, seen from the ability's controller.
+/// Whose: a player, seen from the ability's controller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(test, derive(Arbitrary))]
-pub enum Player {
+pub enum Whose {
     /// The ability's controller.
     You,
     /// The other player.

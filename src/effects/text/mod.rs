@@ -134,13 +134,13 @@ mod tests {
             effects: vec![
                 Effect::Power(
                     Target::Choose {
-                        side: Player::You,
+                        side: Whose::You,
                         count: Count::UpTo(2),
                         filters: vec![Filter::Field(Field::DragonsRoar), Filter::Level(Stage::IV)],
                     },
                     Change::Add(-150),
                 ),
-                Effect::Points(Player::You, -1),
+                Effect::Points(Whose::You, -1),
             ],
         };
         assert_eq!(

@@ -1,8 +1,8 @@
 //! Reading back exactly the sentences [`render`](super::render) writes.
 
 use super::super::{
-    Ability, Change, Condition, Count, Effect, Filter, Limit, Mark, Player, Target, TechniqueSlot,
-    Timing, Trigger,
+    Ability, Change, Condition, Count, Effect, Filter, Limit, Mark, Target, TechniqueSlot, Timing,
+    Trigger, Whose,
 };
 use super::{ATTRIBUTES, BATTLE_TYPES, HAPPENINGS, STAGES, TIMINGS, field_table};
 use crate::glossary::Stage;
@@ -325,9 +325,9 @@ fn parse_target(c: &mut Cursor<'_>) -> PResult<Target> {
         Count::Exactly(n)
     };
     let side = if c.eat("your opponent's Digimon") {
-        Player::Opponent
+        Whose::Opponent
     } else if c.eat("your Digimon") {
-        Player::You
+        Whose::You
     } else {
         return c.error("\"your Digimon\" or \"your opponent's Digimon\"");
     };
@@ -453,29 +453,29 @@ fn parse_effect(c: &mut Cursor<'_>) -> PResult<Effect> {
         return Ok(Effect::PreventDeletion(parse_target(c)?));
     }
     if c.eat("gain ") {
-        return Ok(Effect::Points(Player::You, parse_points(c, false)?));
+        return Ok(Effect::Points(Whose::You, parse_points(c, false)?));
     }
     if c.eat("lose ") {
-        return Ok(Effect::Points(Player::You, parse_points(c, true)?));
+        return Ok(Effect::Points(Whose::You, parse_points(c, true)?));
     }
     if c.eat("draw ") {
-        return Ok(Effect::Draw(Player::You, parse_cards(c)?));
+        return Ok(Effect::Draw(Whose::You, parse_cards(c)?));
     }
     if c.eat("discard ") {
-        return Ok(Effect::Discard(Player::You, parse_cards(c)?));
+        return Ok(Effect::Discard(Whose::You, parse_cards(c)?));
     }
     if c.eat("your opponent ") {
         if c.eat("gains ") {
-            return Ok(Effect::Points(Player::Opponent, parse_points(c, false)?));
+            return Ok(Effect::Points(Whose::Opponent, parse_points(c, false)?));
         }
         if c.eat("loses ") {
-            return Ok(Effect::Points(Player::Opponent, parse_points(c, true)?));
+            return Ok(Effect::Points(Whose::Opponent, parse_points(c, true)?));
         }
         if c.eat("draws ") {
-            return Ok(Effect::Draw(Player::Opponent, parse_cards(c)?));
+            return Ok(Effect::Draw(Whose::Opponent, parse_cards(c)?));
         }
         c.expect("discards ")?;
-        return Ok(Effect::Discard(Player::Opponent, parse_cards(c)?));
+        return Ok(Effect::Discard(Whose::Opponent, parse_cards(c)?));
     }
     if c.eat("change the attribute of ") {
         let t = parse_target(c)?;
@@ -504,10 +504,10 @@ fn parse_effect(c: &mut Cursor<'_>) -> PResult<Effect> {
         let n = i64::try_from(c.digits()?).or_else(|_| c.error("a smaller number"))?;
         c.expect(if negative { "% from " } else { "% to " })?;
         let p = if c.eat("your opponent's") {
-            Player::Opponent
+            Whose::Opponent
         } else {
             c.expect("your")?;
-            Player::You
+            Whose::You
         };
         c.expect(" evolution gauge")?;
         let n = i32::try_from(if negative { -n } else { n })

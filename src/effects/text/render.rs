@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::super::{
-    Ability, Change, Condition, Count, Effect, Filter, Limit, Mark, Player, Target, TechniqueSlot,
-    Trigger,
+    Ability, Change, Condition, Count, Effect, Filter, Limit, Mark, Target, TechniqueSlot, Trigger,
+    Whose,
 };
 use super::{HAPPENINGS, TIMINGS};
 
@@ -102,8 +102,8 @@ fn target(t: &Target) -> String {
                 Count::All => "all of ".to_string(),
             };
             s.push_str(match side {
-                Player::You => "your Digimon",
-                Player::Opponent => "your opponent's Digimon",
+                Whose::You => "your Digimon",
+                Whose::Opponent => "your opponent's Digimon",
             });
             if !filters.is_empty() {
                 let f: Vec<String> = filters.iter().map(filter).collect();
@@ -169,21 +169,21 @@ fn effect(e: &Effect) -> String {
         Effect::Points(p, n) => {
             let amount = plural(u64::from(n.unsigned_abs()), "point", "points");
             match (p, *n < 0) {
-                (Player::You, false) => format!("gain {amount}"),
-                (Player::You, true) => format!("lose {amount}"),
-                (Player::Opponent, false) => format!("your opponent gains {amount}"),
-                (Player::Opponent, true) => format!("your opponent loses {amount}"),
+                (Whose::You, false) => format!("gain {amount}"),
+                (Whose::You, true) => format!("lose {amount}"),
+                (Whose::Opponent, false) => format!("your opponent gains {amount}"),
+                (Whose::Opponent, true) => format!("your opponent loses {amount}"),
             }
         }
-        Effect::Draw(Player::You, n) => format!("draw {}", plural(u64::from(*n), "card", "cards")),
-        Effect::Draw(Player::Opponent, n) => format!(
+        Effect::Draw(Whose::You, n) => format!("draw {}", plural(u64::from(*n), "card", "cards")),
+        Effect::Draw(Whose::Opponent, n) => format!(
             "your opponent draws {}",
             plural(u64::from(*n), "card", "cards")
         ),
-        Effect::Discard(Player::You, n) => {
+        Effect::Discard(Whose::You, n) => {
             format!("discard {}", plural(u64::from(*n), "card", "cards"))
         }
-        Effect::Discard(Player::Opponent, n) => {
+        Effect::Discard(Whose::Opponent, n) => {
             format!(
                 "your opponent discards {}",
                 plural(u64::from(*n), "card", "cards")
@@ -193,8 +193,8 @@ fn effect(e: &Effect) -> String {
         Effect::ChangeBattleType(t, b) => format!("change the battle type of {} to {b}", target(t)),
         Effect::Gauge(p, n) => {
             let whose = match p {
-                Player::You => "your",
-                Player::Opponent => "your opponent's",
+                Whose::You => "your",
+                Whose::Opponent => "your opponent's",
             };
             if *n < 0 {
                 format!("remove {}% from {whose} evolution gauge", n.unsigned_abs())

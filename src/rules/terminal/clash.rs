@@ -3,12 +3,12 @@
 //! triggers, gauges and the next line stepping in.
 
 use super::Side;
-use super::player::LineState;
-use super::{AbilitySlot, Carrier, Cause, Event, Match, PointsReason, Press};
+use super::side_state::LineState;
+use super::{AbilitySlot, Carrier, Cause, Event, Match, PointsReason, StancePress};
 use crate::cards::{Attribute, BattleType, CardNumber, base_name};
 use crate::effects::{
-    Ability, Change, Condition, Effect, Happening, Mark, Player, Target, TechniqueSlot, Timing,
-    Trigger,
+    Ability, Change, Condition, Effect, Happening, Mark, Target, TechniqueSlot, Timing, Trigger,
+    Whose,
 };
 
 /// Whether stance `a` beats stance `b` in the cycle A > B > C > A.
@@ -185,8 +185,8 @@ fn targets(t: &Target, s: Side, m: &Match) -> Vec<Side> {
         } => {
             // Only the front Digimon battle in the Terminal: a choice lands on it if it qualifies.
             let who = match side {
-                Player::You => s,
-                Player::Opponent => s.other(),
+                Whose::You => s,
+                Whose::Opponent => s.other(),
             };
             let d = m.players[who.index()].front().card();
             let ok = filters.iter().all(|f| match f {
@@ -205,10 +205,10 @@ fn targets(t: &Target, s: Side, m: &Match) -> Vec<Side> {
     }
 }
 
-fn player_side(p: Player, s: Side) -> Side {
+fn player_side(p: Whose, s: Side) -> Side {
     match p {
-        Player::You => s,
-        Player::Opponent => s.other(),
+        Whose::You => s,
+        Whose::Opponent => s.other(),
     }
 }
 
@@ -459,7 +459,7 @@ fn delete(m: &mut Match, b: &mut Battle, s: Side, events: &mut Vec<Event>) {
 /// Resolves the clash of one round.
 pub(super) fn resolve(
     m: &mut Match,
-    pressed: [Press; 2],
+    pressed: [StancePress; 2],
     alpha: Option<(Side, bool)>,
     events: &mut Vec<Event>,
 ) {

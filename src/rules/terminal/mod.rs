@@ -8,10 +8,10 @@ mod clash;
 mod event;
 pub mod log;
 pub mod pick;
-mod player;
 mod question;
 mod round;
 mod side;
+mod side_state;
 mod team;
 mod tunables;
 mod view;
@@ -33,8 +33,8 @@ pub use view::{LineView, SideView};
 use super::{IllegalAction, Outcome};
 use crate::cards::{BattleType, CardNumber, CardSet, Digimon};
 use crate::effects::{Mark, Timing};
-use player::{Line, Player};
-use round::Offer;
+use round::EvolutionOffer;
+use side_state::{Line, SideState};
 
 /// The engine's version: bumped whenever the rules' code changes behaviour.
 /// A replay records it with the tunables' version.
@@ -72,7 +72,7 @@ impl Setup {
 
 /// A stance as pressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-struct Press {
+struct StancePress {
     stance: BattleType,
     timed_out: bool,
     alpha: bool,
@@ -83,9 +83,12 @@ enum Phase {
     /// Players with a full front gauge answer the evolution question.
     Evolution { waiting: [bool; 2] },
     /// Both players press a stance.
-    Stance { pressed: [Option<Press>; 2] },
+    Stance { pressed: [Option<StancePress>; 2] },
     /// The defender answers an Alpha Strike.
-    Block { attacker: Side, pressed: [Press; 2] },
+    Block {
+        attacker: Side,
+        pressed: [StancePress; 2],
+    },
     /// The battle is over.
     Over,
 }
@@ -95,7 +98,7 @@ enum Phase {
 pub struct Match {
     tunables: Tunables,
     seed: u64,
-    players: [Player; 2],
+    players: [SideState; 2],
     round: u32,
     phase: Phase,
     /// Who resolved first last time (Speed ties between equal points keep it).
@@ -129,7 +132,7 @@ impl Match {
         let mut players = Vec::with_capacity(2);
         for side in Side::BOTH {
             let team = team::build_team(side, &setup.teams[side.index()], cards, t, &mut rng)?;
-            let mut player = Player {
+            let mut player = SideState {
                 lines: team.lines,
                 front: 0,
                 points: t.start_points,
@@ -152,7 +155,7 @@ impl Match {
             }
             players.push(player);
         }
-        let [p1, p2]: [Player; 2] = players.try_into().map_err(|_| SetupError::Internal)?;
+        let [p1, p2]: [SideState; 2] = players.try_into().map_err(|_| SetupError::Internal)?;
         let first = if rand::RngExt::random_bool(&mut rng, 0.5) {
             Side::P1
         } else {
@@ -178,7 +181,7 @@ impl Match {
     /// Two lone Digimon face each other (any level, as if they had
     /// digivolved): for measuring the stance game card against card.
     pub fn duel(p1: &Digimon, p2: &Digimon, tunables: &Tunables, seed: u64) -> Match {
-        let player = |d: &Digimon| Player {
+        let player = |d: &Digimon| SideState {
             lines: vec![team::new_line(Arc::new(d.clone()))],
             front: 0,
             points: tunables.start_points,
@@ -244,7 +247,7 @@ impl Match {
             return None;
         }
         let mut m = self.clone();
-        let mut pressed = [Press {
+        let mut pressed = [StancePress {
             stance: mine,
             timed_out: false,
             alpha: false,
@@ -277,8 +280,8 @@ impl Match {
                 }
                 let mut v = vec![Action::Digivolve(false)];
                 match self.evolution_offer(side) {
-                    Some(Offer::Normal) => v.push(Action::Digivolve(true)),
-                    Some(Offer::Jogress) => v.push(Action::Jogress),
+                    Some(EvolutionOffer::Normal) => v.push(Action::Digivolve(true)),
+                    Some(EvolutionOffer::Jogress) => v.push(Action::Jogress),
                     None => {}
                 }
                 v
@@ -373,17 +376,17 @@ impl Match {
             }
             Action::Stance(_) | Action::TimeUp | Action::AlphaAttack(_) => {
                 let press = match action {
-                    Action::Stance(b) => Press {
+                    Action::Stance(b) => StancePress {
                         stance: b,
                         timed_out: false,
                         alpha: false,
                     },
-                    Action::AlphaAttack(b) => Press {
+                    Action::AlphaAttack(b) => StancePress {
                         stance: b,
                         timed_out: false,
                         alpha: true,
                     },
-                    _ => Press {
+                    _ => StancePress {
                         stance: self.players[s].front().card().battle_type,
                         timed_out: true,
                         alpha: false,

@@ -1,8 +1,8 @@
 //! How a round runs: evolution, the stances, Alpha Strikes and blocks, the
 //! clash, and the battle's end.
 
-use super::player::{LineState, Player};
-use super::{Event, Match, Phase, Press, Side, clash};
+use super::side_state::{LineState, SideState};
+use super::{Event, Match, Phase, Side, StancePress, clash};
 use crate::rules::{Outcome, Seat};
 
 impl Match {
@@ -30,7 +30,7 @@ impl Match {
                     side,
                     from: line.card().number,
                     to: line.stages[line.at + 1].number,
-                    jogress: offer == Offer::Jogress,
+                    jogress: offer == EvolutionOffer::Jogress,
                 });
             }
         }
@@ -50,7 +50,7 @@ impl Match {
         }
     }
 
-    pub(super) fn evolution_offer(&self, side: Side) -> Option<Offer> {
+    pub(super) fn evolution_offer(&self, side: Side) -> Option<EvolutionOffer> {
         let p = &self.players[side.index()];
         let line = p.front();
         if line.gauge < self.tunables.gauge_full || line.at + 1 >= line.stages.len() {
@@ -60,9 +60,9 @@ impl Match {
             Some((stage, partner)) if stage == line.at + 1 => {
                 let partner = &p.lines[partner];
                 (partner.in_play() && partner.gauge >= self.tunables.gauge_full)
-                    .then_some(Offer::Jogress)
+                    .then_some(EvolutionOffer::Jogress)
             }
-            _ => Some(Offer::Normal),
+            _ => Some(EvolutionOffer::Normal),
         }
     }
 
@@ -129,7 +129,7 @@ impl Match {
         self.alpha_group_len(side) >= self.alpha_group_len(side.other())
     }
 
-    pub(super) fn both_pressed(&mut self, pressed: [Press; 2], events: &mut Vec<Event>) {
+    pub(super) fn both_pressed(&mut self, pressed: [StancePress; 2], events: &mut Vec<Event>) {
         let attackers: Vec<Side> = Side::BOTH
             .into_iter()
             .filter(|s| pressed[s.index()].alpha)
@@ -165,7 +165,7 @@ impl Match {
     /// then ends the round and starts the next one.
     pub(super) fn resolve_round(
         &mut self,
-        pressed: [Press; 2],
+        pressed: [StancePress; 2],
         alpha: Option<(Side, bool)>,
         events: &mut Vec<Event>,
     ) {
@@ -192,7 +192,7 @@ impl Match {
 
     /// Ends the battle when a player is out of points or Digimon.
     pub(super) fn finish_if_decided(&mut self, events: &mut Vec<Event>) -> bool {
-        let lost = |p: &Player| p.points <= 0 || !p.has_digimon();
+        let lost = |p: &SideState| p.points <= 0 || !p.has_digimon();
         let outcome = match (lost(&self.players[0]), lost(&self.players[1])) {
             (false, false) => return false,
             (true, true) => Outcome::Draw,
@@ -211,7 +211,7 @@ impl Match {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Offer {
+pub(super) enum EvolutionOffer {
     Normal,
     Jogress,
 }

@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::Side;
 use super::Tunables;
-use super::player::{Line, LineState};
+use super::side_state::{Line, LineState};
 use crate::cards::{
     Card, CardNumber, CardSet, Digimon, OptionCard, Requirements, ResolveError, Stage, base_name,
 };

@@ -51,7 +51,7 @@ pub(super) struct Used {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(super) struct Player {
+pub(super) struct SideState {
     pub(super) lines: Vec<Line>,
     pub(super) front: usize,
     pub(super) points: i32,
@@ -81,7 +81,7 @@ impl Holder {
     }
 }
 
-impl Player {
+impl SideState {
     pub(super) fn holder(&self, source: Carrier) -> Holder {
         match source {
             Carrier::Front => Holder::Digimon(Arc::clone(&self.front().stages[self.front().at])),
