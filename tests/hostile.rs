@@ -301,3 +301,16 @@ fn a_misspelt_field_in_a_replay_is_reported_not_dropped() {
         "{err}"
     );
 }
+
+#[test]
+fn a_path_too_long_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let long = "x".repeat(5000);
+    let (code, _, err) = bterm(&["scan", &long], d);
+    assert_eq!(code, 1);
+    assert!(err.contains("File name too long"), "{err}");
+    let (code, _, err) = bterm(&["cards", "check", &long], d);
+    assert_eq!(code, 1);
+    assert!(err.contains("File name too long"), "{err}");
+}

@@ -202,7 +202,7 @@ pub fn scan(args: ScanArgs) -> Result<(), CliError> {
     let scanner = scanner(args.cards.as_deref())?;
     let (found, path_errors) = files::collect(&args.paths);
     for e in &path_errors {
-        eprintln!("error: {}", escape(&e.to_string()));
+        eprintln!("error: {}: {}", escape(&e.path), escape(&e.why));
     }
     let bar = if found.len() > 5 && std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(found.len() as u64)

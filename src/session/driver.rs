@@ -26,26 +26,9 @@ pub trait People<R: Ruleset> {
     fn show(&mut self, events: &[R::Event]);
 }
 
-/// Nobody to ask: for tables of CPUs only (a person's question is timed
-/// out at once, so the defaults play).
-#[derive(Debug, Default, Clone, Copy)]
-pub struct NoPeople;
-
-impl<R: Ruleset> People<R> for NoPeople {
-    type Error = std::convert::Infallible;
-    fn ask(
-        &mut self,
-        _: &Table<R>,
-        _: Seat,
-        _: &Question<R::Ask, R::Action>,
-    ) -> Result<Option<Reply<R::Action>>, Self::Error> {
-        Ok(None)
-    }
-    fn show(&mut self, _: &[R::Event]) {}
-}
-
 /// A table of CPUs watched: every event is handed to the closure (a
-/// person's question, should there be one, times out at once).
+/// person's question, should there be one, times out at once, so the
+/// defaults play). `Watch(|_| {})` is nobody watching.
 pub struct Watch<F>(pub F);
 
 impl<R: Ruleset, F: FnMut(&R::Event)> People<R> for Watch<F> {

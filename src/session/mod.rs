@@ -12,7 +12,7 @@ mod launch;
 mod player;
 mod table;
 
-pub use driver::{NoPeople, People, Watch, drive, drive_cpus, watch_cpus};
+pub use driver::{People, Watch, drive, drive_cpus, watch_cpus};
 pub use launch::{GameOptions, LaunchError, Window};
 pub use player::{ParsePlayerError, Player};
 pub use table::{QuestionOf, Table, TableError};
