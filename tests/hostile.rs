@@ -314,3 +314,18 @@ fn a_path_too_long_says_so() {
     assert_eq!(code, 1);
     assert!(err.contains("File name too long"), "{err}");
 }
+
+#[test]
+fn an_error_naming_an_outside_file_is_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let evil = d.join("\u{1b}[2Jcards.ron");
+    std::fs::write(&evil, "[ not ron").unwrap();
+    let (code, out, err) = bterm(&["cards", "check", evil.to_str().unwrap()], d);
+    assert_eq!(code, 1);
+    assert!(
+        !err.contains('\u{1b}') && !out.contains('\u{1b}'),
+        "{err:?}"
+    );
+    assert!(err.contains("\\u{1b}[2Jcards.ron"), "{err}");
+}

@@ -7,6 +7,7 @@
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use bevy::prelude::*;
 
@@ -54,6 +55,16 @@ pub enum DuelError {
     Table(#[from] TableError<SetupError>),
 }
 
+/// The Terminal Battle's question.
+type Question = QuestionOf<Match>;
+
+/// What a person gave: a reply, or nothing before the time ran out.
+#[derive(Debug, Clone, Copy)]
+enum Answer {
+    Reply(Reply<Action>),
+    TimeUp,
+}
+
 /// A battle in the arena.
 #[derive(Resource)]
 pub struct Duel {
@@ -67,6 +78,8 @@ pub struct Duel {
     pub script: VecDeque<(crate::rules::Seat, Action)>,
     /// The questions people are answering.
     pub asking: [Option<Asking>; 2],
+    /// Each seat's question as of the table's change count.
+    questions: [Option<(u64, Option<Arc<Question>>)>; 2],
     /// Where the battle was saved, or why it could not be.
     pub saved: Option<Result<PathBuf, String>>,
     /// Seconds since the show finished the last event of a finished battle.
@@ -93,6 +106,7 @@ impl Duel {
             table,
             script: VecDeque::new(),
             asking: [None, None],
+            questions: [None, None],
             saved: None,
             over_for: 0.0,
         })
@@ -113,18 +127,13 @@ impl Duel {
         self.table.players()[side.index()]
     }
 
-    /// Applies an action and queues its events; an illegal one changes nothing.
-    pub fn act(&mut self, show: &mut Show, side: Side, action: Action) -> bool {
-        self.settle(show, side, Ok(Reply::Act(action)))
-    }
-
-    /// Answers `side`'s question (`Err(())`: its time ran out) and queues
-    /// the events; `false` when the rules refused it.
-    fn settle(&mut self, show: &mut Show, side: Side, reply: Result<Reply<Action>, ()>) -> bool {
+    /// Answers `side`'s question and queues the events; `false` when the
+    /// rules refused it.
+    fn settle(&mut self, show: &mut Show, side: Side, answer: Answer) -> bool {
         let seat = side.seat();
-        let result = match reply {
-            Ok(r) => self.table.answer(seat, r, &self.cards),
-            Err(()) => self.table.time_up(seat, &self.cards),
+        let result = match answer {
+            Answer::Reply(r) => self.table.answer(seat, r, &self.cards),
+            Answer::TimeUp => self.table.time_up(seat, &self.cards),
         };
         match result {
             Ok(events) => {
@@ -269,7 +278,17 @@ fn ask_people(
         if !duel.player(side).is_person() {
             continue;
         }
-        let Some(question) = duel.table.question(side.seat(), &duel.cards) else {
+        // Asked again only when the table changed, not every frame.
+        let changes = duel.table.changes();
+        let question = match &duel.questions[side.index()] {
+            Some((at, q)) if *at == changes => q.clone(),
+            _ => {
+                let q = duel.table.question(side.seat(), &duel.cards).map(Arc::new);
+                duel.questions[side.index()] = Some((changes, q.clone()));
+                q
+            }
+        };
+        let Some(question) = question else {
             duel.asking[side.index()] = None;
             continue;
         };
@@ -299,18 +318,18 @@ fn ask_people(
         {
             let held = held + dt;
             if releases.iter().any(|r| r.player == side && r.button == b) && held < ALPHA_HOLD {
-                reply = question.prompt.reply(&stance_key(b)).map(Ok);
+                reply = question.prompt.reply(&stance_key(b)).map(Answer::Reply);
             } else if held >= ALPHA_HOLD {
                 reply = question
                     .prompt
                     .reply(&format!("x{}", stance_key(b)))
-                    .map(Ok);
+                    .map(Answer::Reply);
             } else {
                 asking.hold = Some((b, held));
             }
         }
         if reply.is_none() && asking.left <= 0.0 {
-            reply = Some(Err(()));
+            reply = Some(Answer::TimeUp);
         }
         let duel = &mut *duel;
         match reply {
@@ -324,11 +343,7 @@ fn ask_people(
 /// the text battle reads): A is "y", B and C are "n" for the yes-no
 /// questions; a stance button is its stance, or starts a hold when an Alpha
 /// Strike is possible (`None` until the hold is decided).
-fn button_reply(
-    question: &QuestionOf<Match>,
-    button: Button,
-    asking: &mut Asking,
-) -> Option<Result<Reply<Action>, ()>> {
+fn button_reply(question: &Question, button: Button, asking: &mut Asking) -> Option<Answer> {
     let key = match question.ask {
         Ask::Stance { alpha: true } => {
             asking.hold = Some((button, 0.0));
@@ -338,7 +353,7 @@ fn button_reply(
         _ if button == Button::A => "y".to_string(),
         _ => "n".to_string(),
     };
-    question.prompt.reply(&key).map(Ok)
+    question.prompt.reply(&key).map(Answer::Reply)
 }
 
 /// The key a stance button stands for: `a`, `b` or `c`.

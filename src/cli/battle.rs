@@ -155,7 +155,11 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
         Replay::of(&table)
             .save_new(path)
             .map_err(|e| CliError::failed(format!("error: cannot save the replay: {e}")))?;
-        let _ = writeln!(keyboard.out, "replay saved to {}", path.display());
+        let _ = writeln!(
+            keyboard.out,
+            "replay saved to {}",
+            escape_lines(&path.display().to_string())
+        );
     }
     played
 }

@@ -56,7 +56,7 @@ pub(super) fn cards(command: CardsCommand) -> Result<(), CliError> {
             Ok(w(writeln!(
                 out,
                 "{}: {} cards, all valid ({} Digimon, {} Option, {} Command)",
-                path.display(),
+                super::escape_lines(&path.display().to_string()),
                 set.len(),
                 count(crate::cards::CardKind::Digimon),
                 count(crate::cards::CardKind::Option),

@@ -93,13 +93,30 @@ pub fn escape(text: &str) -> String {
             out.push('…');
             break;
         }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
+        push_escaped(&mut out, c);
+    }
+    out
+}
+
+/// Text made of lines (a card described, a message), escaped as [`escape`]
+/// does but not cut, its line breaks kept.
+pub fn escape_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push('\n'),
+            c => push_escaped(&mut out, c),
         }
     }
     out
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    if c.is_control() {
+        out.extend(c.escape_default());
+    } else {
+        out.push(c);
+    }
 }
 
 /// Options for the game window.
@@ -185,7 +202,8 @@ pub fn run(cli: Cli, window: Option<&dyn Window>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{}", e.message);
+            // Messages carry paths, card names and codes from outside.
+            eprintln!("{}", escape_lines(&e.message));
             ExitCode::from(e.code)
         }
     }
@@ -225,32 +243,6 @@ pub(crate) fn load_set(path: Option<&Path>) -> Result<CardSet, CliError> {
             ))
         }),
     }
-}
-
-/// Text made of lines (a card described), each line escaped as [`escape`]
-/// does but not cut, the line breaks kept.
-pub fn escape_lines(text: &str) -> String {
-    text.split_inclusive('\n')
-        .map(|line| {
-            let (body, end) = match line.strip_suffix('\n') {
-                Some(b) => (b, "\n"),
-                None => (line, ""),
-            };
-            let mut out: String = body
-                .chars()
-                .flat_map(|c| {
-                    let escaped: Vec<char> = if c.is_control() {
-                        c.escape_default().collect()
-                    } else {
-                        vec![c]
-                    };
-                    escaped
-                })
-                .collect();
-            out.push_str(end);
-            out
-        })
-        .collect()
 }
 
 #[cfg(test)]

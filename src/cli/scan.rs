@@ -77,7 +77,10 @@ fn scanner(cards: Option<&std::path::Path>) -> Result<Scanner, CliError> {
     // A broken enrolments file must not stop every scan: say so, leave the
     // file as it is, and read on without the bindings.
     let enrolments = Enrolments::open_default().unwrap_or_else(|e| {
-        eprintln!("warning: {e}; scanning without the enrolled barcodes");
+        eprintln!(
+            "warning: {}; scanning without the enrolled barcodes",
+            super::escape_lines(&e.to_string())
+        );
         Enrolments::default()
     });
     Ok(Scanner::new(set, enrolments))
@@ -126,7 +129,7 @@ pub fn print(args: PrintArgs) -> Result<(), CliError> {
     let written =
         printer::print(&cards, &args.out, args.force).map_err(|e| format!("error: {e}"))?;
     for path in written {
-        println!("{}", path.display());
+        println!("{}", super::escape_lines(&path.display().to_string()));
     }
     eprintln!(
         "{} card{} at {} dpi",

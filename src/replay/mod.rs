@@ -148,15 +148,6 @@ impl<R: Ruleset> Replay<R> {
         })
     }
 
-    /// Writes the replay as RON, replacing the file if there is one.
-    pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
-        let text = self.text(path)?;
-        crate::save::write_atomic(path, text.as_bytes()).map_err(|e| ReplayError::Io {
-            path: path.display().to_string(),
-            error: e.to_string(),
-        })
-    }
-
     /// Writes the replay as RON to a new file; an existing file (even one
     /// that appeared a moment ago) is never replaced.
     pub fn save_new(&self, path: &Path) -> Result<(), ReplayError> {

@@ -133,18 +133,6 @@ pub enum RulesetId {
     Terminal,
 }
 
-impl RulesetId {
-    /// Every ruleset.
-    pub const ALL: [RulesetId; 1] = [RulesetId::Terminal];
-
-    /// Its name for people.
-    pub fn name(self) -> &'static str {
-        match self {
-            RulesetId::Terminal => "Terminal Battle",
-        }
-    }
-}
-
 /// Which rules, in which version, a game was played by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RulesVersion {

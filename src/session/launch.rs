@@ -38,27 +38,6 @@ pub struct GameOptions {
     pub frames: Option<u32>,
 }
 
-impl GameOptions {
-    /// The defaults: the given card set, nothing scanned, P2 the normal CPU.
-    pub fn new(cards: CardSet) -> GameOptions {
-        GameOptions {
-            cards,
-            scans: Vec::new(),
-            p2_scans: Vec::new(),
-            p2: Player::Cpu(crate::ai::Strength::Normal),
-            mute: false,
-            kiosk: false,
-            camera: None,
-            video: None,
-            replay_dir: None,
-            seed: None,
-            screenshot: None,
-            tour: None,
-            frames: None,
-        }
-    }
-}
-
 /// Why the game window could not run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LaunchError {

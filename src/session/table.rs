@@ -36,6 +36,9 @@ pub struct Table<R: Ruleset> {
     /// Per seat: the offers declined since the seat's last action (empty,
     /// with no seat in it, until someone passes).
     passed: Vec<Vec<R::Action>>,
+    /// Counts every change (an action, a pass), so a front end can keep a
+    /// question until it may differ.
+    changes: u64,
 }
 
 /// What a question looks like for ruleset `R`.
@@ -72,6 +75,7 @@ impl<R: Ruleset> Table<R> {
             players: players.into(),
             actions: Vec::new(),
             passed: Vec::new(),
+            changes: 0,
         })
     }
 
@@ -105,6 +109,12 @@ impl<R: Ruleset> Table<R> {
         &self.actions
     }
 
+    /// A number that changes whenever the match or a seat's passed offers
+    /// change: the questions stay the same until it does.
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
         self.game.outcome().is_some()
@@ -135,6 +145,7 @@ impl<R: Ruleset> Table<R> {
     ) -> Result<Vec<R::Event>, IllegalAction> {
         let events = self.game.apply(seat, action)?;
         self.actions.push((seat, action));
+        self.changes += 1;
         if self.passed.iter().all(Vec::is_empty) {
             return Ok(events); // Nothing passed (always, between CPUs).
         }
@@ -181,6 +192,7 @@ impl<R: Ruleset> Table<R> {
                     self.passed.resize(self.players.len(), Vec::new());
                 }
                 self.passed[seat.index()].extend(q.answers);
+                self.changes += 1;
                 Ok(Vec::new())
             }
         }
