@@ -11,7 +11,7 @@ export CARGO_TERM_COLOR ?= never
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers
 
-.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame scans screenshot screenshots fuzz
+.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory scans screenshot screenshots fuzz decoys
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -53,6 +53,15 @@ test-core:
 FUZZ_CASES ?= 20000
 fuzz:
 	BTERM_FUZZ_CASES=$(FUZZ_CASES) cargo test --no-default-features --test fuzz -- --nocapture
+
+# The 1,000 seeded pictures with no barcode (src/barcode/decoys.rs) through
+# the release reader: none may give a symbol (make test runs a few).
+decoys:
+	BTERM_DECOYS=1000 cargo test --release --no-default-features --test decoys -- --nocapture
+
+# Peak memory of big scans and a 1,000-card print (benches/memory.rs).
+bench-memory:
+	cargo bench --no-default-features --bench memory
 
 lint:
 	cargo fmt --check

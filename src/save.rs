@@ -58,6 +58,32 @@ const O_NONBLOCK: i32 = 0o4000;
 /// read, and the size is checked on the opened file (so it cannot change
 /// between the check and the read) and again while reading.
 pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadFileError> {
+    let (file, size) = open_regular(path)?;
+    if size > limit {
+        return Err(ReadFileError::TooLarge { size, limit });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadFileError::TooLarge {
+            size: bytes.len() as u64,
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+/// The first `head` bytes of a regular file (checked as [`read_regular`]
+/// checks), and the file's size.
+pub fn read_regular_head(path: &Path, head: u64) -> Result<(Vec<u8>, u64), ReadFileError> {
+    let (file, size) = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(size.min(head)).unwrap_or(0));
+    file.take(head).read_to_end(&mut bytes)?;
+    Ok((bytes, size))
+}
+
+/// Opens a file for reading if it is a regular file, with its size.
+fn open_regular(path: &Path) -> Result<(std::fs::File, u64), ReadFileError> {
     use std::os::unix::fs::OpenOptionsExt as _;
     // Opened without waiting: a FIFO would otherwise block the open until a
     // writer comes. Then only the opened file's own type counts, so a path
@@ -70,21 +96,7 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadFileError> {
     if !meta.is_file() {
         return Err(ReadFileError::NotRegular(kind_of(meta.file_type())));
     }
-    if meta.len() > limit {
-        return Err(ReadFileError::TooLarge {
-            size: meta.len(),
-            limit,
-        });
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(ReadFileError::TooLarge {
-            size: bytes.len() as u64,
-            limit,
-        });
-    }
-    Ok(bytes)
+    Ok((file, meta.len()))
 }
 
 /// Reads a regular UTF-8 text file of at most `limit` bytes; a leading byte
@@ -222,19 +234,24 @@ pub fn with_lock<T>(lock: &Path, f: impl FnOnce() -> T) -> std::io::Result<T> {
 
 /// Writes a temporary file beside `path`, created new (never through a
 /// link), synced. Removes the folder's stale temporary files first.
-fn write_temp(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
+fn write_temp(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<PathBuf> {
     use std::io::Write;
     let (dir, tmp) = temp_path(path);
     clean_stale_temps(&dir);
     // Ours from an earlier write of this process that failed half-way.
     let _ = std::fs::remove_file(&tmp);
     let result = (|| {
-        let mut f = std::fs::OpenOptions::new()
+        let f = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()
+        let mut w = std::io::BufWriter::new(f);
+        fill(&mut w)?;
+        w.flush()?;
+        w.get_ref().sync_all()
     })();
     match result {
         Ok(()) => Ok(tmp),
@@ -248,7 +265,17 @@ fn write_temp(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
 /// Writes a file so that it is either the old or the new contents, never
 /// half of one: a temporary file beside it, synced, then renamed over it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = write_temp(path, bytes)?;
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// [`write_atomic`] for contents made piece by piece: `fill` writes them
+/// (a PDF page after page, none of it held whole in memory). If `fill`
+/// fails, `path` is left as it was.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let tmp = write_temp(path, fill)?;
     let result = std::fs::rename(&tmp, path);
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -260,7 +287,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// `path` exists, even if it appeared after the caller last looked (the
 /// temporary file is linked to its name, which never replaces a file).
 pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = write_temp(path, bytes)?;
+    let tmp = write_temp(path, |w| w.write_all(bytes))?;
     let result = std::fs::hard_link(&tmp, path);
     let _ = std::fs::remove_file(&tmp);
     result

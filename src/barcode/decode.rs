@@ -27,6 +27,7 @@ use rxing::{BinaryBitmap, DecodeHints, Luma8LuminanceSource, MultiFormatReader, 
 use serde::{Deserialize, Serialize};
 
 use super::code::{Format, Symbol};
+use super::confirm;
 use super::imageops;
 
 /// How hard to look.
@@ -270,6 +271,7 @@ fn read_with(img: &GrayImage, hints: &DecodeHints) -> Option<rxing::RXingResult>
     MultiFormatReader::default()
         .decode_with_hints(&mut bitmap, hints)
         .ok()
+        .filter(|r| confirm::confirmed(img, r))
 }
 
 fn read_rotations(img: &GrayImage) -> BTreeSet<Symbol> {

@@ -276,46 +276,224 @@ pub fn scan_file(scanner: &Scanner, path: &Path, max_pixels: u64) -> FileReport 
     report
 }
 
-/// Scans files on `threads` workers; `each` sees every report in the files'
-/// order as soon as it and all before it are done.
+/// The memory a scan's workers may hold for pictures at once, by default:
+/// 1 GiB. A picture that needs more than the whole budget is read alone.
+pub const MEMORY_BUDGET: u64 = 1 << 30;
+
+/// Bytes shared by the workers of a scan: each takes what its picture will
+/// need before reading it and gives it back when done, and waits while the
+/// others hold too much. Eight workers on 40-megapixel 16-bit PNGs decode
+/// two or three at a time instead of eight.
+#[derive(Debug)]
+pub struct Budget {
+    limit: u64,
+    used: std::sync::Mutex<u64>,
+    freed: std::sync::Condvar,
+}
+
+/// Bytes taken from a [`Budget`], given back when dropped.
+#[derive(Debug)]
+pub struct Permit<'a> {
+    budget: &'a Budget,
+    bytes: u64,
+}
+
+impl Budget {
+    /// A budget of `limit` bytes (at least 1).
+    pub fn new(limit: u64) -> Budget {
+        Budget {
+            limit: limit.max(1),
+            used: std::sync::Mutex::new(0),
+            freed: std::sync::Condvar::new(),
+        }
+    }
+
+    /// Takes `bytes` (at most the whole budget), waiting until they are free.
+    pub fn take(&self, bytes: u64) -> Permit<'_> {
+        let bytes = bytes.min(self.limit);
+        // A poisoned lock only means a worker panicked; the count is whole.
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        while *used > 0 && *used + bytes > self.limit {
+            used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
+        }
+        *used += bytes;
+        Permit {
+            budget: self,
+            bytes,
+        }
+    }
+
+    /// The bytes taken now.
+    pub fn in_use(&self) -> u64 {
+        *self.used.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Drop for Permit<'_> {
+    fn drop(&mut self) {
+        let mut used = self.budget.used.lock().unwrap_or_else(|e| e.into_inner());
+        *used -= self.bytes;
+        self.budget.freed.notify_all();
+    }
+}
+
+/// What reading and decoding `path` will hold at its peak, from its size
+/// and its header (the first 256 KiB): the file's bytes, the decoded
+/// pixels at the header's colour depth, the gray copy and the decoder's
+/// working copies (about three bytes a pixel). A file whose header says
+/// nothing costs its size plus the most any picture within `max_pixels`
+/// can; a file that is no image, its size.
+pub fn cost(path: &Path, max_pixels: u64) -> u64 {
+    use image::ImageDecoder as _;
+    const HEAD: u64 = 256 << 10;
+    const WORK: u64 = 4;
+    let Ok((head, size)) = crate::save::read_regular_head(path, HEAD) else {
+        return 0;
+    };
+    let Ok(format) = image::guess_format(&head[..head.len().min(32)]) else {
+        return size;
+    };
+    let mut reader = ImageReader::new(std::io::Cursor::new(&head[..]));
+    reader.set_format(format);
+    let header = reader
+        .into_decoder()
+        .map(|d| (d.dimensions(), d.color_type().bytes_per_pixel()));
+    match header {
+        Ok(((w, h), bpp)) => {
+            let pixels = (u64::from(w) * u64::from(h)).min(max_pixels);
+            let decoded = if format == image::ImageFormat::Jpeg {
+                1
+            } else {
+                u64::from(bpp)
+            };
+            size.saturating_add(pixels.saturating_mul(decoded + WORK))
+        }
+        Err(_) => size.saturating_add(max_pixels.saturating_mul(8 + WORK)),
+    }
+}
+
+/// How many reports may wait for an earlier, slower file before the
+/// workers pause: the memory for reports stays bounded however many files
+/// there are.
+const REORDER_WINDOW: usize = 256;
+
+/// What a scan of many files came to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Files scanned.
+    pub files: usize,
+    /// Files that gave no card.
+    pub failed: usize,
+}
+
+/// Scans files on `threads` workers sharing `memory` bytes (see
+/// [`Budget`]); `each` sees every report in the files' order as soon as it
+/// and all before it are done. Reports are not kept: memory stays bounded
+/// whatever the number of files.
 pub fn scan_all(
     scanner: &Scanner,
     files: &[PathBuf],
     max_pixels: u64,
     threads: usize,
+    memory: u64,
     mut each: impl FnMut(&FileReport),
-) -> Vec<FileReport> {
+) -> Tally {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
+    let budget = Budget::new(memory);
+    // How many reports have been handed to `each`; workers wait on it so
+    // they never run more than the window ahead.
+    let emitted = std::sync::Mutex::new(0usize);
+    let moved = std::sync::Condvar::new();
     let (tx, rx) = std::sync::mpsc::channel::<(usize, FileReport)>();
-    let mut done: Vec<Option<FileReport>> = vec![None; files.len()];
-    let mut out = Vec::with_capacity(files.len());
+    let mut waiting: std::collections::BTreeMap<usize, FileReport> = Default::default();
+    let mut tally = Tally::default();
     std::thread::scope(|s| {
         for _ in 0..threads.clamp(1, files.len().max(1)) {
             let tx = tx.clone();
-            let next = &next;
+            let (next, budget, emitted, moved) = (&next, &budget, &emitted, &moved);
             s.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(path) = files.get(i) else { break };
-                    if tx.send((i, scan_file(scanner, path, max_pixels))).is_err() {
+                    {
+                        let mut done = emitted.lock().unwrap_or_else(|e| e.into_inner());
+                        while i >= *done + REORDER_WINDOW {
+                            done = moved.wait(done).unwrap_or_else(|e| e.into_inner());
+                        }
+                    }
+                    let permit = budget.take(cost(path, max_pixels));
+                    let report = scan_file(scanner, path, max_pixels);
+                    drop(permit);
+                    if tx.send((i, report)).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(tx);
-        let mut emitted = 0;
+        let mut count = 0;
         for (i, report) in rx {
-            done[i] = Some(report);
-            while let Some(Some(r)) = done.get(emitted) {
-                each(r);
-                emitted += 1;
+            waiting.insert(i, report);
+            while let Some(r) = waiting.remove(&count) {
+                each(&r);
+                tally.files += 1;
+                tally.failed += usize::from(!r.ok());
+                count += 1;
             }
+            *emitted.lock().unwrap_or_else(|e| e.into_inner()) = count;
+            moved.notify_all();
         }
     });
-    for r in done.into_iter().flatten() {
-        out.push(r);
+    tally
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workers_never_hold_more_than_the_budget() {
+        let budget = Budget::new(1000);
+        let peak = std::sync::Mutex::new(0u64);
+        std::thread::scope(|s| {
+            for _ in 0..8 {
+                s.spawn(|| {
+                    for _ in 0..20 {
+                        let _permit = budget.take(400);
+                        let now = budget.in_use();
+                        let mut p = peak.lock().unwrap();
+                        *p = (*p).max(now);
+                        drop(p);
+                        std::thread::yield_now();
+                    }
+                });
+            }
+        });
+        let peak = *peak.lock().unwrap();
+        assert!(peak <= 1000, "{peak} bytes held at once");
+        assert!(peak >= 800, "two permits of 400 fit at once");
+        assert_eq!(budget.in_use(), 0);
+        // More than the whole budget: taken alone, not forever waited for.
+        let big = budget.take(5000);
+        assert_eq!(budget.in_use(), 1000);
+        drop(big);
     }
-    out
+
+    #[test]
+    fn the_cost_of_a_picture_comes_from_its_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let png = dir.path().join("deep.png");
+        image::ImageBuffer::<image::Rgba<u16>, _>::new(300, 200)
+            .save(&png)
+            .unwrap();
+        let size = std::fs::metadata(&png).unwrap().len();
+        // 16-bit RGBA: 8 bytes a pixel decoded, 4 more for the gray copy
+        // and the decoder's work.
+        assert_eq!(cost(&png, MAX_PIXELS), size + 300 * 200 * 12);
+        let text = dir.path().join("notes.png");
+        std::fs::write(&text, "not a picture").unwrap();
+        assert_eq!(cost(&text, MAX_PIXELS), 13);
+        assert_eq!(cost(&dir.path().join("missing.png"), MAX_PIXELS), 0);
+    }
 }

@@ -10,7 +10,9 @@
 //! - [`perturb`]: photo-like damage, for the test scans and the benches.
 
 pub mod code;
+pub mod confirm;
 pub mod decode;
+pub mod decoys;
 pub mod enroll;
 pub mod files;
 pub mod frames;

@@ -387,22 +387,18 @@ fn level_name(level: crate::cards::Level) -> String {
     }
 }
 
-/// Lays cards out 3 × 3 on A4 sheets.
-pub fn render_sheets(cards: &[(Card, bool)]) -> Result<Vec<RgbImage>, PrintError> {
+/// Lays up to nine cards out 3 × 3 on an A4 sheet.
+pub fn render_sheet(cards: &[(Card, bool)]) -> Result<RgbImage, PrintError> {
     let gap_x = (SHEET_W - 3 * CARD_W) / 4;
     let gap_y = (SHEET_H - 3 * CARD_H) / 4;
-    let mut sheets = Vec::new();
-    for chunk in cards.chunks(PER_SHEET) {
-        let mut sheet = RgbImage::from_pixel(SHEET_W, SHEET_H, Rgb([255, 255, 255]));
-        for (i, (card, custom)) in chunk.iter().enumerate() {
-            let (col, row) = (i as u32 % 3, i as u32 / 3);
-            let x = gap_x + col * (CARD_W + gap_x);
-            let y = gap_y + row * (CARD_H + gap_y);
-            draw_card(&mut sheet, x, y, card, *custom)?;
-        }
-        sheets.push(sheet);
+    let mut sheet = RgbImage::from_pixel(SHEET_W, SHEET_H, Rgb([255, 255, 255]));
+    for (i, (card, custom)) in cards.iter().take(PER_SHEET).enumerate() {
+        let (col, row) = (i as u32 % 3, i as u32 / 3);
+        let x = gap_x + col * (CARD_W + gap_x);
+        let y = gap_y + row * (CARD_H + gap_y);
+        draw_card(&mut sheet, x, y, card, *custom)?;
     }
-    Ok(sheets)
+    Ok(sheet)
 }
 
 /// Prints cards to `out` (.png or .pdf). A PNG of one card is the card
@@ -419,29 +415,32 @@ pub fn print(cards: &[(Card, bool)], out: &Path, force: bool) -> Result<Vec<Path
     };
     match ext.as_deref() {
         Some("png") => {
-            let images = if cards.len() == 1 {
-                vec![render_card(&cards[0].0, cards[0].1)?]
-            } else {
-                render_sheets(cards)?
-            };
-            let paths: Vec<PathBuf> = if images.len() == 1 {
+            // One sheet at a time: rendered, encoded, written, dropped.
+            let sheets = cards.len().div_ceil(PER_SHEET);
+            let paths: Vec<PathBuf> = if cards.len() == 1 || sheets == 1 {
                 vec![out.to_path_buf()]
             } else {
                 let stem = out.file_stem().and_then(|s| s.to_str()).unwrap_or("cards");
-                (1..=images.len())
+                (1..=sheets)
                     .map(|i| out.with_file_name(format!("{stem}-{i}.png")))
                     .collect()
             };
             if !force && let Some(p) = paths.iter().find(|p| p.exists()) {
                 return Err(PrintError::Exists(p.display().to_string()));
             }
-            for (img, path) in images.iter().zip(&paths) {
+            for (i, path) in paths.iter().enumerate() {
+                let img = if cards.len() == 1 {
+                    render_card(&cards[0].0, cards[0].1)?
+                } else {
+                    render_sheet(&cards[i * PER_SHEET..((i + 1) * PER_SHEET).min(cards.len())])?
+                };
                 let mut bytes = Vec::new();
                 img.write_to(
                     &mut std::io::Cursor::new(&mut bytes),
                     image::ImageFormat::Png,
                 )
                 .map_err(|e| io(path, &e))?;
+                drop(img);
                 crate::save::write_atomic(path, &bytes).map_err(|e| io(path, &e))?;
             }
             Ok(paths)
@@ -450,9 +449,26 @@ pub fn print(cards: &[(Card, bool)], out: &Path, force: bool) -> Result<Vec<Path
             if !force && out.exists() {
                 return Err(PrintError::Exists(out.display().to_string()));
             }
-            let sheets = render_sheets(cards)?;
-            let bytes = super::pdf::write(&sheets, DPI);
-            crate::save::write_atomic(out, &bytes).map_err(|e| io(out, &e))?;
+            // Page by page into the file: a sheet is rendered, compressed,
+            // written and dropped before the next.
+            let mut failed: Option<PrintError> = None;
+            let written = crate::save::write_atomic_with(out, |w| {
+                let mut pdf = super::pdf::Pdf::new(w, DPI)?;
+                for chunk in cards.chunks(PER_SHEET) {
+                    match render_sheet(chunk) {
+                        Ok(sheet) => pdf.page(&sheet)?,
+                        Err(e) => {
+                            failed = Some(e);
+                            return Err(std::io::Error::other("a card could not be drawn"));
+                        }
+                    }
+                }
+                pdf.finish()
+            });
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            written.map_err(|e| io(out, &e))?;
             Ok(vec![out.to_path_buf()])
         }
         _ => Err(PrintError::Extension(out.display().to_string())),

@@ -55,6 +55,10 @@ pub struct ScanArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// Memory the workers may hold for pictures at once, in MiB; large
+    /// pictures are decoded fewer at a time to stay within it.
+    #[arg(long, value_name = "MIB", default_value_t = files::MEMORY_BUDGET >> 20)]
+    pub max_memory: u64,
     /// Card files to use instead of the built-in sample set.
     #[arg(long, value_name = "PATH")]
     pub cards: Option<PathBuf>,
@@ -223,7 +227,8 @@ pub fn scan(args: ScanArgs) -> Result<(), CliError> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let mut out = std::io::stdout().lock();
     let mut write_error = None;
-    let reports = files::scan_all(&scanner, &found, args.max_pixels, threads, |r| {
+    let memory = args.max_memory.saturating_mul(1 << 20);
+    let tally = files::scan_all(&scanner, &found, args.max_pixels, threads, memory, |r| {
         let line = if args.json {
             serde_json::to_string(r).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
         } else {
@@ -242,8 +247,7 @@ pub fn scan(args: ScanArgs) -> Result<(), CliError> {
             "error: cannot write the output: {e}"
         )));
     }
-    let failed = reports.iter().filter(|r| !r.ok()).count();
-    let total = reports.len();
+    let (failed, total) = (tally.failed, tally.files);
     if total == 0 && path_errors.is_empty() {
         return Err(CliError::from(format!(
             "error: no image files found in {}; bterm reads {}",

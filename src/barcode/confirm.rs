@@ -1,0 +1,370 @@
+//! Proof that a linear code rxing reports is on the picture, not made up
+//! from noise, stripes or printed text.
+//!
+//! rxing checks a code's check digit and a quiet zone as wide as the start
+//! guard (3 modules), and with try-harder it tries hundreds of rows in both
+//! directions, turned and not: on pictures with no barcode, one row in a
+//! few hundred passes those checks (a UPC-E, 51 modules with one check
+//! digit, most often). A linear code is kept only when
+//! 1. its quiet zones are clear: for EAN/UPC the full zones of the GS1
+//!    specification (left 11 modules for EAN-13, 9 for UPC-A and UPC-E,
+//!    7 for EAN-8; right 7, 9 for UPC-A), less one module for a photo's
+//!    blur; for other symbologies 7 modules (guessed from the bars) beyond
+//!    the outermost bar;
+//! 2. (all but Code 128, whose modulo-103 check covers every character and
+//!    which never turned up in a picture with no barcode) it reads the
+//!    same again on at least two of eight lines parallel to
+//!    the one it was found on (4% of its length apart, up to 16% either
+//!    side), spread over 8% of its length or more: real bars are tall,
+//!    while a text line or a noise pattern that happens to read on one row
+//!    reads as something else (or nothing) a few pixels away.
+//!
+//! QR codes carry Reed–Solomon error correction and are kept as read.
+
+use image::GrayImage;
+use rxing::{BarcodeFormat, DecodeHints, Luma8LuminanceSource, RXingResult};
+use rxing::{BinaryBitmap, MultiFormatReader, Reader, common::HybridBinarizer};
+
+/// The geometry of an EAN/UPC symbol, in modules: from the centre of the
+/// start guard to the centre of the end guard (the two points rxing
+/// reports), from that end-guard centre to the symbol's end, and the quiet
+/// zones the specification asks for.
+struct Retail {
+    span: f32,
+    end_guard_half: f32,
+    quiet_left: f32,
+    quiet_right: f32,
+}
+
+fn retail(format: &BarcodeFormat) -> Option<Retail> {
+    Some(match format {
+        BarcodeFormat::EAN_13 => Retail {
+            span: 92.0,
+            end_guard_half: 1.5,
+            quiet_left: 11.0,
+            quiet_right: 7.0,
+        },
+        BarcodeFormat::UPC_A => Retail {
+            span: 92.0,
+            end_guard_half: 1.5,
+            quiet_left: 9.0,
+            quiet_right: 9.0,
+        },
+        BarcodeFormat::EAN_8 => Retail {
+            span: 64.0,
+            end_guard_half: 1.5,
+            quiet_left: 7.0,
+            quiet_right: 7.0,
+        },
+        BarcodeFormat::UPC_E => Retail {
+            span: 46.5,
+            end_guard_half: 3.0,
+            quiet_left: 9.0,
+            quiet_right: 7.0,
+        },
+        _ => return None,
+    })
+}
+
+/// Whether a result rxing read on `img` holds up (see the module's text).
+pub fn confirmed(img: &GrayImage, result: &RXingResult) -> bool {
+    let format = result.getBarcodeFormat();
+    if *format == BarcodeFormat::QR_CODE {
+        return true;
+    }
+    let points = result.getPoints();
+    let (Some(first), Some(last)) = (points.first(), points.last()) else {
+        return false;
+    };
+    // Some readers report the end of the row's white as the symbol's end
+    // (Codabar): the line is kept inside the picture.
+    let inside = |p: &rxing::Point| {
+        (
+            p.x.clamp(0.0, img.width() as f32 - 1.0),
+            p.y.clamp(0.0, img.height() as f32 - 1.0),
+        )
+    };
+    let line = Line::new(inside(first), inside(last));
+    if line.length < 8.0 {
+        return false;
+    }
+    // The symbol's own profile, for its dark/light threshold and module.
+    let Some(body) = line.profile(img, 0.0, 0.0, line.length) else {
+        return false;
+    };
+    let (dark, light) = levels(&body);
+    if light - dark < 20.0 {
+        return false;
+    }
+    let mid = (dark + light) / 2.0;
+    let (from, to, module) = match retail(format) {
+        Some(r) => {
+            let m = line.length / r.span;
+            let (start, end) = (-1.5 * m, line.length + r.end_guard_half * m);
+            // The zones less a module next to the bars, for a photo's blur.
+            let left = line.profile(img, 0.0, start - r.quiet_left * m, start - m);
+            let right = line.profile(img, 0.0, end + m, end + r.quiet_right * m);
+            let (Some(left), Some(right)) = (left, right) else {
+                return false;
+            };
+            let longest_dark = (m * 0.5).max(1.0);
+            if dark_run(&left, mid) > longest_dark || dark_run(&right, mid) > longest_dark {
+                return false;
+            }
+            (
+                start - (r.quiet_left + 1.0) * m,
+                end + (r.quiet_right + 1.0) * m,
+                m,
+            )
+        }
+        None => {
+            // rxing's points may lie inside the symbol (for Code 39, a
+            // third of it can be beyond them) or out in its white (Codabar
+            // reports the row's end). From the outermost bars between the
+            // points, looking outwards past any more bars, a light stretch
+            // of 7 modules must come before the picture ends. Bars and
+            // spaces are 1 to 4 modules, under 2 on average: half the mean
+            // run is a safe (small) guess of the module.
+            let dark_at: Vec<usize> = (0..body.len()).filter(|&i| body[i] < mid).collect();
+            let (Some(&first_dark), Some(&last_dark)) = (dark_at.first(), dark_at.last()) else {
+                return false;
+            };
+            let bars = &body[first_dark..=last_dark];
+            let step = line.length / (body.len().max(2) - 1) as f32;
+            let m = bars.len() as f32 * step / runs(bars, mid).max(1) as f32 / 2.0;
+            let (quiet, reach) = (7.0 * m, 30.0 * m + 2.0 * line.length);
+            let mut left: Vec<f32> = body[..first_dark].iter().rev().copied().collect();
+            left.extend(line.outward(img, -1.0, -1.0, reach + quiet));
+            let mut right: Vec<f32> = body[last_dark + 1..].to_vec();
+            right.extend(line.outward(img, line.length + 1.0, 1.0, reach + quiet));
+            let (Some(l), Some(r)) = (
+                light_stretch(&left, mid, quiet / step),
+                light_stretch(&right, mid, quiet / step),
+            ) else {
+                return false;
+            };
+            let (l, r) = (
+                first_dark as f32 * step - l * step,
+                (body.len() - 1 - last_dark) as f32 * step - r * step,
+            );
+            (l, line.length - r, m)
+        }
+    };
+    if *format == BarcodeFormat::CODE_128 {
+        // Code 128 (the cards' own code) carries a modulo-103 check over
+        // every character and never turned up in a picture with no
+        // barcode; a webcam's blur can leave a single row that reads.
+        return true;
+    }
+    // More reads, on lines parallel to the first.
+    let text = result.getText();
+    let step = (line.length * 0.04).max(2.0);
+    let agree: Vec<f32> = [-4.0f32, -3.0, -2.0, -1.0, 1.0, 2.0, 3.0, 4.0]
+        .iter()
+        .map(|k| k * step)
+        .filter(|&o| {
+            line.profile(img, o, from, to).is_some_and(|p| {
+                // As it is, or sharpened at the module's scale: rxing found
+                // the first read on the likeliest of many rows, and a
+                // blurred photo's rows binarize well only now and then.
+                read_profile(&p, format).is_some_and(|again| again == text)
+                    || read_profile(&sharpen(&p, module), format).is_some_and(|again| again == text)
+            })
+        })
+        .collect();
+    let low = agree.iter().copied().fold(0.0f32, f32::min);
+    let high = agree.iter().copied().fold(0.0f32, f32::max);
+    // Two lines or more, spread over at least 8% of the symbol's length
+    // (two steps; bars are rarely under a quarter of it tall).
+    agree.len() >= 2 && high - low > 0.07 * line.length
+}
+
+/// A line on the picture from one point to another, and its unit normal.
+struct Line {
+    origin: (f32, f32),
+    dir: (f32, f32),
+    normal: (f32, f32),
+    length: f32,
+}
+
+impl Line {
+    fn new(a: (f32, f32), b: (f32, f32)) -> Line {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let length = dx.hypot(dy);
+        let dir = if length > 0.0 {
+            (dx / length, dy / length)
+        } else {
+            (1.0, 0.0)
+        };
+        Line {
+            origin: a,
+            dir,
+            normal: (-dir.1, dir.0),
+            length,
+        }
+    }
+
+    /// The grey levels along the line moved `offset` pixels along its
+    /// normal, from `from` to `to` pixels along it, each the mean of three
+    /// samples across the line. Samples step one pixel along the line's
+    /// main axis and sit on pixel centres there, so a level line is read
+    /// pixel for pixel, as rxing read it, and not smoothed by
+    /// interpolation. `None` where it leaves the picture.
+    fn profile(&self, img: &GrayImage, offset: f32, from: f32, to: f32) -> Option<Vec<f32>> {
+        if to <= from {
+            return Some(Vec::new());
+        }
+        let offset = offset.round();
+        // The main axis's coordinate and its change per pixel along the line.
+        let (main, along) = if self.dir.0.abs() >= self.dir.1.abs() {
+            (self.origin.0, self.dir.0)
+        } else {
+            (self.origin.1, self.dir.1)
+        };
+        let step = 1.0 / along.abs();
+        let first = main + from * along;
+        let from = from + (first.round() - first) / along;
+        let n = ((to - from) / step).floor() as usize + 1;
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let t = from + i as f32 * step;
+            let mut sum = 0.0;
+            for k in [-1.0, 0.0, 1.0] {
+                let o = offset + k;
+                let x = self.origin.0 + t * self.dir.0 + o * self.normal.0;
+                let y = self.origin.1 + t * self.dir.1 + o * self.normal.1;
+                sum += bilinear(img, x, y)?;
+            }
+            out.push(sum / 3.0);
+        }
+        Some(out)
+    }
+}
+
+impl Line {
+    /// The grey levels from `at` pixels along the line outwards (`sign` −1
+    /// or +1), one a pixel, for at most `len` pixels, stopping where the
+    /// picture ends.
+    fn outward(&self, img: &GrayImage, at: f32, sign: f32, len: f32) -> Vec<f32> {
+        let mut out = Vec::new();
+        let mut d = 0.0;
+        while d <= len {
+            let t = at + sign * d;
+            let mut sum = 0.0;
+            for k in [-1.0, 0.0, 1.0] {
+                let x = self.origin.0 + t * self.dir.0 + k * self.normal.0;
+                let y = self.origin.1 + t * self.dir.1 + k * self.normal.1;
+                match bilinear(img, x, y) {
+                    Some(v) => sum += v,
+                    None => return out,
+                }
+            }
+            out.push(sum / 3.0);
+            d += 1.0;
+        }
+        out
+    }
+}
+
+fn bilinear(img: &GrayImage, x: f32, y: f32) -> Option<f32> {
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    if x < 0.0 || y < 0.0 || x > w - 1.0 || y > h - 1.0 {
+        return None;
+    }
+    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
+    let (x1, y1) = (
+        (x0 + 1).min(img.width() - 1),
+        (y0 + 1).min(img.height() - 1),
+    );
+    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+    let p = |x, y| f32::from(img.get_pixel(x, y)[0]);
+    let top = p(x0, y0) * (1.0 - fx) + p(x1, y0) * fx;
+    let bottom = p(x0, y1) * (1.0 - fx) + p(x1, y1) * fx;
+    Some(top * (1.0 - fy) + bottom * fy)
+}
+
+/// The dark and light levels of a profile: its 5th and 95th percentiles.
+fn levels(profile: &[f32]) -> (f32, f32) {
+    let mut sorted = profile.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    let at = |q: f32| sorted[((sorted.len() - 1) as f32 * q) as usize];
+    (at(0.05), at(0.95))
+}
+
+/// How many bars and spaces a profile crosses.
+fn runs(profile: &[f32], mid: f32) -> usize {
+    let dark: Vec<bool> = profile.iter().map(|&v| v < mid).collect();
+    1 + dark.windows(2).filter(|w| w[0] != w[1]).count()
+}
+
+/// Where, going outwards along `profile`, a run of `quiet` light samples
+/// ends (the far edge of the quiet zone), if there is one.
+fn light_stretch(profile: &[f32], mid: f32, quiet: f32) -> Option<f32> {
+    let mut light = 0usize;
+    for (i, &v) in profile.iter().enumerate() {
+        if v < mid {
+            light = 0;
+        } else {
+            light += 1;
+            if light as f32 >= quiet {
+                return Some(i as f32 + 1.0);
+            }
+        }
+    }
+    None
+}
+
+/// The longest stretch of samples darker than `mid`, in pixels.
+fn dark_run(profile: &[f32], mid: f32) -> f32 {
+    let (mut longest, mut now) = (0usize, 0usize);
+    for &v in profile {
+        if v < mid {
+            now += 1;
+            longest = longest.max(now);
+        } else {
+            now = 0;
+        }
+    }
+    longest as f32
+}
+
+/// A profile with its edges steepened: itself plus 1.5 times its
+/// difference from a box blur a module wide either side.
+fn sharpen(profile: &[f32], module: f32) -> Vec<f32> {
+    let r = (module.round() as usize).max(1);
+    let n = profile.len();
+    let mut prefix = Vec::with_capacity(n + 1);
+    prefix.push(0.0f32);
+    for &v in profile {
+        prefix.push(prefix.last().copied().unwrap_or(0.0) + v);
+    }
+    (0..n)
+        .map(|i| {
+            let (a, b) = (i.saturating_sub(r), (i + r + 1).min(n));
+            let mean = (prefix[b] - prefix[a]) / (b - a) as f32;
+            profile[i] + 1.5 * (profile[i] - mean)
+        })
+        .collect()
+}
+
+/// Reads a profile as a picture a few rows tall, looking for one format only.
+fn read_profile(profile: &[f32], format: &BarcodeFormat) -> Option<String> {
+    const ROWS: usize = 5;
+    let width = profile.len();
+    if width < 8 {
+        return None;
+    }
+    let row: Vec<u8> = profile.iter().map(|&v| v.clamp(0.0, 255.0) as u8).collect();
+    let pixels = row.repeat(ROWS);
+    let source = Luma8LuminanceSource::new(pixels, width as u32, ROWS as u32).ok()?;
+    let mut bitmap = BinaryBitmap::new(HybridBinarizer::new(source));
+    let hints = DecodeHints {
+        TryHarder: Some(false),
+        PossibleFormats: Some([*format].into_iter().collect()),
+        ..DecodeHints::default()
+    };
+    MultiFormatReader::default()
+        .decode_with_hints(&mut bitmap, &hints)
+        .ok()
+        .map(|r| r.getText().to_string())
+}
