@@ -59,28 +59,31 @@ fn many_files(dir: &Path, count: usize) -> PathBuf {
     out
 }
 
-fn big_pngs(dir: &Path, count: usize) -> PathBuf {
+fn big_pngs(dir: &Path, count: usize, side: u32) -> PathBuf {
     let out = dir.join("big");
     std::fs::create_dir_all(&out).unwrap();
     let set = CardSet::embedded();
     let card = render_card(&set.cards()[0], false).unwrap();
-    let (w, h) = (5000u32, 5000u32);
+    let (w, h) = (side, side);
     let mut img = image::ImageBuffer::<image::Rgba<u16>, Vec<u16>>::from_pixel(
         w,
         h,
         image::Rgba([60000, 60000, 60000, 65535]),
     );
+    // The card twice its size on a big page, as it is on a small one.
+    let factor = if side >= 4000 { 2 } else { 1 };
+    let at = side / 10;
     let card = image::imageops::resize(
         &card,
-        card.width() * 2,
-        card.height() * 2,
+        card.width() * factor,
+        card.height() * factor,
         image::imageops::FilterType::Nearest,
     );
     for (x, y, p) in card.enumerate_pixels() {
         let v = |c: u8| u16::from(c) * 257;
         img.put_pixel(
-            1000 + x,
-            1000 + y,
+            at + x,
+            at + y,
             image::Rgba([v(p[0]), v(p[1]), v(p[2]), 65535]),
         );
     }
@@ -93,23 +96,30 @@ fn big_pngs(dir: &Path, count: usize) -> PathBuf {
 }
 
 fn main() {
-    // `cargo bench` passes --bench; any other argument filters nothing here.
+    // `cargo bench` passes --bench. Without it (`cargo test --benches`, a
+    // debug build) the jobs run small, to show they still work.
+    let full = std::env::args().any(|a| a == "--bench");
+    let (files, pngs, side, cards) = if full {
+        (1000, 8, 5000, 1000)
+    } else {
+        (20, 2, 1500, 12)
+    };
     let bterm = env!("CARGO_BIN_EXE_bterm");
     let dir = tempfile::tempdir().unwrap();
     println!("| job | peak memory (VmHWM) | time |");
     println!("|---|---|---|");
 
-    let many = many_files(dir.path(), 1000);
+    let many = many_files(dir.path(), files);
     let mut cmd = Command::new(bterm);
     cmd.args(["scan", "--json"]).arg(&many);
     let (mb, t, ok) = peak_of(cmd);
     println!(
-        "| scan 1,000 photo-like scans (2 threads) | {mb} MiB | {:.1} s |{}",
+        "| scan {files} photo-like scans (2 threads) | {mb} MiB | {:.1} s |{}",
         t.as_secs_f64(),
         if ok { "" } else { " (exit ≠ 0)" }
     );
 
-    let big = big_pngs(dir.path(), 8);
+    let big = big_pngs(dir.path(), pngs, side);
     for memory in [1024u64, 100_000] {
         let mut cmd = Command::new(bterm);
         cmd.args([
@@ -122,7 +132,7 @@ fn main() {
         .arg(&big);
         let (mb, t, ok) = peak_of(cmd);
         println!(
-            "| scan 8 × 25 MP 16-bit PNG, 8 threads, --max-memory {memory} | {mb} MiB | {:.1} s |{}",
+            "| scan {pngs} × {side}² 16-bit PNG, 8 threads, --max-memory {memory} | {mb} MiB | {:.1} s |{}",
             t.as_secs_f64(),
             if ok { "" } else { " (exit ≠ 0)" }
         );
@@ -135,7 +145,7 @@ fn main() {
         .filter(|c| c.kind() != CardKind::Command)
         .map(|c| c.number().to_string())
         .cycle()
-        .take(1000)
+        .take(cards)
         .collect();
     let pdf = dir.path().join("cards.pdf");
     let mut cmd = Command::new(bterm);
@@ -143,7 +153,7 @@ fn main() {
     let (mb, t, ok) = peak_of(cmd);
     let size = std::fs::metadata(&pdf).map(|m| m.len() >> 20).unwrap_or(0);
     println!(
-        "| print 1,000 cards to a PDF ({size} MiB, 112 pages) | {mb} MiB | {:.1} s |{}",
+        "| print {cards} cards to a PDF ({size} MiB) | {mb} MiB | {:.1} s |{}",
         t.as_secs_f64(),
         if ok { "" } else { " (exit ≠ 0)" }
     );
