@@ -227,21 +227,10 @@ impl Line {
         let n = ((to - from) / step).floor() as usize + 1;
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
-            let t = from + i as f32 * step;
-            let mut sum = 0.0;
-            for k in [-1.0, 0.0, 1.0] {
-                let o = offset + k;
-                let x = self.origin.0 + t * self.dir.0 + o * self.normal.0;
-                let y = self.origin.1 + t * self.dir.1 + o * self.normal.1;
-                sum += bilinear(img, x, y)?;
-            }
-            out.push(sum / 3.0);
+            out.push(self.at(img, from + i as f32 * step, offset)?);
         }
         Some(out)
     }
-}
-
-impl Line {
     /// The grey levels from `at` pixels along the line outwards (`sign` −1
     /// or +1), one a pixel, for at most `len` pixels, stopping where the
     /// picture ends.
@@ -249,20 +238,26 @@ impl Line {
         let mut out = Vec::new();
         let mut d = 0.0;
         while d <= len {
-            let t = at + sign * d;
-            let mut sum = 0.0;
-            for k in [-1.0, 0.0, 1.0] {
-                let x = self.origin.0 + t * self.dir.0 + k * self.normal.0;
-                let y = self.origin.1 + t * self.dir.1 + k * self.normal.1;
-                match bilinear(img, x, y) {
-                    Some(v) => sum += v,
-                    None => return out,
-                }
+            match self.at(img, at + sign * d, 0.0) {
+                Some(v) => out.push(v),
+                None => break,
             }
-            out.push(sum / 3.0);
             d += 1.0;
         }
         out
+    }
+
+    /// The mean of three samples across the line at `t` pixels along it,
+    /// moved `offset` pixels along its normal; `None` off the picture.
+    fn at(&self, img: &GrayImage, t: f32, offset: f32) -> Option<f32> {
+        let mut sum = 0.0;
+        for k in [-1.0, 0.0, 1.0] {
+            let o = offset + k;
+            let x = self.origin.0 + t * self.dir.0 + o * self.normal.0;
+            let y = self.origin.1 + t * self.dir.1 + o * self.normal.1;
+            sum += bilinear(img, x, y)?;
+        }
+        Some(sum / 3.0)
     }
 }
 

@@ -8,7 +8,7 @@
 //! made of, and a short code (UPC-E: 51 modules) checked only by its check
 //! digit turns up in one random stripe pattern in a few hundred.
 
-use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
+use ab_glyph::{Font, PxScale, ScaleFont};
 use image::{GrayImage, Luma};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -24,9 +24,6 @@ pub const KINDS: [&str; 8] = [
     "text",
     "text-on-texture",
 ];
-
-static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed.ttf");
-static BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf");
 
 const WORDS: [&str; 48] = [
     "digimon", "battle", "terminal", "card", "evolve", "the", "of", "and", "price", "total",
@@ -214,9 +211,7 @@ fn waves(rng: &mut ChaCha8Rng, w: u32, h: u32) -> GrayImage {
 /// Lines of printed words (receipts, card text, labels).
 fn text(rng: &mut ChaCha8Rng, w: u32, h: u32, background: Option<GrayImage>) -> GrayImage {
     let mut img = background.unwrap_or_else(|| GrayImage::from_pixel(w, h, Luma([255])));
-    // The fonts are compiled in and known good.
-    let regular = FontRef::try_from_slice(FONT).expect("embedded font parses");
-    let bold = FontRef::try_from_slice(BOLD).expect("embedded font parses");
+    let (regular, bold) = super::print::fonts();
     let size = rng.random_range(9.0..48.0f32);
     let ink = rng.random_range(0..90u8);
     let mut y = rng.random_range(0.0..size);

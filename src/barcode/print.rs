@@ -58,7 +58,8 @@ pub enum PrintError {
     },
 }
 
-fn fonts() -> (FontRef<'static>, FontRef<'static>) {
+/// The embedded fonts, regular and bold (also the decoys' printed text).
+pub(super) fn fonts() -> (FontRef<'static>, FontRef<'static>) {
     // The fonts are compiled in and known good.
     let regular = FontRef::try_from_slice(REGULAR).expect("embedded regular font parses");
     let bold = FontRef::try_from_slice(BOLD).expect("embedded bold font parses");
