@@ -1,6 +1,7 @@
 //! CPU players, one per ruleset: given the match and a seat, choose an
 //! action. The strengths a kiosk offers are the same for every ruleset.
 
+pub mod alpha;
 pub mod terminal;
 
 use std::fmt;

@@ -5,6 +5,7 @@
 //! `outcome`, and the [`Question`] a seat must answer now. The rules know
 //! nothing of who plays a seat, of CPU players or of screens.
 
+pub mod alpha;
 pub mod terminal;
 
 use std::fmt;
@@ -131,6 +132,8 @@ pub struct IllegalAction {
 pub enum RulesetId {
     /// The arcade Terminal Battle.
     Terminal,
+    /// The tabletop Card Game Alpha.
+    Alpha,
 }
 
 /// Which rules, in which version, a game was played by.
@@ -269,6 +272,7 @@ pub trait RulesetVisitor {
 pub fn dispatch<V: RulesetVisitor>(id: RulesetId, visitor: V) -> V::Output {
     match id {
         RulesetId::Terminal => visitor.visit::<terminal::Match>(),
+        RulesetId::Alpha => visitor.visit::<alpha::Match>(),
     }
 }
 

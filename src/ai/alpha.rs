@@ -1,0 +1,403 @@
+//! CPU players for the Card Game Alpha. Every strength sees only its
+//! seat's [`View`]: `easy` plays a random legal action; `normal` is a
+//! greedy player that knows the rules; `hard` is information-set Monte
+//! Carlo tree search: one tree over worlds sampled from the view
+//! ([`View::sample`], never the true state), availability counts for the
+//! actions a world allows, and a value per seat (max^n), so it plays 3 and
+//! 4 seats as well as 2.
+
+use std::time::{Duration, Instant};
+
+use super::{Cpu, Strength};
+use crate::cards::Card;
+use crate::rules::Seat;
+use crate::rules::alpha::{Action, CardId, Match, Rng64, View};
+
+/// Search iterations of a `hard` decision.
+pub const HARD_ITERATIONS: u32 = 400;
+/// The most time a `hard` decision takes, whatever the iterations.
+pub const HARD_TIME: Duration = Duration::from_millis(400);
+/// Actions a rollout plays before the position is scored.
+const ROLLOUT_ACTIONS: usize = 120;
+
+impl Cpu for Match {
+    fn choose(&self, seat: Seat, strength: Strength) -> Option<Action> {
+        if self.legal_actions(seat).is_empty() {
+            return None;
+        }
+        let view = self.view(seat);
+        Some(choose(&view, strength))
+    }
+}
+
+/// A CPU's choice from a view. The same view and strength give the same
+/// choice (the search's time cap aside, which a decision meets only on a
+/// machine far slower than the benches').
+pub fn choose(view: &View, strength: Strength) -> Action {
+    let m = view.state();
+    let seat = view.seat();
+    let mut rng = Rng64::new(view.hash() ^ strength as u64);
+    let legal = m.legal_actions(seat);
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    match strength {
+        Strength::Easy => legal[rng.below(legal.len())],
+        Strength::Normal => greedy(m, seat, &legal),
+        Strength::Hard => search(view, HARD_ITERATIONS, HARD_TIME, &mut rng),
+    }
+}
+
+// ------------------------------------------------------------------ normal
+
+fn value(m: &Match, id: CardId) -> i64 {
+    match m.card(id) {
+        Some(Card::Digimon(d)) => {
+            i64::from(d.cost) * 10 + i64::from(d.hp / 50) + d.level.stage() as i64 * 15
+        }
+        Some(c) => i64::from(c.cost().unwrap_or(2)) * 8,
+        None => 0,
+    }
+}
+
+/// A greedy player: evolves where the requirements hold, keeps within
+/// Cost, attacks where it wins, blocks where it survives.
+pub fn greedy(m: &Match, seat: Seat, legal: &[Action]) -> Action {
+    let first = legal[0];
+    let has = |a: Action| legal.contains(&a);
+    let score = |a: Action| -> i64 {
+        match a {
+            Action::Evolve(c, on) => {
+                if !m.would_evolve(c, on, None) || over_cost(m, seat, c) {
+                    return i64::MIN;
+                }
+                1000 + value(m, c)
+            }
+            Action::Jogress(c, on, p) => {
+                if !m.would_evolve(c, on, Some(p)) || over_cost(m, seat, c) {
+                    return i64::MIN;
+                }
+                1200 + value(m, c)
+            }
+            Action::Play(c) => {
+                if over_cost(m, seat, c) {
+                    return i64::MIN;
+                }
+                match m.card(c) {
+                    Some(Card::Digimon(_)) => 500 + value(m, c),
+                    Some(Card::Option(_)) => 200 + value(m, c),
+                    _ => i64::MIN,
+                }
+            }
+            Action::Attack(None) => attack_player(m, seat),
+            Action::Attack(Some(d)) => match m.acting() {
+                Some(me) => {
+                    let c = m.clash(me, d);
+                    if c.deletes() {
+                        40 + value(m, d)
+                    } else if c.dies() {
+                        -100 - value(m, me)
+                    } else if c.wins() {
+                        5
+                    } else {
+                        -20
+                    }
+                }
+                None => i64::MIN,
+            },
+            Action::AlphaAttack => {
+                let opp = m.target(seat);
+                if m.digimon(opp).iter().all(|&d| m.is_tapped(d)) {
+                    120
+                } else {
+                    -5
+                }
+            }
+            Action::Pass => 0,
+            Action::Block(b) => match m.attack() {
+                Some((Some(a), _)) => {
+                    let c = m.clash(a, b);
+                    if c.dies() {
+                        90 // The attacker falls to the block.
+                    } else if !c.deletes() {
+                        30 // Survives: the 10 points are saved.
+                    } else {
+                        -1 - value(m, b) / 20
+                    }
+                }
+                _ => 0,
+            },
+            Action::NoBlock => 0,
+            Action::Resolve(yes) => i64::from(yes),
+            Action::Support(c) => 10 + value(m, c) / 100,
+            Action::Lead(c) => value(m, c),
+            Action::Command(_) => losing_battle(m, seat),
+            Action::Discard(c) => -value(m, c),
+            Action::Pick(c) => {
+                if m.owner(c) == Some(seat) {
+                    value(m, c)
+                } else {
+                    -value(m, c)
+                }
+            }
+            Action::Done => {
+                if has(Action::Resolve(true)) {
+                    0
+                } else {
+                    1
+                }
+            }
+            Action::Scrap(_) | Action::Target(_) => -1000,
+        }
+    };
+    // In the Preparation Phase "done" ends the plays; anything worth more
+    // than nothing is played first.
+    let mut best = first;
+    let mut best_score = i64::MIN;
+    for &a in legal {
+        let s = score(a);
+        if s > best_score {
+            best = a;
+            best_score = s;
+        }
+    }
+    if best_score == i64::MIN {
+        if has(Action::Done) {
+            return Action::Done;
+        }
+        return first;
+    }
+    // Retarget to the weakest opponent with 3–4 seats, once per question.
+    if let Some(weakest) = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Target(s) => Some(*s),
+            _ => None,
+        })
+        .min_by_key(|&s| m.points(s))
+        && m.points(weakest) + 20 < m.points(m.target(seat))
+    {
+        return Action::Target(weakest);
+    }
+    best
+}
+
+fn over_cost(m: &Match, seat: Seat, c: CardId) -> bool {
+    let cost = m.card(c).and_then(Card::cost).map_or(0, u32::from);
+    m.played_cost(seat) + cost > crate::rules::alpha::COST_LIMIT
+}
+
+fn attack_player(m: &Match, seat: Seat) -> i64 {
+    let Some(me) = m.acting() else { return 0 };
+    let opp = m.target(seat);
+    let sp = m.speed_of(me);
+    let blockers: Vec<CardId> = m
+        .digimon(opp)
+        .into_iter()
+        .filter(|&d| !m.is_tapped(d) && m.speed_of(d) > sp)
+        .collect();
+    if blockers.is_empty() {
+        return 100;
+    }
+    // The best block against it.
+    if blockers.iter().any(|&b| m.clash(me, b).dies()) {
+        -80
+    } else {
+        10
+    }
+}
+
+fn losing_battle(m: &Match, seat: Seat) -> i64 {
+    match m.attack() {
+        Some((Some(a), Some(d))) => {
+            let c = m.clash(a, d);
+            let mine_attacks = m.owner(a) == Some(seat);
+            let losing = if mine_attacks { !c.wins() } else { c.wins() };
+            if losing { 50 } else { -10 }
+        }
+        _ => -10,
+    }
+}
+
+// ------------------------------------------------------------------ hard
+
+struct Node {
+    /// Who chose the action that led here.
+    mover: Option<Seat>,
+    action: Option<Action>,
+    children: Vec<usize>,
+    visits: u32,
+    /// How often this node's action was legal when its parent was visited.
+    avail: u32,
+    /// Summed value for the mover.
+    total: f64,
+}
+
+/// Information-set MCTS from `view`: each iteration samples a world from
+/// the view and walks one shared tree through the actions that world
+/// allows (UCB over availability counts); a short greedy rollout is scored
+/// per seat, and each node keeps the value of the seat that moved into it.
+pub fn search(view: &View, iterations: u32, time: Duration, rng: &mut Rng64) -> Action {
+    let me = view.seat();
+    let start = Instant::now();
+    let root_legal = view.state().legal_actions(me);
+    let mut nodes = vec![Node {
+        mover: None,
+        action: None,
+        children: Vec::new(),
+        visits: 0,
+        avail: 0,
+        total: 0.0,
+    }];
+    for it in 0..iterations {
+        if it > 16 && start.elapsed() > time {
+            break;
+        }
+        let mut world = view.sample(rng);
+        let mut path = vec![0usize];
+        let mut node = 0usize;
+        // Selection and expansion.
+        loop {
+            if world.outcome().is_some() {
+                break;
+            }
+            let Some(seat) = world.waiting_for() else {
+                break;
+            };
+            let legal = world.legal_actions(seat);
+            if legal.is_empty() {
+                break;
+            }
+            let kids: Vec<usize> = nodes[node]
+                .children
+                .iter()
+                .copied()
+                .filter(|&c| nodes[c].action.is_some_and(|a| legal.contains(&a)))
+                .collect();
+            for &c in &kids {
+                nodes[c].avail += 1;
+            }
+            let untried: Vec<Action> = legal
+                .iter()
+                .copied()
+                .filter(|a| !kids.iter().any(|&c| nodes[c].action == Some(*a)))
+                .collect();
+            let next = if !untried.is_empty() {
+                let a = untried[rng.below(untried.len())];
+                nodes.push(Node {
+                    mover: Some(seat),
+                    action: Some(a),
+                    children: Vec::new(),
+                    visits: 0,
+                    avail: 1,
+                    total: 0.0,
+                });
+                let id = nodes.len() - 1;
+                nodes[node].children.push(id);
+                let _ = world.apply(seat, a);
+                path.push(id);
+                break;
+            } else {
+                let mut best = kids[0];
+                let mut best_ucb = f64::MIN;
+                for &c in &kids {
+                    let n = &nodes[c];
+                    let mean = n.total / f64::from(n.visits.max(1));
+                    let ucb = mean
+                        + 0.7
+                            * (f64::from(n.avail.max(1)).ln() / f64::from(n.visits.max(1))).sqrt();
+                    if ucb > best_ucb {
+                        best_ucb = ucb;
+                        best = c;
+                    }
+                }
+                best
+            };
+            if let Some(a) = nodes[next].action {
+                let _ = world.apply(seat, a);
+            }
+            path.push(next);
+            node = next;
+        }
+        // Rollout.
+        let values = rollout(&mut world, rng);
+        for &n in &path {
+            let node = &mut nodes[n];
+            node.visits += 1;
+            if let Some(s) = node.mover {
+                node.total += values.get(s.index()).copied().unwrap_or(0.0);
+            }
+        }
+    }
+    nodes[0]
+        .children
+        .iter()
+        .filter_map(|&c| Some((nodes[c].action?, nodes[c].visits)))
+        .filter(|(a, _)| root_legal.contains(a))
+        .max_by_key(|&(_, v)| v)
+        .map(|(a, _)| a)
+        .unwrap_or(root_legal[0])
+}
+
+/// Plays greedily (with some chance) for a while; scores each seat 0–1.
+fn rollout(world: &mut Match, rng: &mut Rng64) -> Vec<f64> {
+    for _ in 0..ROLLOUT_ACTIONS {
+        if world.outcome().is_some() {
+            break;
+        }
+        let Some(seat) = world.waiting_for() else {
+            break;
+        };
+        let legal = world.legal_actions(seat);
+        if legal.is_empty() {
+            break;
+        }
+        let a = if rng.below(5) == 0 {
+            legal[rng.below(legal.len())]
+        } else {
+            greedy(world, seat, &legal)
+        };
+        if world.apply(seat, a).is_err() {
+            break;
+        }
+    }
+    score(world)
+}
+
+/// Each seat's standing, 0 (out) to 1 (won).
+pub fn score(m: &Match) -> Vec<f64> {
+    let n = m.seats();
+    if let Some(o) = m.outcome() {
+        return Seat::all(n)
+            .map(|s| match o {
+                crate::rules::Outcome::Win(w) if w == s => 1.0,
+                crate::rules::Outcome::Win(_) => 0.0,
+                crate::rules::Outcome::Draw => 0.5,
+            })
+            .collect();
+    }
+    let board = |s: Seat| -> f64 {
+        m.digimon(s)
+            .iter()
+            .map(|&d| match m.card(d) {
+                Some(Card::Digimon(x)) => f64::from(x.cost) + (x.level.stage() as u8 as f64),
+                _ => 0.0,
+            })
+            .sum::<f64>()
+    };
+    let raw: Vec<f64> = Seat::all(n)
+        .map(|s| {
+            if !m.alive(s) {
+                return 0.0;
+            }
+            let pts = f64::from(m.points(s)) / 100.0;
+            let b = board(s).min(20.0) / 20.0;
+            0.75 * pts + 0.25 * b
+        })
+        .collect();
+    let total: f64 = raw.iter().sum::<f64>().max(1e-9);
+    // Relative standing: a seat's share, spread to 0–1.
+    raw.iter()
+        .map(|&r| (r / total * n as f64 * 0.5).clamp(0.0, 1.0))
+        .collect()
+}

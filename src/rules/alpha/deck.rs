@@ -1,0 +1,204 @@
+//! Decks (the Net Ocean): the deck file format and the rulebook's deck
+//! rules. A refused deck names the card and the rule.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{Card, CardKind, CardNumber, CardSet, Level};
+
+/// Cards in a deck.
+pub const DECK_SIZE: usize = 32;
+/// Copies of one (base) name a deck may hold.
+pub const NAME_LIMIT: usize = 3;
+
+/// A deck as written in `assets/decks/*.ron`: a name and its cards, each
+/// line a count and a card (number or name), in the order listed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeckFile {
+    /// What the deck is called.
+    pub name: String,
+    /// `(count, card)`: the card is a number (`Dα-001`) or a name.
+    pub cards: Vec<(u8, String)>,
+}
+
+/// Why a deck is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeckError {
+    /// A line names no card of the set.
+    #[error("line {line}: {message}")]
+    UnknownCard {
+        /// 1-based entry in the list.
+        line: usize,
+        /// The set's answer (with the nearest card).
+        message: String,
+    },
+    /// Not 32 cards.
+    #[error("the deck has {0} cards; a Net Ocean is exactly 32 (rulebook, Play Area: Net Ocean)")]
+    Size(usize),
+    /// No Level III.
+    #[error(
+        "the deck has no Level III Digimon; at least one is needed (rulebook, Play Area: Net Ocean)"
+    )]
+    NoLevelIii,
+    /// Too many of one name.
+    #[error(
+        "{count} cards named \"{name}\" ({numbers}); at most 3 of one name, an X-Antibody counting as its base name (rulebook, Play Area: Net Ocean)"
+    )]
+    NameLimit {
+        /// The base name.
+        name: String,
+        /// How many.
+        count: usize,
+        /// The card numbers that carry it.
+        numbers: String,
+    },
+}
+
+impl DeckFile {
+    /// The deck's cards in order, each count expanded.
+    pub fn numbers(&self, cards: &CardSet) -> Result<Vec<CardNumber>, DeckError> {
+        let mut out = Vec::with_capacity(DECK_SIZE);
+        for (i, (count, name)) in self.cards.iter().enumerate() {
+            let card = cards.resolve(name).map_err(|e| DeckError::UnknownCard {
+                line: i + 1,
+                message: e.to_string(),
+            })?;
+            if out.len() + usize::from(*count) > 4 * DECK_SIZE {
+                return Err(DeckError::Size(out.len() + usize::from(*count)));
+            }
+            out.extend(std::iter::repeat_n(card.number(), usize::from(*count)));
+        }
+        Ok(out)
+    }
+}
+
+/// Checks a deck (card numbers, in order) against the rulebook's deck
+/// rules; every card must be in `cards`.
+pub fn check(deck: &[CardNumber], cards: &CardSet) -> Result<(), DeckError> {
+    let found: Vec<&Card> = deck.iter().filter_map(|n| cards.get(n)).collect();
+    if let Some(missing) = deck.iter().position(|n| cards.get(n).is_none()) {
+        return Err(DeckError::UnknownCard {
+            line: missing + 1,
+            message: format!("no card numbered {} in the card set", deck[missing]),
+        });
+    }
+    if deck.len() != DECK_SIZE {
+        return Err(DeckError::Size(deck.len()));
+    }
+    if !found.iter().any(|c| is_level_iii(c)) {
+        return Err(DeckError::NoLevelIii);
+    }
+    let mut names: BTreeMap<&str, Vec<CardNumber>> = BTreeMap::new();
+    for c in &found {
+        names.entry(c.base_name()).or_default().push(c.number());
+    }
+    for (name, numbers) in names {
+        if numbers.len() > NAME_LIMIT {
+            let mut distinct: Vec<String> = numbers.iter().map(ToString::to_string).collect();
+            distinct.dedup();
+            return Err(DeckError::NameLimit {
+                name: name.to_string(),
+                count: numbers.len(),
+                numbers: distinct.join(", "),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Whether a card is a Level III Digimon (a Hybrid counts at its level).
+pub fn is_level_iii(card: &Card) -> bool {
+    card.as_digimon()
+        .is_some_and(|d| d.level.stage() == crate::cards::Stage::III)
+}
+
+/// A deck's make-up, for `bterm deck show`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Cards of each kind.
+    pub kinds: BTreeMap<String, usize>,
+    /// Digimon by level.
+    pub levels: BTreeMap<String, usize>,
+    /// Cards by Cost.
+    pub costs: BTreeMap<u8, usize>,
+}
+
+impl Summary {
+    /// Counts a deck's cards.
+    pub fn of(deck: &[CardNumber], cards: &CardSet) -> Summary {
+        let mut s = Summary::default();
+        for c in deck.iter().filter_map(|n| cards.get(n)) {
+            *s.kinds.entry(c.kind().to_string()).or_default() += 1;
+            if let Some(d) = c.as_digimon() {
+                let level = match d.level {
+                    Level::Hybrid(st) => format!("Hybrid ({st:?})"),
+                    l => format!("{:?}", l.stage()),
+                };
+                *s.levels.entry(level).or_default() += 1;
+            }
+            if c.kind() != CardKind::Command {
+                *s.costs.entry(c.cost().unwrap_or(0)).or_default() += 1;
+            }
+        }
+        s
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let join = |m: Vec<String>| m.join(", ");
+        writeln!(
+            f,
+            "kinds: {}",
+            join(self.kinds.iter().map(|(k, n)| format!("{n} {k}")).collect())
+        )?;
+        writeln!(
+            f,
+            "levels: {}",
+            join(
+                self.levels
+                    .iter()
+                    .map(|(k, n)| format!("{n} {k}"))
+                    .collect()
+            )
+        )?;
+        write!(
+            f,
+            "costs: {}",
+            join(self.costs.iter().map(|(k, n)| format!("{n}×{k}")).collect())
+        )
+    }
+}
+
+/// The decks shipped in `assets/decks/`, by file stem.
+pub const EMBEDDED: &[(&str, &str)] = &[
+    ("courage", include_str!("../../../assets/decks/courage.ron")),
+    (
+        "friendship",
+        include_str!("../../../assets/decks/friendship.ron"),
+    ),
+    (
+        "nightmare",
+        include_str!("../../../assets/decks/nightmare.ron"),
+    ),
+    ("jogress", include_str!("../../../assets/decks/jogress.ron")),
+    (
+        "sky-and-sea",
+        include_str!("../../../assets/decks/sky-and-sea.ron"),
+    ),
+];
+
+/// A shipped deck by its stem (`courage`), as card numbers.
+pub fn embedded(stem: &str, cards: &CardSet) -> Option<Result<Vec<CardNumber>, DeckError>> {
+    let (_, text) = EMBEDDED.iter().find(|(s, _)| *s == stem)?;
+    Some(match crate::cards::read_ron::<DeckFile>(text) {
+        Ok(f) => f.numbers(cards),
+        Err(e) => Err(DeckError::UnknownCard {
+            line: e.span.start.line,
+            message: e.code.to_string(),
+        }),
+    })
+}

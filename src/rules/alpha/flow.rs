@@ -1,0 +1,1316 @@
+//! The order of play (`docs/alpha-rules.md`, section 4): setup, the turn,
+//! the Preparation, Evolution and Battle Phases, and every action a seat
+//! may take at each point.
+
+use super::effects::Moment;
+use super::{
+    Action, Battle, CardId, Event, HAND, Match, Mon, Opt, PLAY_LIMIT, Placed, Side, Step,
+    TURN_LIMIT, Wait, deck,
+};
+use crate::cards::{Card, Requirements, Stage, base_name};
+use crate::rules::{Outcome, Seat};
+
+impl Match {
+    // ---------------------------------------------------------------- setup
+
+    /// Shuffles the decks and draws the opening hands, with the Level III
+    /// redraw (once; automatic, D25).
+    pub(super) fn setup_hands(&mut self, shuffle: bool) {
+        let order = self.order.clone();
+        for &s in &order {
+            if shuffle {
+                let mut ocean = std::mem::take(&mut self.st(s).ocean);
+                self.rng.shuffle(&mut ocean);
+                self.st(s).ocean = ocean;
+            }
+            self.draw(s, HAND);
+            if !self.hand_has_level_iii(s) {
+                self.redraw(s, shuffle);
+            }
+        }
+    }
+
+    /// Shows the hand, shuffles it back and draws 6. A scripted (unshuffled)
+    /// match puts the hand under the Net Ocean in order instead.
+    fn redraw(&mut self, s: Seat, shuffle: bool) {
+        let hand = std::mem::take(&mut self.st(s).hand);
+        let shown = hand.iter().filter_map(|&c| self.number(c)).collect();
+        self.emit(Event::Redraw { seat: s, shown });
+        let st = self.st(s);
+        st.ocean.extend(hand);
+        if shuffle {
+            let mut ocean = std::mem::take(&mut self.st(s).ocean);
+            self.rng.shuffle(&mut ocean);
+            self.st(s).ocean = ocean;
+        }
+        self.draw(s, HAND);
+    }
+
+    /// Draws up to `n` cards from the top of the Net Ocean; returns how many.
+    pub(super) fn draw(&mut self, s: Seat, n: usize) -> usize {
+        let st = self.st(s);
+        let k = n.min(st.ocean.len());
+        let drawn: Vec<CardId> = st.ocean.drain(..k).collect();
+        st.hand.extend(drawn);
+        if k > 0 {
+            self.emit(Event::Drew {
+                seat: s,
+                count: k as u8,
+            });
+        }
+        k
+    }
+
+    pub(super) fn is_level_iii(&self, id: CardId) -> bool {
+        self.card(id).is_some_and(deck::is_level_iii)
+    }
+
+    fn hand_has_level_iii(&self, s: Seat) -> bool {
+        self.seats[s.index()]
+            .hand
+            .iter()
+            .any(|&c| self.is_level_iii(c))
+    }
+
+    // ---------------------------------------------------------------- the loop
+
+    /// Runs steps until a seat must answer or the game is over.
+    pub(super) fn advance(&mut self) {
+        loop {
+            self.check_points();
+            if self.outcome.is_some() {
+                self.steps.clear();
+                self.wait = None;
+                return;
+            }
+            if let Some(w) = &self.wait {
+                if self.alive(w.seat()) {
+                    return;
+                }
+                self.wait = None;
+            }
+            let Some(step) = self.steps.pop() else {
+                return;
+            };
+            self.run(step);
+        }
+    }
+
+    /// Pushes steps so that they run in the order given.
+    pub(super) fn then(&mut self, steps: impl IntoIterator<Item = Step>) {
+        let mut v: Vec<Step> = steps.into_iter().collect();
+        v.reverse();
+        self.steps.extend(v);
+    }
+
+    fn run(&mut self, step: Step) {
+        match step {
+            Step::TurnStart => self.turn_start(),
+            Step::Prep(s) => {
+                if !self.alive(s) {
+                    return;
+                }
+                self.emit(Event::Preparation(s));
+                self.steps.push(Step::PrepDraw(s));
+                if self.turn > 1 {
+                    self.wait = Some(Wait::Discards(s));
+                }
+            }
+            Step::PrepDraw(s) => self.prep_draw(s),
+            Step::PrepAbilities(s) => {
+                if self.alive(s) {
+                    let fires = self.seat_fires(s, Moment::Preparation);
+                    self.then(fires);
+                }
+            }
+            Step::Evolution => self.evolution(),
+            Step::BattlePhase => {
+                self.emit(Event::BattlePhase);
+                self.steps.push(Step::NextActor);
+            }
+            Step::NextActor => self.next_actor(),
+            Step::BlockOrDamage => self.block_or_damage(),
+            Step::BattleStart => self.battle_start(),
+            Step::Commands(k) => {
+                let Some(seat) = self.battle.as_ref().map(|b| b.sides[usize::from(k)].seat) else {
+                    return;
+                };
+                if self.alive(seat) && self.commands_in_hand(seat).next().is_some() {
+                    self.wait = Some(Wait::Commands(seat));
+                }
+            }
+            Step::Outcome => self.battle_outcome(),
+            Step::Delete(k) => self.battle_delete(k),
+            Step::Tapping => self.battle_tapping(),
+            Step::AfterBattle => {
+                let fires = self.after_battle_fires();
+                self.then(fires);
+            }
+            Step::EndAction(mon) => {
+                if let Some(b) = self.battle.take() {
+                    for side in b.sides {
+                        if self.alive(side.seat) {
+                            self.st(side.seat).dark.extend(side.commands);
+                        }
+                    }
+                }
+                if let Some(m) = self.mon_mut(mon) {
+                    m.acted = true;
+                }
+                self.steps.push(Step::NextActor);
+            }
+            Step::EndOfTurn => {
+                self.steps.push(Step::TurnEnd);
+                let order = self.order.clone();
+                let mut fires = Vec::new();
+                for s in order.into_iter().filter(|&s| self.alive(s)) {
+                    fires.extend(self.seat_fires(s, Moment::EndOfTurn));
+                }
+                self.then(fires);
+            }
+            Step::TurnEnd => self.turn_end(),
+            Step::Fire { ctx, next, stage } => self.fire(ctx, next, stage),
+        }
+    }
+
+    // ---------------------------------------------------------------- turns
+
+    fn turn_start(&mut self) {
+        self.turn += 1;
+        if self.turn > 1 {
+            for st in &mut self.seats {
+                st.digimon.iter_mut().for_each(|m| m.tapped = false);
+                st.options.iter_mut().for_each(|o| o.tapped = false);
+            }
+            self.emit(Event::Untapped);
+            // D10: fewest points first; equal points keep last turn's order.
+            let last = self.order.clone();
+            let mut order: Vec<Seat> = self.living().collect();
+            order.sort_by_key(|&s| {
+                (
+                    self.points(s),
+                    last.iter().position(|&x| x == s).unwrap_or(usize::MAX),
+                    s.index(),
+                )
+            });
+            self.order = order;
+        }
+        for st in &mut self.seats {
+            st.played_digimon = 0;
+            st.played_options = 0;
+            st.played_cost = 0;
+            st.lifespan = false;
+            for m in &mut st.digimon {
+                m.acted = false;
+                m.fresh = false;
+            }
+            st.options.iter_mut().for_each(|o| o.fresh = false);
+        }
+        self.uses.iter_mut().for_each(|u| u.2 = 0);
+        self.emit(Event::TurnStarts {
+            turn: self.turn,
+            order: self.order.clone(),
+        });
+        let mut steps: Vec<Step> = self.order.iter().map(|&s| Step::Prep(s)).collect();
+        steps.push(Step::Evolution);
+        self.then(steps);
+    }
+
+    fn turn_end(&mut self) {
+        self.emit(Event::TurnEnds(self.turn));
+        for st in &mut self.seats {
+            st.digimon
+                .iter_mut()
+                .for_each(|m| m.mods = Default::default());
+        }
+        if self.turn >= TURN_LIMIT {
+            // E-f: the most points wins; a shared top is a draw.
+            let best = self.living().map(|s| self.points(s)).max().unwrap_or(0);
+            let top: Vec<Seat> = self.living().filter(|&s| self.points(s) == best).collect();
+            let outcome = match top.as_slice() {
+                [one] => Outcome::Win(*one),
+                _ => Outcome::Draw,
+            };
+            self.finish(outcome);
+            return;
+        }
+        self.steps.push(Step::TurnStart);
+    }
+
+    fn finish(&mut self, outcome: Outcome) {
+        if self.outcome.is_none() {
+            self.outcome = Some(outcome);
+            self.emit(Event::Over(outcome));
+        }
+    }
+
+    /// Any seat at 0 points leaves (D18); the last seat standing wins.
+    pub(super) fn check_points(&mut self) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let zero: Vec<Seat> = self.living().filter(|&s| self.points(s) == 0).collect();
+        for s in zero {
+            self.leave(s, "its points dropped to 0");
+        }
+    }
+
+    /// A seat loses and leaves: its cards leave the game, targets on it
+    /// move on (D18).
+    pub(super) fn leave(&mut self, s: Seat, why: &str) {
+        if !self.alive(s) {
+            return;
+        }
+        self.emit(Event::Left {
+            seat: s,
+            why: why.to_string(),
+        });
+        let st = self.st(s);
+        st.alive = false;
+        let mut all: Vec<CardId> = Vec::new();
+        all.append(&mut st.ocean);
+        all.append(&mut st.hand);
+        all.append(&mut st.dark);
+        for m in st.digimon.drain(..) {
+            all.push(m.card);
+            all.extend(
+                m.stack
+                    .into_iter()
+                    .flat_map(|p| p.partner.into_iter().chain([p.card])),
+            );
+        }
+        all.extend(st.options.drain(..).map(|o| o.card));
+        st.gone.extend(all);
+        if let Some(b) = &mut self.battle {
+            for side in &mut b.sides {
+                if side.seat == s {
+                    side.seat_gone_cards(&mut self.seats[s.index()].gone);
+                }
+            }
+        }
+        let n = self.seats.len();
+        for i in 0..n {
+            if self.seats[i].alive && self.seats[i].target == s {
+                let next = (1..n)
+                    .map(|k| (s.index() + k) % n)
+                    .find(|&j| self.seats[j].alive && j != i);
+                if let Some(j) = next.and_then(Seat::new) {
+                    self.seats[i].target = j;
+                }
+            }
+        }
+        self.order.retain(|&x| x != s);
+        let living: Vec<Seat> = self.living().collect();
+        match living.as_slice() {
+            [] => self.finish(Outcome::Draw),
+            [one] => self.finish(Outcome::Win(*one)),
+            _ => {}
+        }
+    }
+
+    // ---------------------------------------------------------------- Preparation
+
+    fn prep_draw(&mut self, s: Seat) {
+        if !self.alive(s) {
+            return;
+        }
+        let need = HAND.saturating_sub(self.seats[s.index()].hand.len());
+        if self.seats[s.index()].ocean.len() >= need {
+            self.draw(s, need);
+        } else {
+            self.draw(s, need);
+            // The Lifespan Process (D19): play (but Options) to the Dark
+            // Area, which is shuffled and becomes the Net Ocean.
+            let st = self.st(s);
+            let mut dark = std::mem::take(&mut st.dark);
+            for m in st.digimon.drain(..) {
+                dark.push(m.card);
+                dark.extend(
+                    m.stack
+                        .into_iter()
+                        .flat_map(|p| p.partner.into_iter().chain([p.card])),
+                );
+            }
+            self.rng.shuffle(&mut dark);
+            let recycled = dark.len() as u16;
+            let st = self.st(s);
+            st.ocean = dark;
+            st.lifespan = true;
+            self.emit(Event::Lifespan { seat: s, recycled });
+            let need = HAND.saturating_sub(self.seats[s.index()].hand.len());
+            self.draw(s, need);
+            if self.seats[s.index()].hand.len() < HAND {
+                self.leave(
+                    s,
+                    "its Net Ocean is exhausted even after the Lifespan Process",
+                );
+                return;
+            }
+        }
+        let lifespan = self.seats[s.index()].lifespan;
+        if self.turn > 1 && !lifespan && !self.has_level_iii_anywhere(s) {
+            self.redraw(s, true);
+        }
+        if self.seats[s.index()].wiped && (lifespan || !self.hand_has_level_iii(s)) {
+            self.leave(
+                s,
+                "all its Digimon were deleted and it cannot play a Level III to go on",
+            );
+            return;
+        }
+        self.steps.push(Step::PrepAbilities(s));
+        if !lifespan {
+            self.wait = Some(Wait::Plays(s));
+        }
+    }
+
+    fn has_level_iii_anywhere(&self, s: Seat) -> bool {
+        let st = &self.seats[s.index()];
+        self.hand_has_level_iii(s)
+            || st.digimon.iter().any(|m| self.is_level_iii(m.card))
+            || st.options.iter().any(|o| self.is_level_iii(o.card))
+    }
+
+    /// Whether the ◎ one card limit refuses `card` for seat `s` (D26).
+    fn limit_refuses(&self, s: Seat, card: &Card) -> bool {
+        if !card.one_card_limit() {
+            return false;
+        }
+        let name = card.base_name();
+        let st = &self.seats[s.index()];
+        let same = |id: CardId| self.card(id).is_some_and(|c| c.base_name() == name);
+        match card {
+            Card::Option(_) => st.options.iter().any(|o| same(o.card)),
+            _ => st
+                .digimon
+                .iter()
+                .any(|m| same(m.card) || m.stack.iter().any(|p| same(p.card))),
+        }
+    }
+
+    fn play_actions(&self, s: Seat, out: &mut Vec<Action>) {
+        let st = &self.seats[s.index()];
+        let ups: Vec<CardId> = st
+            .digimon
+            .iter()
+            .filter(|m| !m.down)
+            .map(|m| m.card)
+            .collect();
+        for (i, &id) in st.hand.iter().enumerate() {
+            // The same card twice in hand plays the same: offer the first.
+            if st.hand[..i]
+                .iter()
+                .any(|&o| self.number(o) == self.number(id))
+            {
+                continue;
+            }
+            let Some(card) = self.card(id) else { continue };
+            if self.limit_refuses(s, card) {
+                continue;
+            }
+            match card {
+                Card::Option(_) if st.played_options < PLAY_LIMIT => out.push(Action::Play(id)),
+                Card::Digimon(d) if st.played_digimon < PLAY_LIMIT => {
+                    if d.level.stage() == Stage::III {
+                        out.push(Action::Play(id));
+                    } else if let Requirements::Jogress(x, y) = &d.requirements {
+                        for &on in &ups {
+                            for &p in &st.hand {
+                                let ok = p != id
+                                    && self.card(p).is_some_and(|c| {
+                                        let b = c.base_name();
+                                        b == base_name(x) || b == base_name(y)
+                                    });
+                                if ok && !out.contains(&Action::Jogress(id, on, p)) {
+                                    out.push(Action::Jogress(id, on, p));
+                                }
+                            }
+                        }
+                    } else {
+                        out.extend(ups.iter().map(|&on| Action::Evolve(id, on)));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- Evolution
+
+    fn evolution(&mut self) {
+        self.emit(Event::EvolutionPhase);
+        let order = self.order.clone();
+        let mut fires = Vec::new();
+        for s in order {
+            if !self.alive(s) {
+                continue;
+            }
+            // Face up, untapped.
+            let mut revealed = Vec::new();
+            let st = self.st(s);
+            for m in &mut st.digimon {
+                if m.down {
+                    m.down = false;
+                    m.tapped = false;
+                    revealed.push(m.card);
+                }
+                revealed.extend(m.stack.iter().map(|p| p.card));
+            }
+            for o in &mut st.options {
+                if o.down {
+                    o.down = false;
+                    o.tapped = false;
+                    revealed.push(o.card);
+                }
+            }
+            if !revealed.is_empty() {
+                let cards = revealed.iter().filter_map(|&c| self.number(c)).collect();
+                self.emit(Event::Revealed { seat: s, cards });
+            }
+            self.burst(s);
+            fires.extend(self.evolve_stacks(s));
+            let speeds: Vec<(u32, usize)> = self.seats[s.index()]
+                .digimon
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (self.speed(m.card), i))
+                .collect();
+            let st = self.st(s);
+            if !st.digimon.is_empty() {
+                st.wiped = false;
+            }
+            // Fastest first; equal Speeds keep their order (the owner picks
+            // which acts first when their turn comes, D28).
+            let mut sorted = speeds;
+            sorted.sort_by_key(|&(sp, i)| (std::cmp::Reverse(sp), i));
+            let old = std::mem::take(&mut st.digimon);
+            let mut slots: Vec<Option<Mon>> = old.into_iter().map(Some).collect();
+            st.digimon = sorted
+                .iter()
+                .filter_map(|&(_, i)| slots[i].take())
+                .collect();
+            if !st.digimon.is_empty() {
+                let cards = st.digimon.iter().map(|m| m.card).collect::<Vec<_>>();
+                let cards = cards.iter().filter_map(|&c| self.number(c)).collect();
+                self.emit(Event::LinedUp { seat: s, cards });
+            }
+        }
+        self.steps.push(Step::BattlePhase);
+        self.then(fires);
+    }
+
+    fn burst(&mut self, s: Seat) {
+        let total = self.seats[s.index()].played_cost;
+        if total <= super::COST_LIMIT {
+            return;
+        }
+        let over = total - super::COST_LIMIT;
+        let st = self.st(s);
+        if st.ocean.len() >= over as usize {
+            let sent: Vec<CardId> = st.ocean.drain(..over as usize).collect();
+            st.dark.extend(sent);
+            self.emit(Event::Burst {
+                seat: s,
+                over,
+                played_cards_lost: false,
+            });
+            return;
+        }
+        // D5: every card played this turn goes; the Net Ocean stays.
+        let mut lost = Vec::new();
+        st.digimon.retain_mut(|m| {
+            lost.extend(
+                m.stack
+                    .drain(..)
+                    .flat_map(|p| p.partner.into_iter().chain([p.card])),
+            );
+            if m.fresh {
+                lost.push(m.card);
+                false
+            } else {
+                true
+            }
+        });
+        st.options.retain(|o| {
+            if o.fresh {
+                lost.push(o.card);
+            }
+            !o.fresh
+        });
+        st.dark.extend(lost);
+        self.emit(Event::Burst {
+            seat: s,
+            over,
+            played_cards_lost: true,
+        });
+    }
+
+    /// Each stack, bottom up; the first failure sends it and the cards
+    /// above it to the Dark Area (D15). Returns the Evolution abilities.
+    fn evolve_stacks(&mut self, s: Seat) -> Vec<Step> {
+        let mut fires = Vec::new();
+        for k in 0..self.seats[s.index()].digimon.len() {
+            let stack = std::mem::take(&mut self.st(s).digimon[k].stack);
+            for (i, placed) in stack.iter().enumerate() {
+                let below = self.seats[s.index()].digimon[k].card;
+                if self.meets(placed, below) {
+                    self.st(s).dark.push(below);
+                    self.st(s).dark.extend(placed.partner);
+                    let m = &mut self.st(s).digimon[k];
+                    m.card = placed.card;
+                    m.tapped = false;
+                    if let (Some(from), Some(to)) = (self.number(below), self.number(placed.card)) {
+                        self.emit(Event::Evolved { seat: s, from, to });
+                    }
+                    fires.extend(self.digimon_fires(s, placed.card, Moment::Evolved));
+                } else {
+                    if let (Some(card), Some(on)) = (self.number(placed.card), self.number(below)) {
+                        self.emit(Event::EvolutionFailed { seat: s, card, on });
+                    }
+                    let rest: Vec<CardId> = stack[i..]
+                        .iter()
+                        .flat_map(|p| p.partner.into_iter().chain([p.card]))
+                        .collect();
+                    self.st(s).dark.extend(rest);
+                    break;
+                }
+            }
+        }
+        fires
+    }
+
+    pub(super) fn meets_public(&self, card: CardId, on: CardId, partner: Option<CardId>) -> bool {
+        self.meets(&Placed { card, partner }, on)
+    }
+
+    /// Whether a placed card's requirements are met by the Digimon below.
+    fn meets(&self, placed: &Placed, below: CardId) -> bool {
+        let (Some(d), Some(b)) = (self.def(placed.card), self.card(below)) else {
+            return false;
+        };
+        let below = b.base_name();
+        match &d.requirements {
+            Requirements::None => false,
+            Requirements::AnyOf(names) => names.iter().any(|n| base_name(n) == below),
+            Requirements::Jogress(x, y) => {
+                let Some(partner) = placed.partner.and_then(|p| self.card(p)) else {
+                    return false;
+                };
+                let p = partner.base_name();
+                let (x, y) = (base_name(x), base_name(y));
+                (below == x && p == y) || (below == y && p == x)
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- Battle Phase
+
+    fn next_actor(&mut self) {
+        let mut best: Option<(u32, usize)> = None;
+        let mut tied: Vec<CardId> = Vec::new();
+        let order = self.order.clone();
+        for (pos, &s) in order.iter().enumerate() {
+            if !self.alive(s) {
+                continue;
+            }
+            for m in &self.seats[s.index()].digimon {
+                if m.down || m.acted {
+                    continue;
+                }
+                let sp = self.speed(m.card);
+                let key = (sp, usize::MAX - pos);
+                match best {
+                    Some(b) if key < b => {}
+                    Some(b) if key == b => tied.push(m.card),
+                    _ => {
+                        best = Some(key);
+                        tied = vec![m.card];
+                    }
+                }
+            }
+        }
+        let Some((speed, _)) = best else {
+            self.steps.push(Step::EndOfTurn);
+            return;
+        };
+        if tied.len() > 1 {
+            if let Some(s) = self.owner(tied[0]) {
+                self.wait = Some(Wait::Lead(s, speed));
+            }
+        } else {
+            self.start_action(tied[0]);
+        }
+    }
+
+    fn start_action(&mut self, id: CardId) {
+        let Some((s, k)) = self.mon(id) else {
+            self.steps.push(Step::NextActor);
+            return;
+        };
+        let m = &mut self.st(s).digimon[k];
+        if m.tapped {
+            m.acted = true;
+            if let Some(card) = self.number(id) {
+                self.emit(Event::TappedIdle { seat: s, card });
+            }
+            self.steps.push(Step::NextActor);
+        } else {
+            self.wait = Some(Wait::Act(s, id));
+        }
+    }
+
+    fn lead_candidates(&self, s: Seat, speed: u32) -> Vec<CardId> {
+        self.seats[s.index()]
+            .digimon
+            .iter()
+            .filter(|m| !m.down && !m.acted && self.speed(m.card) == speed)
+            .map(|m| m.card)
+            .collect()
+    }
+
+    /// Untapped face-up Digimon of `s` that may support `main` (same
+    /// battle type and Field).
+    pub(super) fn supporters(&self, s: Seat, main: CardId, taken: &[CardId]) -> Vec<CardId> {
+        let (Some(d), bt) = (self.def(main), self.battle_type(main)) else {
+            return Vec::new();
+        };
+        self.seats[s.index()]
+            .digimon
+            .iter()
+            .filter(|m| !m.down && !m.tapped && m.card != main && !taken.contains(&m.card))
+            .filter(|m| {
+                self.battle_type(m.card) == bt
+                    && self.def(m.card).is_some_and(|x| x.field == d.field)
+            })
+            .map(|m| m.card)
+            .collect()
+    }
+
+    fn up_untapped(&self, s: Seat) -> impl Iterator<Item = CardId> + '_ {
+        self.seats[s.index()]
+            .digimon
+            .iter()
+            .filter(|m| !m.down && !m.tapped)
+            .map(|m| m.card)
+    }
+
+    fn blockers(&self) -> Vec<CardId> {
+        let Some(b) = &self.battle else {
+            return Vec::new();
+        };
+        let def = b.sides[1].seat;
+        let Some(att) = b.sides[0].main else {
+            return Vec::new();
+        };
+        if b.alpha {
+            let need = usize::from(b.need);
+            self.up_untapped(def)
+                .filter(|&c| self.supporters(def, c, &[]).len() >= need)
+                .collect()
+        } else {
+            let sp = self.speed(att);
+            self.up_untapped(def)
+                .filter(|&c| self.speed(c) > sp)
+                .collect()
+        }
+    }
+
+    fn block_or_damage(&mut self) {
+        let Some(b) = &self.battle else { return };
+        let def = b.sides[1].seat;
+        if !self.alive(def) {
+            return;
+        }
+        if self.blockers().is_empty() {
+            self.unblocked();
+        } else if b.alpha {
+            self.wait = Some(Wait::AlphaBlock(def));
+        } else {
+            self.wait = Some(Wait::Block(def));
+        }
+    }
+
+    /// No block: 10 damage, the attacker (and supporters) tap.
+    fn unblocked(&mut self) {
+        let Some(b) = self.battle.clone() else { return };
+        let def = b.sides[1].seat;
+        let st = self.st(def);
+        st.points = st.points.saturating_sub(super::DAMAGE);
+        let points = st.points;
+        self.emit(Event::Damage {
+            seat: def,
+            amount: super::DAMAGE,
+            points,
+        });
+        for id in b.sides[0]
+            .main
+            .into_iter()
+            .chain(b.sides[0].support.clone())
+        {
+            self.tap(id);
+        }
+        let fires = self.lose_points_fires(def);
+        self.then(fires);
+    }
+
+    pub(super) fn tap(&mut self, id: CardId) {
+        let Some((s, k)) = self.mon(id) else { return };
+        let m = &mut self.st(s).digimon[k];
+        if !m.tapped {
+            m.tapped = true;
+            if let Some(card) = self.number(id) {
+                self.emit(Event::Tapped { seat: s, card });
+            }
+        }
+    }
+
+    fn battle_start(&mut self) {
+        let Some(b) = &self.battle else { return };
+        if b.sides
+            .iter()
+            .any(|s| s.main.is_none() || !self.alive(s.seat))
+        {
+            return;
+        }
+        let mut fires = Vec::new();
+        for k in 0..2 {
+            fires.extend(self.side_fires(k, Moment::BattleStart));
+        }
+        fires.extend([Step::Commands(0), Step::Commands(1), Step::Outcome]);
+        self.then(fires);
+    }
+
+    fn battle_outcome(&mut self) {
+        let Some(b) = self.battle.clone() else { return };
+        let (Some(a), Some(d)) = (b.sides[0].main, b.sides[1].main) else {
+            return;
+        };
+        if !self.is_up(a) || !self.is_up(d) {
+            return; // A Digimon left the battle (an effect deleted it).
+        }
+        let mut power = [0u32; 2];
+        let mut hp = [0u32; 2];
+        for k in 0..2 {
+            let (p, letter) = self.side_power(&b, k);
+            power[k] = p;
+            let main = b.sides[k].main.unwrap_or(a);
+            hp[k] = self.hp(main);
+            if let Some(card) = self.number(main) {
+                self.emit(Event::Power {
+                    seat: b.sides[k].seat,
+                    card,
+                    technique: letter.letter(),
+                    power: p,
+                    hp: hp[k],
+                });
+            }
+        }
+        let won = [power[0] >= power[1], power[1] >= power[0]];
+        let winners = (0..2)
+            .filter(|&k| won[k])
+            .map(|k| b.sides[k].seat)
+            .collect();
+        self.emit(Event::BattleResult { winners });
+        let mut steps = Vec::new();
+        if let Some(bb) = &mut self.battle {
+            for k in 0..2 {
+                bb.sides[k].power = power[k];
+                bb.sides[k].won = won[k];
+                bb.sides[k].lost = !won[k];
+            }
+        }
+        for k in 0..2usize {
+            if !won[k] && hp[k] < power[1 - k] {
+                steps.extend(self.side_fires(k, Moment::WouldDelete));
+                steps.push(Step::Delete(k as u8));
+            }
+        }
+        steps.extend([Step::Tapping, Step::AfterBattle]);
+        self.then(steps);
+    }
+
+    fn battle_delete(&mut self, k: u8) {
+        let Some(b) = &self.battle else { return };
+        let Some(main) = b.sides[usize::from(k)].main else {
+            return;
+        };
+        if self.delete(main)
+            && let Some(b) = &mut self.battle
+        {
+            b.sides[usize::from(k)].deleted = true;
+        }
+    }
+
+    /// Deletes a Digimon unless it is shielded; returns whether it went.
+    pub(super) fn delete(&mut self, id: CardId) -> bool {
+        let Some((s, k)) = self.mon(id) else {
+            return false;
+        };
+        let card = self.number(id);
+        if self.take_shield(id) {
+            if let Some(card) = card {
+                self.emit(Event::Saved { seat: s, card });
+            }
+            return false;
+        }
+        let st = self.st(s);
+        let m = st.digimon.remove(k);
+        st.gone.push(m.card);
+        st.dark.extend(
+            m.stack
+                .into_iter()
+                .flat_map(|p| p.partner.into_iter().chain([p.card])),
+        );
+        if st.digimon.is_empty() {
+            st.wiped = true;
+        }
+        if let Some(card) = card {
+            self.emit(Event::Deleted { seat: s, card });
+        }
+        true
+    }
+
+    fn battle_tapping(&mut self) {
+        let Some(b) = self.battle.clone() else { return };
+        let [att, def] = &b.sides;
+        for id in att.main.into_iter().chain(att.support.iter().copied()) {
+            self.tap(id);
+        }
+        if def.lost {
+            if b.blocked && !def.deleted {
+                if let Some(id) = def.main {
+                    self.tap(id);
+                }
+            }
+            if b.alpha {
+                for &id in &def.support {
+                    self.tap(id);
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- actions
+
+    /// Every action `seat` may take now.
+    pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        let mut out = Vec::new();
+        let Some(wait) = &self.wait else { return out };
+        if wait.seat() != seat || self.outcome.is_some() {
+            return out;
+        }
+        let st = &self.seats[seat.index()];
+        let targets = |out: &mut Vec<Action>| {
+            if self.living().count() > 2 {
+                for s in self.living() {
+                    if s != seat && s != st.target {
+                        out.push(Action::Target(s));
+                    }
+                }
+            }
+        };
+        match wait {
+            Wait::Discards(_) => {
+                out.extend(st.hand.iter().map(|&c| Action::Discard(c)));
+                out.extend(st.digimon.iter().map(|m| Action::Scrap(m.card)));
+                out.extend(st.options.iter().map(|o| Action::Scrap(o.card)));
+                targets(&mut out);
+                if st.hand.len() <= HAND {
+                    out.push(Action::Done);
+                }
+            }
+            Wait::Plays(_) => {
+                self.play_actions(seat, &mut out);
+                targets(&mut out);
+                out.push(Action::Done);
+            }
+            Wait::Lead(_, speed) => {
+                out.extend(
+                    self.lead_candidates(seat, *speed)
+                        .into_iter()
+                        .map(Action::Lead),
+                );
+            }
+            Wait::Act(_, mon) => {
+                let opp = st.target;
+                out.push(Action::Attack(None));
+                out.extend(
+                    self.seats[opp.index()]
+                        .digimon
+                        .iter()
+                        .filter(|m| !m.down)
+                        .map(|m| Action::Attack(Some(m.card))),
+                );
+                if !self.supporters(seat, *mon, &[]).is_empty() {
+                    out.push(Action::AlphaAttack);
+                }
+                out.push(Action::Pass);
+                targets(&mut out);
+            }
+            Wait::Supporters(_) => {
+                if let Some(b) = &self.battle
+                    && let Some(main) = b.sides[0].main
+                {
+                    out.extend(
+                        self.supporters(seat, main, &b.sides[0].support)
+                            .into_iter()
+                            .map(Action::Support),
+                    );
+                    if !b.sides[0].support.is_empty() {
+                        out.push(Action::Done);
+                    }
+                }
+            }
+            Wait::Block(_) | Wait::AlphaBlock(_) => {
+                out.extend(self.blockers().into_iter().map(Action::Block));
+                out.push(Action::NoBlock);
+            }
+            Wait::BlockSupporters(_) => {
+                if let Some(b) = &self.battle
+                    && let Some(main) = b.sides[1].main
+                {
+                    out.extend(
+                        self.supporters(seat, main, &b.sides[1].support)
+                            .into_iter()
+                            .map(Action::Support),
+                    );
+                }
+            }
+            Wait::Commands(_) => {
+                let mut seen = Vec::new();
+                for c in self.commands_in_hand(seat) {
+                    if !seen.contains(&self.number(c)) {
+                        seen.push(self.number(c));
+                        out.push(Action::Command(c));
+                    }
+                }
+                out.push(Action::Done);
+            }
+            Wait::Pick {
+                candidates,
+                chosen,
+                min,
+                ..
+            } => {
+                out.extend(
+                    candidates
+                        .iter()
+                        .filter(|c| !chosen.contains(c))
+                        .map(|&c| Action::Pick(c)),
+                );
+                if chosen.len() >= usize::from(*min) {
+                    out.push(Action::Done);
+                }
+            }
+            Wait::DiscardFor { .. } => out.extend(st.hand.iter().map(|&c| Action::Discard(c))),
+            Wait::Confirm(_) => out.extend([Action::Resolve(true), Action::Resolve(false)]),
+        }
+        out
+    }
+
+    pub(super) fn commands_in_hand(&self, s: Seat) -> impl Iterator<Item = CardId> + '_ {
+        self.seats[s.index()]
+            .hand
+            .iter()
+            .copied()
+            .filter(|&c| matches!(self.card(c), Some(Card::Command(_))))
+    }
+
+    /// Why an action is refused, in words.
+    pub(super) fn why_not(&self, seat: Seat, action: Action) -> String {
+        match &self.wait {
+            None => "nothing is asked now".to_string(),
+            Some(w) if w.seat() != seat => format!("it is {}'s turn to answer", w.seat()),
+            Some(_) => match action {
+                Action::Play(_) | Action::Evolve(..) | Action::Jogress(..) => format!(
+                    "that card cannot be played there now (at most {PLAY_LIMIT} Digimon and {PLAY_LIMIT} Option cards a turn; a Level III starts a new Digimon, a higher level goes on a Digimon in play; ◎ one of a name)"
+                ),
+                Action::Done => "this step cannot end yet (a hand ends the discard step at 6 cards or fewer; an alpha-attack needs a supporter)".to_string(),
+                _ => format!("{action:?} is not one of the choices now"),
+            },
+        }
+    }
+
+    /// Carries out a legal action.
+    pub(super) fn act(&mut self, seat: Seat, action: Action) {
+        let Some(wait) = self.wait.clone() else {
+            return;
+        };
+        match (wait, action) {
+            (_, Action::Target(to)) => {
+                self.st(seat).target = to;
+                self.emit(Event::TargetSwitched { seat, to });
+            }
+            (Wait::Discards(_), Action::Discard(c)) => {
+                self.st(seat).hand.retain(|&x| x != c);
+                self.st(seat).dark.push(c);
+                self.emit(Event::DiscardedFromHand { seat, count: 1 });
+            }
+            (Wait::Discards(_), Action::Scrap(c)) => {
+                let st = self.st(seat);
+                st.digimon.retain(|m| m.card != c);
+                st.options.retain(|o| o.card != c);
+                st.dark.push(c);
+                if let Some(card) = self.number(c) {
+                    self.emit(Event::Scrapped { seat, card });
+                }
+            }
+            (Wait::Plays(_), Action::Play(c)) => {
+                let cost = self.cost(c);
+                let is_option = matches!(self.card(c), Some(Card::Option(_)));
+                let st = self.st(seat);
+                st.hand.retain(|&x| x != c);
+                st.played_cost += cost;
+                if is_option {
+                    st.played_options += 1;
+                    st.options.push(Opt {
+                        card: c,
+                        down: true,
+                        fresh: true,
+                        tapped: false,
+                    });
+                } else {
+                    st.played_digimon += 1;
+                    st.digimon.push(Mon {
+                        card: c,
+                        down: true,
+                        fresh: true,
+                        stack: Vec::new(),
+                        tapped: false,
+                        acted: false,
+                        mods: Default::default(),
+                    });
+                }
+                self.emit(Event::PlayedFaceDown { seat, on: None });
+            }
+            (Wait::Plays(_), Action::Evolve(c, on) | Action::Jogress(c, on, _)) => {
+                let partner = match action {
+                    Action::Jogress(_, _, p) => Some(p),
+                    _ => None,
+                };
+                let cost = self.cost(c);
+                let st = self.st(seat);
+                st.hand.retain(|&x| x != c && Some(x) != partner);
+                st.played_cost += cost;
+                st.played_digimon += 1;
+                if let Some(m) = st.digimon.iter_mut().find(|m| m.card == on) {
+                    m.stack.push(Placed { card: c, partner });
+                }
+                if let Some(card) = partner.and_then(|p| self.number(p)) {
+                    self.emit(Event::JogressPartner { seat, card });
+                }
+                let on = self.number(on);
+                self.emit(Event::PlayedFaceDown { seat, on });
+            }
+            (Wait::Discards(_) | Wait::Plays(_), Action::Done) => self.wait = None,
+            (Wait::Lead(..), Action::Lead(c)) => {
+                self.wait = None;
+                self.start_action(c);
+            }
+            (Wait::Act(_, mon), Action::Attack(target)) => {
+                self.wait = None;
+                let opp = self.target(seat);
+                self.battle = Some(Battle {
+                    sides: [Side::new(seat, Some(mon)), Side::new(opp, target)],
+                    alpha: false,
+                    blocked: false,
+                    need: 0,
+                    mods: Vec::new(),
+                });
+                let card = self.number(mon);
+                let struck = match target {
+                    None => Some(super::Struck::Player(opp)),
+                    Some(t) => self.number(t).map(|n| super::Struck::Digimon(opp, n)),
+                };
+                if let (Some(card), Some(target)) = (card, struck) {
+                    self.emit(Event::Attack { seat, card, target });
+                }
+                let mut steps = self.digimon_fires(seat, mon, Moment::Attacking);
+                steps.push(if target.is_some() {
+                    Step::BattleStart
+                } else {
+                    Step::BlockOrDamage
+                });
+                steps.push(Step::EndAction(mon));
+                self.then(steps);
+            }
+            (Wait::Act(_, mon), Action::AlphaAttack) => {
+                let opp = self.target(seat);
+                self.battle = Some(Battle {
+                    sides: [Side::new(seat, Some(mon)), Side::new(opp, None)],
+                    alpha: true,
+                    blocked: false,
+                    need: 0,
+                    mods: Vec::new(),
+                });
+                self.wait = Some(Wait::Supporters(seat));
+            }
+            (Wait::Act(_, mon), Action::Pass) => {
+                self.wait = None;
+                if let Some(card) = self.number(mon) {
+                    self.emit(Event::Idle { seat, card });
+                }
+                if let Some(m) = self.mon_mut(mon) {
+                    m.acted = true;
+                }
+                self.steps.push(Step::NextActor);
+            }
+            (Wait::Supporters(_), Action::Support(c)) => {
+                if let Some(b) = &mut self.battle {
+                    b.sides[0].support.push(c);
+                }
+            }
+            (Wait::Supporters(_), Action::Done) => {
+                self.wait = None;
+                let Some(b) = &mut self.battle else { return };
+                b.need = b.sides[0].support.len() as u8;
+                let (Some(mon), support, target) =
+                    (b.sides[0].main, b.sides[0].support.clone(), b.sides[1].seat)
+                else {
+                    return;
+                };
+                let support = support.iter().filter_map(|&c| self.number(c)).collect();
+                if let Some(card) = self.number(mon) {
+                    self.emit(Event::AlphaAttack {
+                        seat,
+                        card,
+                        support,
+                        target,
+                    });
+                }
+                let mut steps = self.digimon_fires(seat, mon, Moment::Attacking);
+                steps.extend([Step::BlockOrDamage, Step::EndAction(mon)]);
+                self.then(steps);
+            }
+            (Wait::Block(_), Action::Block(c)) => {
+                self.wait = None;
+                let Some(b) = &mut self.battle else { return };
+                b.sides[1].main = Some(c);
+                b.blocked = true;
+                let attacker = b.sides[0].main;
+                if let Some(card) = self.number(c) {
+                    self.emit(Event::Block { seat, card });
+                }
+                self.after_block(seat, c, attacker);
+            }
+            (Wait::AlphaBlock(_), Action::Block(c)) => {
+                if let Some(b) = &mut self.battle {
+                    b.sides[1].main = Some(c);
+                    b.blocked = true;
+                }
+                self.wait = Some(Wait::BlockSupporters(seat));
+                self.finish_alpha_block(seat);
+            }
+            (Wait::BlockSupporters(_), Action::Support(c)) => {
+                if let Some(b) = &mut self.battle {
+                    b.sides[1].support.push(c);
+                }
+                self.finish_alpha_block(seat);
+            }
+            (Wait::Block(_) | Wait::AlphaBlock(_), Action::NoBlock) => {
+                self.wait = None;
+                self.emit(Event::NoBlock(seat));
+                self.unblocked();
+            }
+            (Wait::Commands(_), Action::Command(c)) => {
+                self.wait = None;
+                let Some(b) = &mut self.battle else { return };
+                let k = usize::from(b.sides[1].seat == seat);
+                b.sides[k].commands.push(c);
+                self.st(seat).hand.retain(|&x| x != c);
+                if let Some(card) = self.number(c) {
+                    self.emit(Event::Command { seat, card });
+                }
+                let mut steps = self.command_fires(k, c);
+                steps.extend(self.side_fires(1 - k, Moment::OpponentUsed));
+                steps.push(Step::Commands(k as u8));
+                self.then(steps);
+            }
+            (Wait::Commands(_), Action::Done) => self.wait = None,
+            (Wait::Pick { .. }, Action::Pick(c)) => {
+                if let Some(Wait::Pick { chosen, max, .. }) = &mut self.wait {
+                    chosen.push(c);
+                    if chosen.len() >= usize::from(*max) {
+                        self.finish_pick();
+                    }
+                }
+            }
+            (Wait::Pick { .. }, Action::Done) => self.finish_pick(),
+            (Wait::DiscardFor { left, .. }, Action::Discard(c)) => {
+                let st = self.st(seat);
+                st.hand.retain(|&x| x != c);
+                st.dark.push(c);
+                let empty = st.hand.is_empty();
+                self.emit(Event::DiscardedFromHand { seat, count: 1 });
+                self.wait = if left <= 1 || empty {
+                    None
+                } else {
+                    Some(Wait::DiscardFor {
+                        seat,
+                        left: left - 1,
+                    })
+                };
+            }
+            (Wait::Confirm(_), Action::Resolve(yes)) => {
+                self.wait = None;
+                if !yes {
+                    self.steps.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finish_alpha_block(&mut self, seat: Seat) {
+        let Some(b) = &self.battle else { return };
+        if b.sides[1].support.len() < usize::from(b.need) {
+            return;
+        }
+        self.wait = None;
+        let (Some(main), support, attacker) =
+            (b.sides[1].main, b.sides[1].support.clone(), b.sides[0].main)
+        else {
+            return;
+        };
+        let support = support.iter().filter_map(|&c| self.number(c)).collect();
+        if let Some(card) = self.number(main) {
+            self.emit(Event::AlphaBlock {
+                seat,
+                card,
+                support,
+            });
+        }
+        self.after_block(seat, main, attacker);
+    }
+
+    fn after_block(&mut self, seat: Seat, blocker: CardId, attacker: Option<CardId>) {
+        let mut steps = self.digimon_fires(seat, blocker, Moment::Blocking);
+        if let Some(a) = attacker
+            && let Some(s) = self.owner(a)
+        {
+            steps.extend(self.digimon_fires(s, a, Moment::Blocked));
+        }
+        steps.push(Step::BattleStart);
+        self.then(steps);
+    }
+}
+
+impl Side {
+    pub(super) fn new(seat: Seat, main: Option<CardId>) -> Side {
+        Side {
+            seat,
+            main,
+            support: Vec::new(),
+            commands: Vec::new(),
+            power: 0,
+            won: false,
+            lost: false,
+            deleted: false,
+        }
+    }
+
+    /// A leaver's Command cards in a battle leave the game with it.
+    fn seat_gone_cards(&mut self, gone: &mut Vec<CardId>) {
+        gone.append(&mut self.commands);
+    }
+}

@@ -1,0 +1,708 @@
+//! The Card Game Alpha: the tabletop rules of the cards bterm scans, for 2
+//! to 4 players, pure Rust. The rulebook (`card-game-alpha.txt`) is the
+//! authority; `docs/alpha-rules.md` lists its sentences and settles what it
+//! leaves open (D1–D39, E-a–E-f), and this module follows that page.
+//!
+//! The shape is the Terminal Battle's: a [`Setup`] of decks and a seed
+//! becomes a [`Match`]; seats answer the question the match asks now
+//! ([`Match::legal_actions`]); every step is an [`Event`] that holds no
+//! hidden card. [`Match::view`] is what one seat may know, and all a CPU
+//! player or a presenter is given.
+
+pub mod deck;
+mod effects;
+mod event;
+mod flow;
+mod rng;
+mod text;
+mod view;
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+pub use deck::{DeckError, DeckFile};
+pub use effects::Clash;
+pub use event::{Event, Struck};
+pub use rng::Rng64;
+pub use view::View;
+
+use super::{IllegalAction, Outcome, Seat};
+use crate::cards::{Attribute, BattleType, Card, CardNumber, CardSet, Digimon};
+use crate::effects::Change;
+
+/// The engine's version: bumped whenever the rules' code changes behaviour.
+pub const ENGINE_VERSION: u32 = 1;
+/// Points each player starts with, and the most a player may have.
+pub const START_POINTS: u32 = 100;
+/// Points an unblocked attack or alpha-attack takes.
+pub const DAMAGE: u32 = 10;
+/// A hand is filled to this many cards.
+pub const HAND: usize = 6;
+/// The Cost a player may play in one turn before the Burst.
+pub const COST_LIMIT: u32 = 10;
+/// Digimon cards (and Option cards) a player may play per turn.
+pub const PLAY_LIMIT: u8 = 3;
+/// The game ends after this turn if nobody has won (E-f).
+pub const TURN_LIMIT: u32 = 200;
+
+/// Everything a Card Game Alpha match starts from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// Each seat's deck (2 to 4), card numbers top first.
+    pub decks: Vec<Vec<CardNumber>>,
+    /// The seed of the match's random numbers.
+    pub seed: u64,
+    /// Who is first to attack on turn 1; `None` flips the seeded coin (E-d).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<Seat>,
+    /// Whether the decks are shuffled at setup (a scripted game keeps its order).
+    #[serde(default = "yes")]
+    pub shuffle: bool,
+    /// Starting points per seat, for a scenario (empty: 100 each).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub points: Vec<u32>,
+    /// Cards not in the card set that travel with the decks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<Card>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Setup {
+    /// Shuffled decks, a seed, the coin for the first seat.
+    pub fn new(decks: Vec<Vec<CardNumber>>, seed: u64) -> Setup {
+        Setup {
+            decks,
+            seed,
+            first: None,
+            shuffle: true,
+            points: Vec::new(),
+            extra: Vec::new(),
+        }
+    }
+}
+
+/// Why a setup is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// Not 2 to 4 decks.
+    #[error("the Card Game Alpha is played by 2 to 4 players; {0} decks were given")]
+    Seats(usize),
+    /// A deck breaks the deck rules.
+    #[error("{seat}'s deck is refused: {error}")]
+    Deck {
+        /// Whose.
+        seat: Seat,
+        /// Why.
+        error: DeckError,
+    },
+    /// The first seat is not at the table.
+    #[error("the first seat {0} is not at the table")]
+    First(Seat),
+    /// Bad starting points.
+    #[error("starting points must be 1 to 100 for each of the {0} seats")]
+    Points(usize),
+    /// The extra cards are refused.
+    #[error("the extra cards are refused: {0}")]
+    ExtraCards(String),
+}
+
+/// A card in a match: an index into the match's table of card instances.
+/// The same deck lists give the same ids on every machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct CardId(pub u16);
+
+impl CardId {
+    /// A card whose identity the viewing seat may not know.
+    pub const HIDDEN: CardId = CardId(u16::MAX);
+
+    /// Whether the card is hidden from the viewer.
+    pub fn is_hidden(self) -> bool {
+        self == CardId::HIDDEN
+    }
+}
+
+/// A seat's move. Cards are named by [`CardId`]; [`Match::action_text`]
+/// gives the words for a person or a script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    /// Ends the current step (discards, plays, Command cards, a choice).
+    Done,
+    /// Discards a card from hand (the discard step, or an effect's discard).
+    Discard(CardId),
+    /// Discards a Digimon or Option card in play (the discard step).
+    Scrap(CardId),
+    /// Plays a Level III Digimon (a new Digimon) or an Option card, face down.
+    Play(CardId),
+    /// Places a Level IV+ card face down on a Digimon (by its top card).
+    Evolve(CardId, CardId),
+    /// Places a Jogress card on a Digimon, discarding the partner from hand.
+    Jogress(CardId, CardId, CardId),
+    /// Switches the Target Opponent (3–4 seats).
+    Target(Seat),
+    /// Which of the seat's equally fast Digimon acts next.
+    Lead(CardId),
+    /// Attacks the Target Opponent (`None`) or one of its Digimon.
+    Attack(Option<CardId>),
+    /// Starts an alpha-attack on the Target Opponent.
+    AlphaAttack,
+    /// Adds a supporter to an alpha-attack or alpha-block.
+    Support(CardId),
+    /// Blocks (or, against an alpha-attack, alpha-blocks) with a Digimon.
+    Block(CardId),
+    /// Does not block.
+    NoBlock,
+    /// The Digimon does nothing.
+    Pass,
+    /// Uses a Command card from hand in this battle.
+    Command(CardId),
+    /// Chooses a Digimon for an effect.
+    Pick(CardId),
+    /// Uses (true) or declines (false) an optional or [Action:] ability.
+    Resolve(bool),
+}
+
+/// What the match waits for, and from whom.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+enum Wait {
+    /// The discard step of the Preparation Phase.
+    Discards(Seat),
+    /// Playing cards face down.
+    Plays(Seat),
+    /// Which of several equally fast Digimon acts first.
+    Lead(Seat, u32),
+    /// A Digimon's action.
+    Act(Seat, CardId),
+    /// Supporters for an alpha-attack.
+    Supporters(Seat),
+    /// Whether (and with whom) to block an attack on the player.
+    Block(Seat),
+    /// Whether (and with whom) to alpha-block.
+    AlphaBlock(Seat),
+    /// Supporters for an alpha-block (as many as the attack has).
+    BlockSupporters(Seat),
+    /// Command cards in a battle.
+    Commands(Seat),
+    /// Digimon for an effect (`min` to `max` more).
+    Pick {
+        seat: Seat,
+        candidates: Vec<CardId>,
+        chosen: Vec<CardId>,
+        min: u8,
+        max: u8,
+    },
+    /// Cards to discard for an effect (`left` more, from the seat's hand).
+    DiscardFor { seat: Seat, left: u8 },
+    /// Whether to use an optional or [Action:] ability.
+    Confirm(Seat),
+}
+
+impl Wait {
+    fn seat(&self) -> Seat {
+        match *self {
+            Wait::Discards(s)
+            | Wait::Plays(s)
+            | Wait::Lead(s, _)
+            | Wait::Act(s, _)
+            | Wait::Supporters(s)
+            | Wait::Block(s)
+            | Wait::AlphaBlock(s)
+            | Wait::BlockSupporters(s)
+            | Wait::Commands(s)
+            | Wait::Confirm(s) => s,
+            Wait::Pick { seat, .. } | Wait::DiscardFor { seat, .. } => seat,
+        }
+    }
+}
+
+/// Modifiers on a Digimon (for a battle or a turn).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Mods {
+    power: Vec<Change>,
+    hp: Vec<Change>,
+    speed: Vec<Change>,
+    /// Techniques set to 0 (A, B, C).
+    zero: [bool; 3],
+    attribute: Option<Attribute>,
+    battle_type: Option<BattleType>,
+    negated: bool,
+    /// Deletions this Digimon is saved from.
+    shield: u8,
+}
+
+/// A card placed face down on a Digimon for evolution.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Placed {
+    card: CardId,
+    /// The Jogress partner discarded from hand.
+    partner: Option<CardId>,
+}
+
+/// A Digimon in a Digimon Box (or a Level III played face down).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Mon {
+    card: CardId,
+    /// Played this Preparation Phase, not yet revealed.
+    down: bool,
+    /// Played this turn (a Burst with a short Net Ocean takes it back).
+    fresh: bool,
+    stack: Vec<Placed>,
+    tapped: bool,
+    acted: bool,
+    /// Modifiers for this turn (they stay through evolution, D33).
+    mods: Mods,
+}
+
+/// An Option card in the Option Slot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Opt {
+    card: CardId,
+    down: bool,
+    fresh: bool,
+    tapped: bool,
+}
+
+/// One player's side of the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct SeatState {
+    points: u32,
+    alive: bool,
+    target: Seat,
+    ocean: Vec<CardId>,
+    hand: Vec<CardId>,
+    dark: Vec<CardId>,
+    /// Removed from the game (deleted, or a leaver's cards).
+    gone: Vec<CardId>,
+    digimon: Vec<Mon>,
+    options: Vec<Opt>,
+    played_digimon: u8,
+    played_options: u8,
+    played_cost: u32,
+    lifespan: bool,
+    /// A deletion emptied the Box (D12).
+    wiped: bool,
+}
+
+/// One side of a battle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Side {
+    seat: Seat,
+    main: Option<CardId>,
+    support: Vec<CardId>,
+    commands: Vec<CardId>,
+    power: u32,
+    won: bool,
+    lost: bool,
+    deleted: bool,
+}
+
+/// The attack under way: side 0 attacks, side 1 defends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Battle {
+    sides: [Side; 2],
+    alpha: bool,
+    /// The defender chose to block (the blocker taps if it loses).
+    blocked: bool,
+    /// Supporters an alpha-block needs.
+    need: u8,
+    /// Modifiers that last for this battle, per Digimon.
+    mods: Vec<(CardId, Mods)>,
+}
+
+/// Where an ability is and whom it works for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct Ctx {
+    /// The ability's controller.
+    seat: Seat,
+    /// The card that has the ability.
+    card: CardId,
+    /// Which of its abilities.
+    index: u8,
+    /// "This Digimon": the card's Digimon, or the battling Digimon an
+    /// Option or Command is used for.
+    this: Option<CardId>,
+    /// Modifiers last for the battle (true) or the turn.
+    battle: bool,
+}
+
+/// What is left to do, in order (the last is next).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+enum Step {
+    TurnStart,
+    Prep(Seat),
+    PrepDraw(Seat),
+    PrepAbilities(Seat),
+    Evolution,
+    NextActor,
+    /// Offers a block on an attack on the player, or deals the damage.
+    BlockOrDamage,
+    BattleStart,
+    Commands(u8),
+    Outcome,
+    Delete(u8),
+    Tapping,
+    AfterBattle,
+    EndAction(CardId),
+    EndOfTurn,
+    TurnEnd,
+    BattlePhase,
+    /// Resolves an ability's effects from `next`; `stage` 0: not yet
+    /// offered, 1: accepted, 2: conditions checked and under way.
+    Fire {
+        ctx: Ctx,
+        next: u8,
+        stage: u8,
+    },
+}
+
+/// A Card Game Alpha match in progress.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Match {
+    /// The card definitions the decks use.
+    defs: Arc<[Card]>,
+    /// Each card instance: its definition and its owner.
+    ids: Arc<[(u16, Seat)]>,
+    seats: Vec<SeatState>,
+    turn: u32,
+    /// This turn's order, first to attack first (living seats).
+    order: Vec<Seat>,
+    steps: Vec<Step>,
+    wait: Option<Wait>,
+    battle: Option<Battle>,
+    /// Ability uses: card, ability, this turn, this game.
+    uses: Vec<(CardId, u8, u8, u8)>,
+    rng: Rng64,
+    outcome: Option<Outcome>,
+    opening: Vec<Event>,
+    actions: u32,
+    history: u64,
+    /// Events of the step under way.
+    #[serde(skip)]
+    log: Vec<Event>,
+}
+
+impl Match {
+    /// Checks a setup against the card set and starts the match: decks
+    /// checked, shuffled, hands drawn (with the Level III redraw), turn 1's
+    /// Preparation Phase begun.
+    pub fn from_setup(setup: &Setup, cards: &CardSet) -> Result<Match, SetupError> {
+        let n = setup.decks.len();
+        if !(2..=4).contains(&n) {
+            return Err(SetupError::Seats(n));
+        }
+        let extended;
+        let cards = if setup.extra.is_empty() {
+            cards
+        } else {
+            extended = cards
+                .with_cards(&setup.extra)
+                .map_err(|e| SetupError::ExtraCards(e.to_string().replace('\n', "; ")))?;
+            &extended
+        };
+        for (i, deck) in setup.decks.iter().enumerate() {
+            deck::check(deck, cards).map_err(|error| SetupError::Deck {
+                seat: Seat::new(i).unwrap_or(Seat::P1),
+                error,
+            })?;
+        }
+        if !setup.points.is_empty()
+            && (setup.points.len() != n || setup.points.iter().any(|&p| p == 0 || p > 100))
+        {
+            return Err(SetupError::Points(n));
+        }
+        let mut defs: Vec<Card> = Vec::new();
+        let mut ids = Vec::new();
+        let mut seats = Vec::with_capacity(n);
+        for (i, deck) in setup.decks.iter().enumerate() {
+            let seat = Seat::new(i).unwrap_or(Seat::P1);
+            let mut ocean = Vec::with_capacity(deck.len());
+            for number in deck {
+                let def = match defs.iter().position(|c| c.number() == *number) {
+                    Some(d) => d,
+                    None => {
+                        // Checked above: every number is in the set.
+                        let Some(card) = cards.get(number) else {
+                            continue;
+                        };
+                        defs.push(card.clone());
+                        defs.len() - 1
+                    }
+                };
+                ocean.push(CardId(ids.len() as u16));
+                ids.push((def as u16, seat));
+            }
+            seats.push(SeatState {
+                points: setup.points.get(i).copied().unwrap_or(START_POINTS),
+                alive: true,
+                target: Seat::new((i + 1) % n).unwrap_or(Seat::P1),
+                ocean,
+                hand: Vec::new(),
+                dark: Vec::new(),
+                gone: Vec::new(),
+                digimon: Vec::new(),
+                options: Vec::new(),
+                played_digimon: 0,
+                played_options: 0,
+                played_cost: 0,
+                lifespan: false,
+                wiped: false,
+            });
+        }
+        let mut rng = Rng64::new(setup.seed);
+        let first = match setup.first {
+            Some(s) if s.index() < n => s,
+            Some(s) => return Err(SetupError::First(s)),
+            None => Seat::new(rng.below(n)).unwrap_or(Seat::P1),
+        };
+        let mut m = Match {
+            defs: defs.into(),
+            ids: ids.into(),
+            seats,
+            turn: 0,
+            order: (0..n)
+                .filter_map(|k| Seat::new((first.index() + k) % n))
+                .collect(),
+            steps: Vec::new(),
+            wait: None,
+            battle: None,
+            uses: Vec::new(),
+            rng,
+            outcome: None,
+            opening: Vec::new(),
+            actions: 0,
+            history: 0,
+            log: Vec::new(),
+        };
+        m.emit(Event::FirstToAttack(first));
+        m.setup_hands(setup.shuffle);
+        m.steps.push(Step::TurnStart);
+        m.advance();
+        m.opening = std::mem::take(&mut m.log);
+        Ok(m)
+    }
+
+    /// How many seats play.
+    pub fn seats(&self) -> usize {
+        self.seats.len()
+    }
+
+    /// What happened before the first action.
+    pub fn opening_events(&self) -> &[Event] {
+        &self.opening
+    }
+
+    /// The result, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The turn (1-based; 0 before turn 1).
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// A seat's points.
+    pub fn points(&self, seat: Seat) -> u32 {
+        self.seat(seat).map_or(0, |s| s.points)
+    }
+
+    /// Whether a seat is still in the game.
+    pub fn alive(&self, seat: Seat) -> bool {
+        self.seat(seat).is_some_and(|s| s.alive)
+    }
+
+    /// A seat's Target Opponent.
+    pub fn target(&self, seat: Seat) -> Seat {
+        self.seat(seat).map_or(seat, |s| s.target)
+    }
+
+    /// This turn's order, first to attack first.
+    pub fn order(&self) -> &[Seat] {
+        &self.order
+    }
+
+    /// Whose question is open, if any.
+    pub fn waiting_for(&self) -> Option<Seat> {
+        self.wait.as_ref().map(Wait::seat)
+    }
+
+    /// The card an id stands for (`None` for a hidden or unknown id).
+    pub fn card(&self, id: CardId) -> Option<&Card> {
+        let &(def, _) = self.ids.get(usize::from(id.0))?;
+        self.defs.get(usize::from(def))
+    }
+
+    /// The card's number, if the id is known.
+    pub fn number(&self, id: CardId) -> Option<CardNumber> {
+        self.card(id).map(Card::number)
+    }
+
+    /// Who owns a card.
+    pub fn owner(&self, id: CardId) -> Option<Seat> {
+        self.ids.get(usize::from(id.0)).map(|&(_, s)| s)
+    }
+
+    /// Every card id of the match.
+    pub fn all_ids(&self) -> impl Iterator<Item = CardId> + '_ {
+        (0..self.ids.len()).map(|i| CardId(i as u16))
+    }
+
+    /// A fingerprint of the whole state, the same on every machine.
+    pub fn state_hash(&self) -> u64 {
+        match serde_json::to_vec(self) {
+            Ok(bytes) => crate::rules::fnv1a(&bytes),
+            Err(e) => crate::rules::fnv1a(format!("{e:?}{self:?}").as_bytes()),
+        }
+    }
+
+    /// Applies an action; an illegal one changes nothing.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
+        if self.outcome.is_some() {
+            return Err(IllegalAction {
+                seat,
+                reason: "the game is over".to_string(),
+            });
+        }
+        if !self.legal_actions(seat).contains(&action) {
+            return Err(IllegalAction {
+                seat,
+                reason: self.why_not(seat, action),
+            });
+        }
+        self.log.clear();
+        self.act(seat, action);
+        self.advance();
+        self.actions += 1;
+        let bytes = serde_json::to_vec(&(seat, action)).unwrap_or_default();
+        self.history = crate::rules::fnv1a(&[&self.history.to_le_bytes()[..], &bytes].concat());
+        Ok(std::mem::take(&mut self.log))
+    }
+
+    fn seat(&self, seat: Seat) -> Option<&SeatState> {
+        self.seats.get(seat.index())
+    }
+
+    fn st(&mut self, seat: Seat) -> &mut SeatState {
+        &mut self.seats[seat.index()]
+    }
+
+    fn emit(&mut self, e: Event) {
+        self.log.push(e);
+    }
+
+    fn def(&self, id: CardId) -> Option<&Digimon> {
+        self.card(id).and_then(Card::as_digimon)
+    }
+
+    fn cost(&self, id: CardId) -> u32 {
+        self.card(id).and_then(Card::cost).map_or(0, u32::from)
+    }
+
+    fn living(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.alive)
+            .filter_map(|(i, _)| Seat::new(i))
+    }
+
+    /// Finds a face-up or face-down Digimon by its top card.
+    fn mon(&self, id: CardId) -> Option<(Seat, usize)> {
+        self.seats.iter().enumerate().find_map(|(i, s)| {
+            s.digimon
+                .iter()
+                .position(|m| m.card == id)
+                .and_then(|k| Some((Seat::new(i)?, k)))
+        })
+    }
+
+    fn mon_ref(&self, id: CardId) -> Option<&Mon> {
+        let (s, k) = self.mon(id)?;
+        self.seats[s.index()].digimon.get(k)
+    }
+
+    fn mon_mut(&mut self, id: CardId) -> Option<&mut Mon> {
+        let (s, k) = self.mon(id)?;
+        self.seats[s.index()].digimon.get_mut(k)
+    }
+
+    /// A face-up Digimon (in a Box, revealed).
+    fn is_up(&self, id: CardId) -> bool {
+        self.mon_ref(id).is_some_and(|m| !m.down)
+    }
+}
+
+/// Who is `seat`'s opponent for `id`-less questions: in a battle, the
+/// other side; otherwise its Target Opponent.
+impl Match {
+    fn opponent(&self, seat: Seat) -> Seat {
+        if let Some(b) = &self.battle {
+            if b.sides[0].seat == seat {
+                return b.sides[1].seat;
+            }
+            if b.sides[1].seat == seat {
+                return b.sides[0].seat;
+            }
+        }
+        self.target(seat)
+    }
+}
+
+impl super::Ruleset for Match {
+    const ID: super::RulesetId = super::RulesetId::Alpha;
+    type Setup = Setup;
+    type SetupError = SetupError;
+    type Action = Action;
+    type Event = Event;
+    type Ask = text::Ask;
+
+    fn version(_: &Setup) -> super::RulesVersion {
+        super::RulesVersion {
+            ruleset: super::RulesetId::Alpha,
+            engine: ENGINE_VERSION,
+            tunables: 1,
+        }
+    }
+    fn seed(setup: &Setup) -> u64 {
+        setup.seed
+    }
+    fn from_setup(setup: &Setup, cards: &CardSet) -> Result<Match, SetupError> {
+        Match::from_setup(setup, cards)
+    }
+    fn seats(&self) -> usize {
+        self.seats.len()
+    }
+    fn opening_events(&self) -> &[Event] {
+        &self.opening
+    }
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        Match::legal_actions(self, seat)
+    }
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
+        Match::apply(self, seat, action)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    fn state_hash(&self) -> u64 {
+        Match::state_hash(self)
+    }
+    fn question(
+        &self,
+        seat: Seat,
+        _passed: &[Action],
+        _cards: &CardSet,
+    ) -> Option<super::Question<text::Ask, Action>> {
+        self.question(seat)
+    }
+    fn describe(event: &Event, cards: &CardSet) -> String {
+        event::describe(event, cards)
+    }
+}
+
+pub use text::Ask;

@@ -1,0 +1,221 @@
+//! Actions and questions in words. Every action has one text
+//! ([`Match::action_text`]); a typed or scripted line is read back by
+//! finding the legal action with that text ([`Match::parse_action`]), so
+//! the terminal, the scripts and the log speak the same words.
+
+use super::{Action, CardId, Match, Wait};
+use crate::rules::{Prompt, Question, Reply, Seat};
+
+/// The kinds of question the Card Game Alpha asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask {
+    /// Discard from hand or play (Preparation Phase).
+    Discard,
+    /// Play cards face down.
+    Play,
+    /// Which Digimon acts first among equals.
+    Lead,
+    /// A Digimon's action.
+    Act,
+    /// Supporters.
+    Support,
+    /// Block or alpha-block.
+    Block,
+    /// Command cards.
+    Command,
+    /// A choice for an effect.
+    Choose,
+    /// Use an ability or not.
+    Confirm,
+}
+
+/// Seconds a person has for a question (a tabletop turn is unhurried).
+pub const SECONDS: f32 = 300.0;
+
+impl Match {
+    fn name_of(&self, id: CardId) -> String {
+        self.card(id)
+            .map_or_else(|| "a hidden card".to_string(), |c| c.name().to_string())
+    }
+
+    /// The words for an action, as a person or a script types them.
+    pub fn action_text(&self, action: Action) -> String {
+        let n = |id| self.name_of(id);
+        match action {
+            Action::Done => "done".to_string(),
+            Action::Discard(c) => format!("discard {}", n(c)),
+            Action::Scrap(c) => format!("scrap {}", n(c)),
+            Action::Play(c) => format!("play {}", n(c)),
+            Action::Evolve(c, on) => format!("play {} on {}", n(c), n(on)),
+            Action::Jogress(c, on, p) => format!("play {} on {} with {}", n(c), n(on), n(p)),
+            Action::Target(s) => format!("target {s}"),
+            Action::Lead(c) => format!("lead {}", n(c)),
+            Action::Attack(None) => "attack player".to_string(),
+            Action::Attack(Some(c)) => format!("attack {}", n(c)),
+            Action::AlphaAttack => "alpha-attack".to_string(),
+            Action::Support(c) => format!("support {}", n(c)),
+            Action::Block(c) => format!("block {}", n(c)),
+            Action::NoBlock => "no block".to_string(),
+            Action::Pass => "pass".to_string(),
+            Action::Command(c) => format!("command {}", n(c)),
+            Action::Pick(c) => format!("pick {}", n(c)),
+            Action::Resolve(true) => "yes".to_string(),
+            Action::Resolve(false) => "no".to_string(),
+        }
+    }
+
+    /// Reads a typed action for `seat`: the first legal action whose text
+    /// matches (case and spaces ignored; a card number may stand for a name).
+    pub fn parse_action(&self, seat: Seat, typed: &str) -> Result<Action, String> {
+        let want = squash(typed);
+        let legal = self.legal_actions(seat);
+        if legal.is_empty() {
+            return Err(format!("{seat} has nothing to do now"));
+        }
+        for &a in &legal {
+            if squash(&self.action_text(a)) == want || squash(&self.action_number_text(a)) == want {
+                return Ok(a);
+            }
+        }
+        Err(format!(
+            "\"{}\" is not a legal action for {seat} now; legal: {}",
+            typed.trim(),
+            legal
+                .iter()
+                .map(|&a| self.action_text(a))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ))
+    }
+
+    /// The action's text with card numbers for names.
+    fn action_number_text(&self, action: Action) -> String {
+        let n = |id| self.number(id).map_or_else(String::new, |x| x.to_string());
+        match action {
+            Action::Discard(c) => format!("discard {}", n(c)),
+            Action::Scrap(c) => format!("scrap {}", n(c)),
+            Action::Play(c) => format!("play {}", n(c)),
+            Action::Evolve(c, on) => format!("play {} on {}", n(c), n(on)),
+            Action::Jogress(c, on, p) => format!("play {} on {} with {}", n(c), n(on), n(p)),
+            Action::Lead(c) => format!("lead {}", n(c)),
+            Action::Attack(Some(c)) => format!("attack {}", n(c)),
+            Action::Support(c) => format!("support {}", n(c)),
+            Action::Block(c) => format!("block {}", n(c)),
+            Action::Command(c) => format!("command {}", n(c)),
+            Action::Pick(c) => format!("pick {}", n(c)),
+            a => self.action_text(a),
+        }
+    }
+
+    /// What `seat` is asked now, with its legal answers numbered.
+    pub fn question(&self, seat: Seat) -> Option<Question<Ask, Action>> {
+        let legal = self.legal_actions(seat);
+        let wait = self.wait.as_ref()?;
+        if legal.is_empty() {
+            return None;
+        }
+        let (ask, text) = match wait {
+            Wait::Discards(_) => (
+                Ask::Discard,
+                "Discard from hand or play (the hand must end at 6 or fewer), then done"
+                    .to_string(),
+            ),
+            Wait::Plays(_) => {
+                let st = &self.seats[seat.index()];
+                (
+                    Ask::Play,
+                    format!(
+                        "Play cards face down (Cost so far {} of 10; {} Digimon and {} Option cards played of 3)",
+                        st.played_cost, st.played_digimon, st.played_options
+                    ),
+                )
+            }
+            Wait::Lead(..) => (
+                Ask::Lead,
+                "Which of your equally fast Digimon acts first?".to_string(),
+            ),
+            Wait::Act(_, mon) => (
+                Ask::Act,
+                format!(
+                    "{} acts (Speed {}): target {} — what does it do?",
+                    self.name_of(*mon),
+                    self.speed(*mon),
+                    self.target(seat)
+                ),
+            ),
+            Wait::Supporters(_) => (
+                Ask::Support,
+                "Choose supporters for the alpha-attack, then done".to_string(),
+            ),
+            Wait::Block(_) => (
+                Ask::Block,
+                "You are attacked: block with a faster untapped Digimon?".to_string(),
+            ),
+            Wait::AlphaBlock(_) => (
+                Ask::Block,
+                "You are alpha-attacked: alpha-block?".to_string(),
+            ),
+            Wait::BlockSupporters(_) => (
+                Ask::Support,
+                "Choose supporters for the alpha-block".to_string(),
+            ),
+            Wait::Commands(_) => (
+                Ask::Command,
+                "Use Command cards in this battle, then done".to_string(),
+            ),
+            Wait::Pick { .. } => (Ask::Choose, "Choose Digimon for the effect".to_string()),
+            Wait::DiscardFor { left, .. } => (
+                Ask::Choose,
+                format!("An effect: discard {left} card(s) from your hand"),
+            ),
+            Wait::Confirm(_) => {
+                let what = match self.steps.last() {
+                    Some(super::Step::Fire { ctx, .. }) => {
+                        let ability = self
+                            .card(ctx.card)
+                            .and_then(|c| c.alpha_abilities().get(usize::from(ctx.index)))
+                            .map(crate::effects::text::render)
+                            .unwrap_or_default();
+                        format!("{}: {ability}", self.name_of(ctx.card))
+                    }
+                    _ => "an ability".to_string(),
+                };
+                (Ask::Confirm, format!("Use {what}?"))
+            }
+        };
+        let on_timeout = [
+            Action::Done,
+            Action::NoBlock,
+            Action::Pass,
+            Action::Resolve(false),
+        ]
+        .into_iter()
+        .find(|a| legal.contains(a))
+        .or_else(|| legal.first().copied());
+        let mut keys = Vec::new();
+        let mut lines = Vec::new();
+        for (i, &a) in legal.iter().enumerate() {
+            lines.push(format!("{:>3}. {}", i + 1, self.action_text(a)));
+            keys.push(((i + 1).to_string(), Reply::Act(a)));
+            keys.push((squash(&self.action_text(a)), Reply::Act(a)));
+        }
+        Some(Question {
+            ask,
+            answers: legal,
+            seconds: SECONDS,
+            on_timeout,
+            prompt: Prompt {
+                lines,
+                text: format!("{seat}: {text} > "),
+                keys,
+            },
+        })
+    }
+}
+
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}

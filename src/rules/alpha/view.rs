@@ -1,0 +1,322 @@
+//! What one seat may know: [`Match::view`] masks every card the seat may
+//! not see ([`CardId::HIDDEN`]): the others' hands, every Net Ocean and
+//! Dark Area (face down, counts only), the others' face-down plays. The
+//! deck lists are public (as at a tournament with open lists); where each
+//! card is, is not. [`View::sample`] deals the unseen cards back out at
+//! random, consistently with everything the view shows, so a CPU can
+//! search a world it might be in without ever reading the true one.
+
+use serde::{Deserialize, Serialize};
+
+use super::{CardId, Match, Rng64, Wait};
+use crate::cards::{Card, Requirements, Stage};
+use crate::rules::Seat;
+
+/// One seat's view of a match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    seat: Seat,
+    state: Match,
+}
+
+/// What a face-down slot may hold, as its position tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Slot {
+    /// A new Digimon played face down: a Level III.
+    LevelIii,
+    /// A face-down Option.
+    Option,
+    /// On a Digimon, without a partner: a Level IV+ Digimon that is no Jogress.
+    Evolution,
+    /// On a Digimon, with a partner: a Jogress card.
+    Jogress,
+    /// Anything the seat owns (a hand, a Net Ocean, a Dark Area).
+    Any,
+}
+
+impl Slot {
+    fn fits(self, card: &Card) -> bool {
+        let d = card.as_digimon();
+        match self {
+            Slot::LevelIii => d.is_some_and(|d| d.level.stage() == Stage::III),
+            Slot::Option => matches!(card, Card::Option(_)),
+            Slot::Evolution => d.is_some_and(|d| {
+                d.level.stage() != Stage::III
+                    && !matches!(d.requirements, Requirements::Jogress(..))
+            }),
+            Slot::Jogress => d.is_some_and(|d| matches!(d.requirements, Requirements::Jogress(..))),
+            Slot::Any => true,
+        }
+    }
+}
+
+impl Match {
+    /// What `seat` may know now.
+    pub fn view(&self, seat: Seat) -> View {
+        let mut state = self.clone();
+        let visible = self.visible_to(seat);
+        state.each_slot(|owner, slot, id| {
+            let _ = (owner, slot);
+            if !id.is_hidden() && !visible[usize::from(id.0)] {
+                *id = CardId::HIDDEN;
+            }
+        });
+        state.uses.retain(|u| visible[usize::from(u.0.0)]);
+        state.rng = Rng64::new(0);
+        state.history = 0;
+        state.log.clear();
+        View { seat, state }
+    }
+
+    /// Which card ids `seat` may see.
+    fn visible_to(&self, seat: Seat) -> Vec<bool> {
+        let mut v = vec![false; self.ids.len()];
+        let mut see = |id: CardId| {
+            if let Some(x) = v.get_mut(usize::from(id.0)) {
+                *x = true;
+            }
+        };
+        for (i, st) in self.seats.iter().enumerate() {
+            let mine = i == seat.index();
+            if mine {
+                st.hand.iter().copied().for_each(&mut see);
+            }
+            st.gone.iter().copied().for_each(&mut see);
+            for m in &st.digimon {
+                if mine || !m.down {
+                    see(m.card);
+                }
+                for p in &m.stack {
+                    if mine {
+                        see(p.card);
+                    }
+                    p.partner.into_iter().for_each(&mut see);
+                }
+            }
+            for o in &st.options {
+                if mine || !o.down {
+                    see(o.card);
+                }
+            }
+        }
+        if let Some(b) = &self.battle {
+            for side in &b.sides {
+                side.commands.iter().copied().for_each(&mut see);
+            }
+        }
+        v
+    }
+
+    /// Visits every card position of the seats' zones, in a fixed order,
+    /// with its owner and what it may hold.
+    fn each_slot(&mut self, mut f: impl FnMut(Seat, Slot, &mut CardId)) {
+        for (i, st) in self.seats.iter_mut().enumerate() {
+            let Some(owner) = Seat::new(i) else { continue };
+            for id in st.hand.iter_mut().chain(&mut st.ocean).chain(&mut st.dark) {
+                f(owner, Slot::Any, id);
+            }
+            for id in &mut st.gone {
+                f(owner, Slot::Any, id);
+            }
+            for m in &mut st.digimon {
+                let slot = if m.down { Slot::LevelIii } else { Slot::Any };
+                f(owner, slot, &mut m.card);
+                for p in &mut m.stack {
+                    let slot = if p.partner.is_some() {
+                        Slot::Jogress
+                    } else {
+                        Slot::Evolution
+                    };
+                    f(owner, slot, &mut p.card);
+                    if let Some(partner) = &mut p.partner {
+                        f(owner, Slot::Any, partner);
+                    }
+                }
+            }
+            for o in &mut st.options {
+                let slot = if o.down { Slot::Option } else { Slot::Any };
+                f(owner, slot, &mut o.card);
+            }
+        }
+    }
+}
+
+impl View {
+    /// Whose view this is.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The masked match: every hidden card is [`CardId::HIDDEN`]. Read it
+    /// with [`Match`]'s accessors; it cannot be played on.
+    pub fn state(&self) -> &Match {
+        &self.state
+    }
+
+    /// A fingerprint of the view (what a CPU seeds its search with).
+    pub fn hash(&self) -> u64 {
+        self.state.state_hash() ^ (self.seat.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// The cards in the seat's own hand.
+    pub fn hand(&self) -> &[CardId] {
+        &self.state.seats[self.seat.index()].hand
+    }
+
+    /// A world consistent with the view: the unseen cards of each owner,
+    /// dealt at random into that owner's hidden places (face-down plays get
+    /// cards that could be there). The match's random numbers are fresh.
+    pub fn sample(&self, rng: &mut Rng64) -> Match {
+        let mut world = self.state.clone();
+        let n = world.seats.len();
+        let mut seen = vec![false; world.ids.len()];
+        world.each_slot(|_, _, id| {
+            if !id.is_hidden() {
+                seen[usize::from(id.0)] = true;
+            }
+        });
+        // Unseen cards per owner, in id order, then shuffled.
+        let mut pools: Vec<Vec<CardId>> = vec![Vec::new(); n];
+        for (i, &(_, owner)) in world.ids.iter().enumerate() {
+            if !seen[i]
+                && let Some(p) = pools.get_mut(owner.index())
+            {
+                p.push(CardId(i as u16));
+            }
+        }
+        for p in &mut pools {
+            rng.shuffle(p);
+        }
+        // Constrained places first, then the rest.
+        let mut holes: Vec<(Slot, Seat, usize)> = Vec::new();
+        let mut k = 0usize;
+        world.each_slot(|owner, slot, id| {
+            if id.is_hidden() {
+                holes.push((slot, owner, k));
+            }
+            k += 1;
+        });
+        holes.sort_by_key(|&(slot, _, at)| (slot, at));
+        let mut fill: Vec<(usize, CardId)> = Vec::with_capacity(holes.len());
+        for (slot, owner, at) in holes {
+            let pool = &mut pools[owner.index()];
+            let pick = pool
+                .iter()
+                .position(|&c| world.card(c).is_some_and(|card| slot.fits(card)))
+                .or(if pool.is_empty() { None } else { Some(0) });
+            if let Some(i) = pick {
+                fill.push((at, pool.swap_remove(i)));
+            }
+        }
+        fill.sort_unstable();
+        let mut k = 0usize;
+        let mut next = fill.into_iter().peekable();
+        world.each_slot(|_, _, id| {
+            if next.peek().is_some_and(|&(at, _)| at == k)
+                && let Some((_, c)) = next.next()
+            {
+                *id = c;
+            }
+            k += 1;
+        });
+        world.rng = Rng64::new(rng.next_u64());
+        world
+    }
+
+    /// The table as text lines, as this seat sees it.
+    pub fn table_lines(&self) -> Vec<String> {
+        let m = &self.state;
+        let name = |id: CardId| {
+            m.card(id)
+                .map_or_else(|| "(face down)".to_string(), |c| c.name().to_string())
+        };
+        let mut out = Vec::new();
+        out.push(format!(
+            "Turn {} — order: {}",
+            m.turn,
+            m.order
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        for (i, st) in m.seats.iter().enumerate() {
+            let Some(s) = Seat::new(i) else { continue };
+            let mut head = format!(
+                "{s}{}: {} points · hand {} · Net Ocean {} · Dark Area {} · removed {}",
+                if s == self.seat { " (you)" } else { "" },
+                st.points,
+                st.hand.len(),
+                st.ocean.len(),
+                st.dark.len(),
+                st.gone.len()
+            );
+            if !st.alive {
+                head.push_str(" · OUT");
+            } else if m.seats.len() > 2 {
+                head.push_str(&format!(" · targets {}", st.target));
+            }
+            out.push(head);
+            for mon in &st.digimon {
+                let mut line = if mon.down {
+                    format!("    Digimon: {} [face down]", name(mon.card))
+                } else {
+                    match m.def(mon.card) {
+                        Some(d) => format!(
+                            "    Digimon: {} — Speed {} · HP {} · type {} · {:?} · A {} B {} C {}{}{}",
+                            d.name,
+                            m.speed(mon.card),
+                            m.hp(mon.card),
+                            m.battle_type(mon.card),
+                            d.field,
+                            d.techniques.a.power,
+                            d.techniques.b.power,
+                            d.techniques.c.power,
+                            if mon.tapped { " · TAPPED" } else { "" },
+                            if mon.acted { " · acted" } else { "" },
+                        ),
+                        None => format!("    Digimon: {}", name(mon.card)),
+                    }
+                };
+                for p in &mon.stack {
+                    line.push_str(&format!(" ← {}", name(p.card)));
+                    if let Some(partner) = p.partner {
+                        line.push_str(&format!(" (with {})", name(partner)));
+                    }
+                }
+                out.push(line);
+            }
+            for o in &st.options {
+                out.push(format!(
+                    "    Option: {}{}{}",
+                    name(o.card),
+                    if o.down { " [face down]" } else { "" },
+                    if o.tapped { " · TAPPED" } else { "" }
+                ));
+            }
+            if s == self.seat {
+                let hand: Vec<String> = st
+                    .hand
+                    .iter()
+                    .map(|&c| match m.card(c) {
+                        Some(Card::Digimon(d)) => format!(
+                            "{} (Lv {:?}, Cost {}, Speed {})",
+                            d.name,
+                            d.level.stage(),
+                            d.cost,
+                            d.speed
+                        ),
+                        Some(Card::Option(o)) => format!("{} (Option, Cost {})", o.name, o.cost),
+                        Some(Card::Command(c)) => format!("{} (Command)", c.name),
+                        None => name(c),
+                    })
+                    .collect();
+                out.push(format!("    Hand: {}", hand.join(" · ")));
+            }
+        }
+        if let Some(Wait::Act(s, mon)) = &m.wait {
+            out.push(format!("Now: {s}'s {} acts.", name(*mon)));
+        }
+        out
+    }
+}
