@@ -15,7 +15,7 @@ use crate::ai::Strength;
 use crate::cards::{BattleType, Card, CardNumber, CardSet};
 use crate::replay::{self, Replay};
 use crate::rules::terminal::{Match, Setup};
-use crate::rules::{Question, Reply, Ruleset, RulesetVisitor, Seat, dispatch};
+use crate::rules::{Question, Reply, Ruleset, RulesetId, RulesetVisitor, Seat, dispatch};
 use crate::session::{People, Player, Table, Window, drive};
 
 /// `bterm battle`.
@@ -171,7 +171,7 @@ const MAX_LINE: u64 = 1024;
 /// Lines typed at the keyboard, read on their own thread so that a question
 /// can time out. One line waits at a time, and each is at most
 /// [`MAX_LINE`] bytes, so memory stays bounded whatever stdin holds.
-fn keyboard_lines() -> Receiver<std::io::Result<String>> {
+pub(super) fn keyboard_lines() -> Receiver<std::io::Result<String>> {
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
@@ -209,11 +209,11 @@ fn keyboard_lines() -> Receiver<std::io::Result<String>> {
 }
 
 /// The people of a text battle: questions printed, answers typed.
-struct Keyboard<'a> {
-    lines: Receiver<std::io::Result<String>>,
-    timer: Option<f32>,
-    cards: &'a CardSet,
-    out: std::io::Stdout,
+pub(super) struct Keyboard<'a> {
+    pub(super) lines: Receiver<std::io::Result<String>>,
+    pub(super) timer: Option<f32>,
+    pub(super) cards: &'a CardSet,
+    pub(super) out: std::io::Stdout,
 }
 
 impl<R: Ruleset> People<R> for Keyboard<'_> {
@@ -226,7 +226,24 @@ impl<R: Ruleset> People<R> for Keyboard<'_> {
         question: &Question<R::Ask, R::Action>,
     ) -> Result<Option<Reply<R::Action>>, CliError> {
         // (The question's own `seconds` are the cabinet's; see `timer`.)
-        let prompt = &question.prompt;
+        self.ask_prompt(seat, &question.prompt)
+    }
+
+    fn show(&mut self, events: &[R::Event]) {
+        for e in events {
+            let _ = writeln!(self.out, "{}", escape_lines(&R::describe(e, self.cards)));
+        }
+    }
+}
+
+impl Keyboard<'_> {
+    /// Asks a prompt until a key it knows is typed; `Ok(None)` when the
+    /// timer ran out.
+    pub(super) fn ask_prompt<A: Copy>(
+        &mut self,
+        seat: Seat,
+        prompt: &crate::rules::Prompt<A>,
+    ) -> Result<Option<Reply<A>>, CliError> {
         for line in &prompt.lines {
             let _ = writeln!(self.out, "{}", escape_lines(line));
         }
@@ -283,9 +300,16 @@ impl<R: Ruleset> People<R> for Keyboard<'_> {
         }
     }
 
-    fn show(&mut self, events: &[R::Event]) {
-        for e in events {
-            let _ = writeln!(self.out, "{}", escape_lines(&R::describe(e, self.cards)));
+    /// Waits for Enter (the curtain between two people at one terminal).
+    pub(super) fn wait_enter(&mut self) -> Result<(), CliError> {
+        match self.lines.recv() {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) => Err(CliError::failed(format!(
+                "error: cannot read the keyboard: {e}"
+            ))),
+            Err(_) => Err(CliError::failed(
+                "error: the input closed at the curtain between two players",
+            )),
         }
     }
 }
@@ -296,7 +320,8 @@ pub(super) fn replay(args: ReplayArgs, window: Option<&dyn Window>) -> Result<()
     let fail = |e: replay::ReplayError| CliError::failed(format!("error: {e}"));
     let text = replay::read(&args.file).map_err(fail)?;
     let ruleset = replay::ruleset_of(&text, &name).map_err(fail)?;
-    let headless = args.headless || window.is_none();
+    // The arena stages the Terminal Battle; an Alpha game is its log.
+    let headless = args.headless || window.is_none() || ruleset != RulesetId::Terminal;
     dispatch(
         ruleset,
         CheckReplay {

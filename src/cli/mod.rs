@@ -3,6 +3,7 @@
 //! It never imports the arena: the binary hands [`run`] a [`Window`] when
 //! it was built with one.
 
+mod alpha;
 mod battle;
 mod cards;
 mod scan;
@@ -12,6 +13,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+pub use alpha::{AlphaArgs, DeckCommand};
 pub use battle::{AnalyzeArgs, BattleArgs, ReplayArgs, TeamError, parse_team};
 pub use cards::{CardsCommand, describe, list_line};
 
@@ -37,6 +39,11 @@ pub enum Command {
     Cards(CardsCommand),
     /// Play a Terminal Battle in the terminal (a human presses a/b/c or 1/2/3).
     Battle(BattleArgs),
+    /// Play the Card Game Alpha (the tabletop rules) in the terminal, 2 to 4 seats, or a scripted game.
+    Alpha(AlphaArgs),
+    /// Check and show Card Game Alpha decks.
+    #[command(subcommand)]
+    Deck(DeckCommand),
     /// Play a saved battle back, print its log and check it ends the same.
     Replay(ReplayArgs),
     /// Measure the Terminal rules over the card set (stance matrix, win rates, rounds).
@@ -193,6 +200,8 @@ pub fn run(cli: Cli, window: Option<&dyn Window>) -> ExitCode {
         Some(Command::Play(args)) => play(Some(args), window),
         Some(Command::Cards(c)) => cards::cards(c),
         Some(Command::Battle(args)) => battle::battle(args),
+        Some(Command::Alpha(args)) => alpha::alpha(args),
+        Some(Command::Deck(c)) => alpha::deck_command(c),
         Some(Command::Replay(args)) => battle::replay(args, window),
         Some(Command::Analyze(args)) => battle::analyze(args),
         Some(Command::Print(args)) => scan::print(args),

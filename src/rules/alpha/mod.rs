@@ -14,6 +14,7 @@ mod effects;
 mod event;
 mod flow;
 mod rng;
+pub mod script;
 mod text;
 mod view;
 
@@ -25,7 +26,7 @@ pub use deck::{DeckError, DeckFile};
 pub use effects::Clash;
 pub use event::{Event, Struck};
 pub use rng::Rng64;
-pub use view::View;
+pub use view::{DigimonZone, OptionZone, View, Zones};
 
 use super::{IllegalAction, Outcome, Seat};
 use crate::cards::{Attribute, BattleType, Card, CardNumber, CardSet, Digimon};

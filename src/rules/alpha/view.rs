@@ -320,3 +320,102 @@ impl View {
         out
     }
 }
+
+/// Every zone of one seat, with card names: the whole truth, for a
+/// scripted game's final state and for tests (never for a player).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Zones {
+    /// The seat.
+    pub seat: Seat,
+    /// Its points.
+    pub points: u32,
+    /// Still in the game.
+    pub alive: bool,
+    /// Its Target Opponent.
+    pub target: Seat,
+    /// Hand, in order.
+    pub hand: Vec<String>,
+    /// Net Ocean, top first.
+    pub net_ocean: Vec<String>,
+    /// Dark Area, oldest first.
+    pub dark_area: Vec<String>,
+    /// Removed from the game.
+    pub removed: Vec<String>,
+    /// The Digimon Box, in line-up order.
+    pub digimon: Vec<DigimonZone>,
+    /// The Option Slot.
+    pub options: Vec<OptionZone>,
+}
+
+/// A Digimon in a Box.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DigimonZone {
+    /// Its card.
+    pub card: String,
+    /// Face down (played this Preparation Phase).
+    pub face_down: bool,
+    /// Tapped.
+    pub tapped: bool,
+    /// Cards placed on it, bottom first.
+    pub stack: Vec<String>,
+}
+
+/// An Option card in the Slot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OptionZone {
+    /// Its card.
+    pub card: String,
+    /// Face down.
+    pub face_down: bool,
+    /// Tapped.
+    pub tapped: bool,
+}
+
+impl Match {
+    /// Every seat's zones, every card named.
+    pub fn zones(&self) -> Vec<Zones> {
+        let name = |id: CardId| {
+            self.card(id)
+                .map_or_else(|| "?".to_string(), |c| c.name().to_string())
+        };
+        let names = |v: &[CardId]| v.iter().map(|&c| name(c)).collect::<Vec<_>>();
+        self.seats
+            .iter()
+            .enumerate()
+            .map(|(i, st)| Zones {
+                seat: Seat::new(i).unwrap_or(Seat::P1),
+                points: st.points,
+                alive: st.alive,
+                target: st.target,
+                hand: names(&st.hand),
+                net_ocean: names(&st.ocean),
+                dark_area: names(&st.dark),
+                removed: names(&st.gone),
+                digimon: st
+                    .digimon
+                    .iter()
+                    .map(|m| DigimonZone {
+                        card: name(m.card),
+                        face_down: m.down,
+                        tapped: m.tapped,
+                        stack: m
+                            .stack
+                            .iter()
+                            .flat_map(|p| p.partner.into_iter().chain([p.card]))
+                            .map(name)
+                            .collect(),
+                    })
+                    .collect(),
+                options: st
+                    .options
+                    .iter()
+                    .map(|o| OptionZone {
+                        card: name(o.card),
+                        face_down: o.down,
+                        tapped: o.tapped,
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+}

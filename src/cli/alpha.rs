@@ -1,0 +1,393 @@
+//! The Card Game Alpha at the terminal: `bterm alpha` (a game for 2–4
+//! seats, people and CPUs, or a scripted game) and `bterm deck check|show`.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+
+use super::battle::{Keyboard, keyboard_lines};
+use super::{CliError, escape_lines, load_set};
+use crate::cards::{CardNumber, CardSet};
+use crate::replay::Replay;
+use crate::rules::alpha::script::Script;
+use crate::rules::alpha::{DeckFile, Match, Setup, deck};
+use crate::rules::{Question, Reply, Ruleset, Seat};
+use crate::session::{People, Player, Table, drive};
+
+/// The largest deck or script file read.
+const MAX_FILE: u64 = 4 << 20;
+
+/// `bterm deck`.
+#[derive(Debug, Subcommand)]
+pub enum DeckCommand {
+    /// Check a deck file against the deck rules (32 cards, a Level III, 3 of a name).
+    Check {
+        /// The deck file (`assets/decks/*.ron` shows the format) or a shipped deck's name.
+        deck: String,
+        /// Card files to use instead of the built-in sample set.
+        #[arg(long, value_name = "PATH")]
+        cards: Option<PathBuf>,
+    },
+    /// Show a deck's cards and make-up; with no deck, list the shipped decks.
+    Show {
+        /// The deck file or a shipped deck's name.
+        deck: Option<String>,
+        /// Card files to use instead of the built-in sample set.
+        #[arg(long, value_name = "PATH")]
+        cards: Option<PathBuf>,
+    },
+}
+
+/// `bterm alpha`.
+#[derive(Debug, Args)]
+pub struct AlphaArgs {
+    /// 2 to 4 decks: shipped deck names (courage, friendship, nightmare,
+    /// jogress, sky-and-sea) or deck files.
+    #[arg(num_args = 0..=4)]
+    pub decks: Vec<String>,
+    /// Who plays P1: human, easy, normal or hard.
+    #[arg(long, default_value = "human", value_name = "PLAYER")]
+    pub p1: Player,
+    /// Who plays P2.
+    #[arg(long, default_value = "normal", value_name = "PLAYER")]
+    pub p2: Player,
+    /// Who plays P3 (with 3 or 4 decks).
+    #[arg(long, default_value = "normal", value_name = "PLAYER")]
+    pub p3: Player,
+    /// Who plays P4 (with 4 decks).
+    #[arg(long, default_value = "normal", value_name = "PLAYER")]
+    pub p4: Player,
+    /// The seed (the same seed and choices play the same game).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Save the game as a replay file (never over an existing file).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Play a scripted game (decks in order and actions in words) and print
+    /// its events and final state.
+    #[arg(long, value_name = "FILE.ron", conflicts_with_all = ["decks", "save"])]
+    pub script: Option<PathBuf>,
+    /// With --script: print JSON instead of text.
+    #[arg(long, requires = "script")]
+    pub json: bool,
+    /// Card files to use instead of the built-in sample set.
+    #[arg(long, value_name = "PATH")]
+    pub cards: Option<PathBuf>,
+}
+
+fn read_small(path: &Path) -> Result<String, CliError> {
+    crate::save::read_text(path, MAX_FILE).map_err(|e| {
+        CliError::failed(format!(
+            "error: cannot read {}: {e}",
+            escape_lines(&path.display().to_string())
+        ))
+    })
+}
+
+/// A deck named on the command line: a shipped deck or a file.
+fn load_deck(arg: &str, cards: &CardSet) -> Result<(String, Vec<CardNumber>), CliError> {
+    if let Some(r) = deck::embedded(arg, cards) {
+        return r
+            .map(|d| (arg.to_string(), d))
+            .map_err(|e| CliError::failed(format!("error: shipped deck {arg}: {e}")));
+    }
+    let path = Path::new(arg);
+    if std::fs::symlink_metadata(path).is_err() {
+        let names: Vec<&str> = deck::EMBEDDED.iter().map(|(n, _)| *n).collect();
+        return Err(CliError::failed(format!(
+            "error: no deck \"{}\": give a deck file or one of the shipped decks ({})",
+            super::escape(arg),
+            names.join(", ")
+        )));
+    }
+    let text = read_small(path)?;
+    let shown = escape_lines(&path.display().to_string());
+    let file: DeckFile = crate::cards::read_ron(&text).map_err(|e| {
+        CliError::failed(format!(
+            "error: {shown}:{}:{}: not a deck file: {} (see assets/decks/courage.ron for the format)",
+            e.span.start.line, e.span.start.col, e.code
+        ))
+    })?;
+    let numbers = file
+        .numbers(cards)
+        .map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;
+    deck::check(&numbers, cards).map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;
+    Ok((file.name, numbers))
+}
+
+pub(super) fn deck_command(c: DeckCommand) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    match c {
+        DeckCommand::Check { deck, cards } => {
+            let set = load_set(cards.as_deref())?;
+            let (name, numbers) = load_deck(&deck, &set)?;
+            let _ = writeln!(
+                out,
+                "{}: a legal deck, \"{}\", {} cards",
+                super::escape(&deck),
+                super::escape(&name),
+                numbers.len()
+            );
+        }
+        DeckCommand::Show { deck, cards } => {
+            let set = load_set(cards.as_deref())?;
+            let decks: Vec<String> = match deck {
+                Some(d) => vec![d],
+                None => deck::EMBEDDED.iter().map(|(n, _)| n.to_string()).collect(),
+            };
+            for d in decks {
+                let (name, numbers) = load_deck(&d, &set)?;
+                let _ = writeln!(out, "{} — \"{}\"", super::escape(&d), super::escape(&name));
+                let mut seen: Vec<(CardNumber, usize)> = Vec::new();
+                for n in &numbers {
+                    match seen.iter_mut().find(|(x, _)| x == n) {
+                        Some((_, k)) => *k += 1,
+                        None => seen.push((*n, 1)),
+                    }
+                }
+                for (n, k) in seen {
+                    if let Some(card) = set.get(&n) {
+                        let _ = writeln!(out, "  {k} × {}", escape_lines(&super::list_line(card)));
+                    }
+                }
+                let _ = writeln!(
+                    out,
+                    "  {}\n",
+                    deck::Summary::of(&numbers, &set)
+                        .to_string()
+                        .replace('\n', "\n  ")
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn alpha(args: AlphaArgs) -> Result<(), CliError> {
+    let set = load_set(args.cards.as_deref())?;
+    if let Some(script) = &args.script {
+        return run_script(script, args.json, &set);
+    }
+    if !(2..=4).contains(&args.decks.len()) {
+        return Err(CliError::usage(format!(
+            "error: the Card Game Alpha needs 2 to 4 decks; {} given (try: bterm alpha courage friendship)",
+            args.decks.len()
+        )));
+    }
+    if let Some(path) = &args.save
+        && std::fs::symlink_metadata(path).is_ok()
+    {
+        return Err(CliError::usage(format!(
+            "error: {} already exists; choose another file for --save",
+            escape_lines(&path.display().to_string())
+        )));
+    }
+    let mut decks = Vec::new();
+    for d in &args.decks {
+        decks.push(load_deck(d, &set)?.1);
+    }
+    let players: Vec<Player> = [args.p1, args.p2, args.p3, args.p4]
+        .into_iter()
+        .take(decks.len())
+        .collect();
+    let people = players.iter().filter(|p| p.is_person()).count();
+    let mut table: Table<Match> = Table::new(Setup::new(decks, args.seed), &set, players)
+        .map_err(|e| CliError::usage(format!("error: {e}")))?;
+    let mut front = Terminal {
+        keys: Keyboard {
+            lines: keyboard_lines(),
+            timer: None,
+            cards: &set,
+            out: std::io::stdout(),
+        },
+        curtain: people > 1,
+        last: None,
+    };
+    let played = drive(&mut table, &set, &mut front).and_then(|()| {
+        if table.is_over() {
+            Ok(())
+        } else {
+            Err(CliError::failed(
+                "error: the game stopped before its end: nobody could move (a bug; please report it with the seed and decks)",
+            ))
+        }
+    });
+    if let Some(path) = &args.save {
+        Replay::of(&table)
+            .save_new(path)
+            .map_err(|e| CliError::failed(format!("error: cannot save the replay: {e}")))?;
+        let _ = writeln!(
+            front.keys.out,
+            "replay saved to {}",
+            escape_lines(&path.display().to_string())
+        );
+    }
+    played
+}
+
+/// People at one terminal: each sees its own view before it answers; with
+/// two or more people, a curtain ("pass to P2, press Enter") comes between
+/// their turns so neither sees the other's hand.
+struct Terminal<'a> {
+    keys: Keyboard<'a>,
+    curtain: bool,
+    last: Option<Seat>,
+}
+
+impl People<Match> for Terminal<'_> {
+    type Error = CliError;
+
+    fn ask(
+        &mut self,
+        table: &Table<Match>,
+        seat: Seat,
+        question: &Question<<Match as Ruleset>::Ask, <Match as Ruleset>::Action>,
+    ) -> Result<Option<Reply<<Match as Ruleset>::Action>>, CliError> {
+        if self.curtain && self.last != Some(seat) {
+            // Forty blank lines push the last hand off the screen.
+            let _ = write!(
+                self.keys.out,
+                "{}\n=== Pass to {seat}, then press Enter ===",
+                "\n".repeat(40)
+            );
+            let _ = self.keys.out.flush();
+            self.keys.wait_enter()?;
+        }
+        self.last = Some(seat);
+        let view = table.game().view(seat);
+        let _ = writeln!(self.keys.out);
+        for line in view.table_lines() {
+            let _ = writeln!(self.keys.out, "{}", escape_lines(&line));
+        }
+        self.keys.ask_prompt(seat, &question.prompt)
+    }
+
+    fn show(&mut self, events: &[<Match as Ruleset>::Event]) {
+        for e in events {
+            let _ = writeln!(
+                self.keys.out,
+                "{}",
+                escape_lines(&Match::describe(e, self.keys.cards))
+            );
+        }
+    }
+}
+
+fn run_script(path: &Path, json: bool, set: &CardSet) -> Result<(), CliError> {
+    let shown = escape_lines(&path.display().to_string());
+    let text = read_small(path)?;
+    let script: Script = crate::cards::read_ron(&text).map_err(|e| {
+        CliError::failed(format!(
+            "error: {shown}:{}:{}: not an Alpha script: {} (docs/alpha-rules.md, \"Scripted games\", shows the format)",
+            e.span.start.line, e.span.start.col, e.code
+        ))
+    })?;
+    let played = script
+        .run(set)
+        .map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        let value = serde_json::json!({
+            "events": played.events.iter().map(|(step, e)| serde_json::json!({
+                "step": step,
+                "text": Match::describe(e, set),
+                "event": e,
+            })).collect::<Vec<_>>(),
+            "outcome": played.game.outcome(),
+            "turn": played.game.turn(),
+            "waiting_for": played.game.waiting_for(),
+            "seats": played.game.zones(),
+            "refused": played.refused.as_ref().map(|r| serde_json::json!({
+                "step": r.index, "seat": r.seat, "text": r.text, "reason": r.reason,
+            })),
+        });
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        );
+    } else {
+        for (step, e) in &played.events {
+            let _ = writeln!(
+                out,
+                "[{step:>3}] {}",
+                escape_lines(&Match::describe(e, set))
+            );
+        }
+        let _ = writeln!(out, "--- final state (turn {}) ---", played.game.turn());
+        for z in played.game.zones() {
+            let _ = writeln!(
+                out,
+                "{}: {} points{} · target {}",
+                z.seat,
+                z.points,
+                if z.alive { "" } else { " · OUT" },
+                z.target
+            );
+            let _ = writeln!(out, "  hand: {}", escape_lines(&z.hand.join(", ")));
+            let _ = writeln!(
+                out,
+                "  Net Ocean ({}): {}",
+                z.net_ocean.len(),
+                escape_lines(&z.net_ocean.join(", "))
+            );
+            let _ = writeln!(
+                out,
+                "  Dark Area: {}",
+                escape_lines(&z.dark_area.join(", "))
+            );
+            let _ = writeln!(out, "  removed: {}", escape_lines(&z.removed.join(", ")));
+            for d in &z.digimon {
+                let _ = writeln!(
+                    out,
+                    "  Digimon: {}{}{}{}",
+                    escape_lines(&d.card),
+                    if d.face_down { " (face down)" } else { "" },
+                    if d.tapped { " (tapped)" } else { "" },
+                    if d.stack.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ← {}", escape_lines(&d.stack.join(" ← ")))
+                    }
+                );
+            }
+            for o in &z.options {
+                let _ = writeln!(
+                    out,
+                    "  Option: {}{}{}",
+                    escape_lines(&o.card),
+                    if o.face_down { " (face down)" } else { "" },
+                    if o.tapped { " (tapped)" } else { "" }
+                );
+            }
+        }
+        if let Some(o) = played.game.outcome() {
+            let _ = writeln!(out, "outcome: {o:?}");
+        } else if let Some(s) = played.game.waiting_for() {
+            let _ = writeln!(out, "waiting for {s}");
+        }
+    }
+    if !script.expect.is_empty() {
+        let bad = played.check(&script.expect, set);
+        if bad.is_empty() {
+            if !json {
+                let _ = writeln!(out, "expectations: all {} hold", script.expect.len());
+            }
+            return Ok(());
+        }
+        return Err(CliError::failed(format!(
+            "error: {shown}: {} of {} expectations fail:\n  {}",
+            bad.len(),
+            script.expect.len(),
+            escape_lines(&bad.join("\n  "))
+        )));
+    }
+    match played.refused {
+        Some(r) => Err(CliError::failed(format!(
+            "error: {shown}: {}",
+            escape_lines(&r.to_string())
+        ))),
+        None => Ok(()),
+    }
+}
