@@ -11,7 +11,7 @@ export CARGO_TERM_COLOR ?= never
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers
 
-.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory scans screenshot screenshots fuzz decoys
+.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha alpha-soak alpha-strength scans screenshot screenshots fuzz decoys
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -111,3 +111,16 @@ screenshots: deps
 # Vulkan driver's, a system library, so the profile barely matters.
 bench-frame: deps
 	cargo bench --profile dev --bench frame
+
+# Card Game Alpha: 10,000 seeded CPU games replayed to the same final hash
+# (make test replays 60), and the CPU strengths against each other.
+alpha-soak:
+	BTERM_ALPHA_REPLAYS=10000 cargo test --release --no-default-features --test alpha_view replays -- --nocapture
+
+ALPHA_GAMES ?= 1000
+alpha-strength:
+	cargo run --release --no-default-features --example alpha_stats -- $(ALPHA_GAMES) normal easy
+	cargo run --release --no-default-features --example alpha_stats -- $(ALPHA_GAMES) hard normal
+
+bench-alpha:
+	cargo bench --no-default-features --bench alpha

@@ -55,8 +55,14 @@ fn a_view_never_holds_a_card_its_seat_may_not_see() {
                 let v = serde_json::to_value(m.view(me).state()).unwrap();
                 assert_eq!(v["history"].as_u64(), Some(0), "the path leaks hidden ids");
                 for (j, st) in v["seats"].as_array().unwrap().iter().enumerate() {
-                    assert!(ids(&st["ocean"]).iter().all(|&x| x == HIDDEN), "Net Ocean seen");
-                    assert!(ids(&st["dark"]).iter().all(|&x| x == HIDDEN), "Dark Area seen");
+                    assert!(
+                        ids(&st["ocean"]).iter().all(|&x| x == HIDDEN),
+                        "Net Ocean seen"
+                    );
+                    assert!(
+                        ids(&st["dark"]).iter().all(|&x| x == HIDDEN),
+                        "Dark Area seen"
+                    );
                     if j == me.index() {
                         assert!(ids(&st["hand"]).iter().all(|&x| x != HIDDEN));
                         continue;
@@ -103,7 +109,10 @@ fn matches_differing_only_in_hidden_cards_get_the_same_cpu_choice() {
         }
         compared += 1;
     });
-    assert!(compared > 10 && differed > compared / 2, "{compared} {differed}");
+    assert!(
+        compared > 10 && differed > compared / 2,
+        "{compared} {differed}"
+    );
 }
 
 #[test]
@@ -159,9 +168,16 @@ fn replays_reproduce_the_final_hash() {
             .map(|k| names[(seed as usize + k * 2) % names.len()])
             .collect();
         let players = (0..seats)
-            .map(|k| Player::Cpu(if k % 2 == 0 { Strength::Easy } else { Strength::Normal }))
+            .map(|k| {
+                Player::Cpu(if k % 2 == 0 {
+                    Strength::Easy
+                } else {
+                    Strength::Normal
+                })
+            })
             .collect();
-        let mut t: Table<Match> = Table::new(setup(&cards, &picked, seed), &cards, players).unwrap();
+        let mut t: Table<Match> =
+            Table::new(setup(&cards, &picked, seed), &cards, players).unwrap();
         drive_cpus(&mut t, &cards);
         assert!(t.is_over(), "seed {seed} did not end");
         let replay = Replay::of(&t);

@@ -877,10 +877,11 @@ impl Match {
             self.tap(id);
         }
         if def.lost {
-            if b.blocked && !def.deleted {
-                if let Some(id) = def.main {
-                    self.tap(id);
-                }
+            if b.blocked
+                && !def.deleted
+                && let Some(id) = def.main
+            {
+                self.tap(id);
             }
             if b.alpha {
                 for &id in &def.support {

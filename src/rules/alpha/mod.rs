@@ -168,6 +168,34 @@ pub enum Action {
     Resolve(bool),
 }
 
+impl Action {
+    /// The action as one number (for the running digest of the path).
+    fn code(self) -> u64 {
+        let id = |c: CardId| u64::from(c.0);
+        let (tag, a, b, c) = match self {
+            Action::Done => (0, 0, 0, 0),
+            Action::Discard(x) => (1, id(x), 0, 0),
+            Action::Scrap(x) => (2, id(x), 0, 0),
+            Action::Play(x) => (3, id(x), 0, 0),
+            Action::Evolve(x, y) => (4, id(x), id(y), 0),
+            Action::Jogress(x, y, z) => (5, id(x), id(y), id(z)),
+            Action::Target(s) => (6, s.index() as u64, 0, 0),
+            Action::Lead(x) => (7, id(x), 0, 0),
+            Action::Attack(None) => (8, 0, 0, 0),
+            Action::Attack(Some(x)) => (9, id(x), 0, 0),
+            Action::AlphaAttack => (10, 0, 0, 0),
+            Action::Support(x) => (11, id(x), 0, 0),
+            Action::Block(x) => (12, id(x), 0, 0),
+            Action::NoBlock => (13, 0, 0, 0),
+            Action::Pass => (14, 0, 0, 0),
+            Action::Command(x) => (15, id(x), 0, 0),
+            Action::Pick(x) => (16, id(x), 0, 0),
+            Action::Resolve(y) => (17, u64::from(y), 0, 0),
+        };
+        tag | (a << 8) | (b << 24) | (c << 40)
+    }
+}
+
 /// What the match waits for, and from whom.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 enum Wait {
@@ -579,8 +607,11 @@ impl Match {
         self.act(seat, action);
         self.advance();
         self.actions += 1;
-        let bytes = serde_json::to_vec(&(seat, action)).unwrap_or_default();
-        self.history = crate::rules::fnv1a(&[&self.history.to_le_bytes()[..], &bytes].concat());
+        let word = action.code() ^ ((seat.index() as u64) << 60);
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&self.history.to_le_bytes());
+        bytes[8..].copy_from_slice(&word.to_le_bytes());
+        self.history = crate::rules::fnv1a(&bytes);
         Ok(std::mem::take(&mut self.log))
     }
 

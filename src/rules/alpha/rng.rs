@@ -1,9 +1,9 @@
-//! The match's random numbers: SplitMix64, small, fast and plain data (it
+//! The match's random numbers: `SplitMix64`, small, fast and plain data (it
 //! is saved with the match, so a match in progress serialises whole).
 
 use serde::{Deserialize, Serialize};
 
-/// A seeded generator (SplitMix64).
+/// A seeded generator (`SplitMix64`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Rng64(u64);

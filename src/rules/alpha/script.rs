@@ -230,12 +230,10 @@ impl Played {
                     | Expect::Lacks(s, z, _) => {
                         format!("{:?}", zone(*s, *z))
                     }
-                    Expect::Refused(_) => format!(
-                        "{}",
-                        self.refused
-                            .as_ref()
-                            .map_or_else(|| "no step refused".to_string(), ToString::to_string)
-                    ),
+                    Expect::Refused(_) => self
+                        .refused
+                        .as_ref()
+                        .map_or_else(|| "no step refused".to_string(), ToString::to_string),
                     Expect::Turn(_) => format!("turn {}", self.game.turn()),
                     Expect::Waiting(_) => format!("waiting for {:?}", self.game.waiting_for()),
                     _ => format!("outcome {:?}", self.game.outcome()),
@@ -243,10 +241,10 @@ impl Played {
                 bad.push(format!("expected {e:?}; found {found}"));
             }
         }
-        if self.refused.is_some() && !expect.iter().any(|e| matches!(e, Expect::Refused(_))) {
-            if let Some(r) = &self.refused {
-                bad.push(format!("unexpected refusal: {r}"));
-            }
+        if let Some(r) = &self.refused
+            && !expect.iter().any(|e| matches!(e, Expect::Refused(_)))
+        {
+            bad.push(format!("unexpected refusal: {r}"));
         }
         bad
     }
