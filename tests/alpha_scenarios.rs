@@ -11,7 +11,7 @@ fn every_scenario_holds() {
     // Cargo runs tests from the package root. (Not env!("CARGO_MANIFEST_DIR"):
     // a shared target folder may reuse a binary built in another checkout.)
     let dir = std::path::Path::new("tests/alpha");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
+    let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("tests/alpha")
         .filter_map(Result::ok)
         .map(|e| e.path())

@@ -257,17 +257,7 @@ pub fn search(view: &View, iterations: u32, time: Duration, rng: &mut Rng64) -> 
         let mut path = vec![0usize];
         let mut node = 0usize;
         // Selection and expansion.
-        loop {
-            if world.outcome().is_some() {
-                break;
-            }
-            let Some(seat) = world.waiting_for() else {
-                break;
-            };
-            let legal = world.legal_actions(seat);
-            if legal.is_empty() {
-                break;
-            }
+        while let Some((seat, legal)) = to_move(&world) {
             let kids: Vec<usize> = nodes[node]
                 .children
                 .iter()
@@ -339,19 +329,22 @@ pub fn search(view: &View, iterations: u32, time: Duration, rng: &mut Rng64) -> 
         .unwrap_or(root_legal[0])
 }
 
+/// Who is asked now and what it may do, while the game goes on.
+fn to_move(world: &Match) -> Option<(Seat, Vec<Action>)> {
+    if world.outcome().is_some() {
+        return None;
+    }
+    let seat = world.waiting_for()?;
+    let legal = world.legal_actions(seat);
+    (!legal.is_empty()).then_some((seat, legal))
+}
+
 /// Plays greedily (with some chance) for a while; scores each seat 0–1.
 fn rollout(world: &mut Match, rng: &mut Rng64) -> Vec<f64> {
     for _ in 0..ROLLOUT_ACTIONS {
-        if world.outcome().is_some() {
-            break;
-        }
-        let Some(seat) = world.waiting_for() else {
+        let Some((seat, legal)) = to_move(world) else {
             break;
         };
-        let legal = world.legal_actions(seat);
-        if legal.is_empty() {
-            break;
-        }
         let a = if rng.below(5) == 0 {
             legal[rng.below(legal.len())]
         } else {

@@ -268,6 +268,18 @@ impl CardSet {
         ])
     }
 
+    /// This set, or (when a setup carries cards of its own) this set plus
+    /// those cards, as [`CardSet::with_cards`] checks them; the error is one
+    /// line per problem, joined by "; ".
+    pub fn extended(&self, extra: &[Card]) -> Result<std::borrow::Cow<'_, CardSet>, String> {
+        if extra.is_empty() {
+            return Ok(std::borrow::Cow::Borrowed(self));
+        }
+        self.with_cards(extra)
+            .map(std::borrow::Cow::Owned)
+            .map_err(|e| e.to_string().replace('\n', "; "))
+    }
+
     /// This set plus the cards of one more card file (`path` names it in
     /// the errors, with their lines), checked as card files are.
     pub fn with_card_file(&self, path: &Path, text: &str) -> Result<CardSet, LoadErrors> {

@@ -6,10 +6,9 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
-use super::battle::{Keyboard, keyboard_lines};
+use super::battle::{Keyboard, finish, keyboard_lines, save_is_free};
 use super::{CliError, escape_lines, load_set};
 use crate::cards::{CardNumber, CardSet};
-use crate::replay::Replay;
 use crate::rules::alpha::script::Script;
 use crate::rules::alpha::{DeckFile, Match, Setup, deck};
 use crate::rules::{Question, Reply, Ruleset, Seat};
@@ -76,11 +75,20 @@ pub struct AlphaArgs {
     pub cards: Option<PathBuf>,
 }
 
-fn read_small(path: &Path) -> Result<String, CliError> {
-    crate::save::read_text(path, MAX_FILE).map_err(|e| {
+/// Reads a small RON file (a deck, a script); a parse error names the
+/// line and column and says where the format is shown (`hint`).
+fn read_ron_file<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    what: &str,
+    hint: &str,
+) -> Result<T, CliError> {
+    let shown = escape_lines(&path.display().to_string());
+    let text = crate::save::read_text(path, MAX_FILE)
+        .map_err(|e| CliError::failed(format!("error: cannot read {shown}: {e}")))?;
+    crate::cards::read_ron(&text).map_err(|e| {
         CliError::failed(format!(
-            "error: cannot read {}: {e}",
-            escape_lines(&path.display().to_string())
+            "error: {shown}:{}:{}: not {what}: {} ({hint})",
+            e.span.start.line, e.span.start.col, e.code
         ))
     })
 }
@@ -101,14 +109,12 @@ fn load_deck(arg: &str, cards: &CardSet) -> Result<(String, Vec<CardNumber>), Cl
             names.join(", ")
         )));
     }
-    let text = read_small(path)?;
     let shown = escape_lines(&path.display().to_string());
-    let file: DeckFile = crate::cards::read_ron(&text).map_err(|e| {
-        CliError::failed(format!(
-            "error: {shown}:{}:{}: not a deck file: {} (see assets/decks/courage.ron for the format)",
-            e.span.start.line, e.span.start.col, e.code
-        ))
-    })?;
+    let file: DeckFile = read_ron_file(
+        path,
+        "a deck file",
+        "see assets/decks/courage.ron for the format",
+    )?;
     let numbers = file
         .numbers(cards)
         .map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;
@@ -175,14 +181,7 @@ pub(super) fn alpha(args: AlphaArgs) -> Result<(), CliError> {
             args.decks.len()
         )));
     }
-    if let Some(path) = &args.save
-        && std::fs::symlink_metadata(path).is_ok()
-    {
-        return Err(CliError::usage(format!(
-            "error: {} already exists; choose another file for --save",
-            escape_lines(&path.display().to_string())
-        )));
-    }
+    save_is_free(args.save.as_deref())?;
     let mut decks = Vec::new();
     for d in &args.decks {
         decks.push(load_deck(d, &set)?.1);
@@ -204,26 +203,15 @@ pub(super) fn alpha(args: AlphaArgs) -> Result<(), CliError> {
         curtain: people > 1,
         last: None,
     };
-    let played = drive(&mut table, &set, &mut front).and_then(|()| {
-        if table.is_over() {
-            Ok(())
-        } else {
-            Err(CliError::failed(
-                "error: the game stopped before its end: nobody could move (a bug; please report it with the seed and decks)",
-            ))
-        }
-    });
-    if let Some(path) = &args.save {
-        Replay::of(&table)
-            .save_new(path)
-            .map_err(|e| CliError::failed(format!("error: cannot save the replay: {e}")))?;
-        let _ = writeln!(
-            front.keys.out,
-            "replay saved to {}",
-            escape_lines(&path.display().to_string())
-        );
-    }
-    played
+    let played = drive(&mut table, &set, &mut front);
+    finish(
+        &table,
+        played,
+        args.save.as_deref(),
+        &mut front.keys.out,
+        "game",
+        "decks",
+    )
 }
 
 /// People at one terminal: each sees its own view before it answers; with
@@ -276,13 +264,11 @@ impl People<Match> for Terminal<'_> {
 
 fn run_script(path: &Path, json: bool, set: &CardSet) -> Result<(), CliError> {
     let shown = escape_lines(&path.display().to_string());
-    let text = read_small(path)?;
-    let script: Script = crate::cards::read_ron(&text).map_err(|e| {
-        CliError::failed(format!(
-            "error: {shown}:{}:{}: not an Alpha script: {} (docs/alpha-rules.md, \"Scripted games\", shows the format)",
-            e.span.start.line, e.span.start.col, e.code
-        ))
-    })?;
+    let script: Script = read_ron_file(
+        path,
+        "an Alpha script",
+        "docs/alpha-rules.md, \"Scripted games\", shows the format",
+    )?;
     let played = script
         .run(set)
         .map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;

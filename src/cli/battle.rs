@@ -118,14 +118,7 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
             "--timer {t}: give a number of seconds above 0 and at most {MAX_TIMER}"
         )));
     }
-    if let Some(path) = &args.save
-        && std::fs::symlink_metadata(path).is_ok()
-    {
-        return Err(CliError::usage(format!(
-            "error: {} already exists; choose another file for --save",
-            path.display()
-        )));
-    }
+    save_is_free(args.save.as_deref())?;
     let set = load_set(args.cards.as_deref())?;
     let teams = [
         parse_team(&args.team_a, &set).map_err(|e| CliError::usage(e.to_string()))?,
@@ -140,23 +133,54 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
         cards: &set,
         out: std::io::stdout(),
     };
-    let played = drive(&mut table, &set, &mut keyboard).and_then(|()| {
+    let played = drive(&mut table, &set, &mut keyboard);
+    finish(
+        &table,
+        played,
+        args.save.as_deref(),
+        &mut keyboard.out,
+        "battle",
+        "teams",
+    )
+}
+
+/// Refuses a `--save` file that already exists, before a game starts.
+pub(super) fn save_is_free(path: Option<&Path>) -> Result<(), CliError> {
+    match path {
+        Some(p) if std::fs::symlink_metadata(p).is_ok() => Err(CliError::usage(format!(
+            "error: {} already exists; choose another file for --save",
+            escape_lines(&p.display().to_string())
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// After a driven game: one that stopped before its end is a bug to
+/// report (`what` is played with `inputs`); the replay is saved when asked,
+/// only if the file still does not exist (not even one made during the game).
+pub(super) fn finish<R: Ruleset>(
+    table: &Table<R>,
+    played: Result<(), CliError>,
+    save: Option<&Path>,
+    out: &mut impl std::io::Write,
+    what: &str,
+    inputs: &str,
+) -> Result<(), CliError> {
+    let played = played.and_then(|()| {
         if table.is_over() {
             Ok(())
         } else {
-            Err(CliError::failed(
-                "error: the battle stopped before its end: nobody could move (a bug; please report it with the seed and teams)",
-            ))
+            Err(CliError::failed(format!(
+                "error: the {what} stopped before its end: nobody could move (a bug; please report it with the seed and {inputs})"
+            )))
         }
     });
-    if let Some(path) = &args.save {
-        // Written only if the file still does not exist: a file made while
-        // the battle was played is not overwritten either.
-        Replay::of(&table)
+    if let Some(path) = save {
+        Replay::of(table)
             .save_new(path)
             .map_err(|e| CliError::failed(format!("error: cannot save the replay: {e}")))?;
         let _ = writeln!(
-            keyboard.out,
+            out,
             "replay saved to {}",
             escape_lines(&path.display().to_string())
         );

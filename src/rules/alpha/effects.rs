@@ -925,13 +925,6 @@ impl Match {
         self.speed(id)
     }
 
-    /// A seat's hand, Net Ocean and Dark Area sizes.
-    pub fn counts(&self, s: Seat) -> (usize, usize, usize) {
-        self.seats.get(s.index()).map_or((0, 0, 0), |st| {
-            (st.hand.len(), st.ocean.len(), st.dark.len())
-        })
-    }
-
     /// The Digimon acting now, if a Digimon's action is asked.
     pub fn acting(&self) -> Option<CardId> {
         match self.wait {

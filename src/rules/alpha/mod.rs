@@ -26,6 +26,7 @@ pub use deck::{DeckError, DeckFile};
 pub use effects::Clash;
 pub use event::{Event, Struck};
 pub use rng::Rng64;
+pub use text::Ask;
 pub use view::{DigimonZone, OptionZone, View, Zones};
 
 use super::{IllegalAction, Outcome, Seat};
@@ -424,15 +425,10 @@ impl Match {
         if !(2..=4).contains(&n) {
             return Err(SetupError::Seats(n));
         }
-        let extended;
-        let cards = if setup.extra.is_empty() {
-            cards
-        } else {
-            extended = cards
-                .with_cards(&setup.extra)
-                .map_err(|e| SetupError::ExtraCards(e.to_string().replace('\n', "; ")))?;
-            &extended
-        };
+        let cards = cards
+            .extended(&setup.extra)
+            .map_err(SetupError::ExtraCards)?;
+        let cards = cards.as_ref();
         for (i, deck) in setup.decks.iter().enumerate() {
             deck::check(deck, cards).map_err(|error| SetupError::Deck {
                 seat: Seat::new(i).unwrap_or(Seat::P1),
@@ -574,11 +570,6 @@ impl Match {
     /// Who owns a card.
     pub fn owner(&self, id: CardId) -> Option<Seat> {
         self.ids.get(usize::from(id.0)).map(|&(_, s)| s)
-    }
-
-    /// Every card id of the match.
-    pub fn all_ids(&self) -> impl Iterator<Item = CardId> + '_ {
-        (0..self.ids.len()).map(|i| CardId(i as u16))
     }
 
     /// A fingerprint of the whole state, the same on every machine.
@@ -736,5 +727,3 @@ impl super::Ruleset for Match {
         event::describe(event, cards)
     }
 }
-
-pub use text::Ask;

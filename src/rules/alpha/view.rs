@@ -55,8 +55,7 @@ impl Match {
     pub fn view(&self, seat: Seat) -> View {
         let mut state = self.clone();
         let visible = self.visible_to(seat);
-        state.each_slot(|owner, slot, id| {
-            let _ = (owner, slot);
+        state.each_slot(|_, _, id| {
             if !id.is_hidden() && !visible[usize::from(id.0)] {
                 *id = CardId::HIDDEN;
             }

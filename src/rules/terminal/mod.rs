@@ -117,15 +117,10 @@ impl Match {
     /// Checks a setup against the card set and starts the battle.
     pub fn from_setup(setup: &Setup, cards: &CardSet) -> Result<Match, SetupError> {
         setup.tunables.check().map_err(SetupError::Tunables)?;
-        let extended;
-        let cards = if setup.extra.is_empty() {
-            cards
-        } else {
-            extended = cards
-                .with_cards(&setup.extra)
-                .map_err(|e| SetupError::ExtraCards(e.to_string().replace('\n', "; ")))?;
-            &extended
-        };
+        let cards = cards
+            .extended(&setup.extra)
+            .map_err(SetupError::ExtraCards)?;
+        let cards = cards.as_ref();
         let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
         let t = &setup.tunables;
         let mut opening = Vec::new();
