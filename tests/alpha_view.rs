@@ -187,3 +187,27 @@ fn replays_reproduce_the_final_hash() {
         assert_eq!(m.state_hash(), t.game().state_hash());
     }
 }
+
+/// Replays saved by an earlier build (adf6f8f: a hard CPU against a normal
+/// one, and four mixed CPUs) still play the same game to the same hash.
+#[test]
+fn replays_from_an_earlier_build_still_verify() {
+    let cards = CardSet::embedded();
+    for (name, seats, actions) in [
+        ("alpha-replay-2-seats.ron", 2, 76),
+        ("alpha-replay-4-seats.ron", 4, 191),
+    ] {
+        let path = std::path::Path::new("tests/fixtures").join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let r = Replay::<Match>::parse(&text, name).unwrap();
+        assert_eq!(r.setup.decks.len(), seats, "{name}");
+        assert_eq!(r.actions.len(), actions, "{name}");
+        let end = r.play(&cards, |_| {}).unwrap();
+        assert!(end.outcome().is_some(), "{name}: a whole game");
+        assert_eq!(
+            bterm::cards::write_ron(&r).unwrap().trim(),
+            text.trim(),
+            "{name}"
+        );
+    }
+}

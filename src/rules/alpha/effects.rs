@@ -152,14 +152,13 @@ impl Match {
                 Effect::Speed(Target::This, c) => Some(*c),
                 _ => None,
             });
-        let negated = self.mods_of(id).any(|m| m.negated);
-        let mods = self.mods_of(id).flat_map(|m| m.speed.iter().copied());
-        let all: Vec<Change> = if negated {
-            mods.collect()
-        } else {
-            always.chain(mods).collect()
-        };
-        combine(u32::from(d.speed), all.into_iter())
+        let pair = self.mods_of(id);
+        let negated = pair.clone().any(|m| m.negated);
+        let mods = pair.flat_map(|m| m.speed.iter().copied());
+        combine(
+            u32::from(d.speed),
+            always.filter(move |_| !negated).chain(mods),
+        )
     }
 
     pub(super) fn battle_type(&self, id: CardId) -> BattleType {
@@ -253,13 +252,11 @@ impl Match {
         moment: Moment,
     ) -> Vec<Step> {
         let abilities = self.abilities(card);
-        let mut autos = Vec::new();
-        let mut actions = Vec::new();
-        for (i, a) in abilities.iter().enumerate() {
-            if !moment.fires(a) {
-                continue;
-            }
-            let step = Step::Fire {
+        let mut out: Vec<Step> = abilities
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| moment.fires(a))
+            .map(|(i, _)| Step::Fire {
                 ctx: Ctx {
                     seat,
                     card,
@@ -269,18 +266,25 @@ impl Match {
                 },
                 next: 0,
                 stage: 0,
+            })
+            .collect();
+        self.by_class(&mut out);
+        out
+    }
+
+    /// Orders the abilities of one moment: interruptive effects first,
+    /// then ◎, then [Action:] (D23); otherwise as listed.
+    fn by_class(&self, steps: &mut [Step]) {
+        steps.sort_by_key(|step| {
+            let Step::Fire { ctx, .. } = step else {
+                return 3;
             };
-            // Interruptive effects first, then ◎, then [Action:].
-            if a.is_interruptive() {
-                autos.insert(0, step);
-            } else if a.mark == Mark::Action {
-                actions.push(step);
-            } else {
-                autos.push(step);
+            match self.abilities(ctx.card).get(usize::from(ctx.index)) {
+                Some(a) if a.is_interruptive() => 0,
+                Some(a) if a.mark == Mark::Action => 2,
+                _ => 1,
             }
-        }
-        autos.extend(actions);
-        autos
+        });
     }
 
     /// A Digimon's own abilities at a moment (none while negated).
@@ -302,6 +306,7 @@ impl Match {
         for o in st.options.iter().filter(|o| !o.down) {
             out.extend(self.fire_steps(s, o.card, None, moment));
         }
+        self.by_class(&mut out);
         out
     }
 
@@ -328,6 +333,7 @@ impl Match {
                 out.extend(self.fire_steps(side.seat, c, Some(main), moment));
             }
         }
+        self.by_class(&mut out);
         out
     }
 

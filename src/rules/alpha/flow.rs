@@ -98,9 +98,9 @@ impl Match {
 
     /// Pushes steps so that they run in the order given.
     pub(super) fn then(&mut self, steps: impl IntoIterator<Item = Step>) {
-        let mut v: Vec<Step> = steps.into_iter().collect();
-        v.reverse();
-        self.steps.extend(v);
+        let at = self.steps.len();
+        self.steps.extend(steps);
+        self.steps[at..].reverse();
     }
 
     fn run(&mut self, step: Step) {
@@ -249,8 +249,9 @@ impl Match {
         if self.outcome.is_some() {
             return;
         }
-        let zero: Vec<Seat> = self.living().filter(|&s| self.points(s) == 0).collect();
-        for s in zero {
+        loop {
+            let zero = self.living().find(|&s| self.points(s) == 0);
+            let Some(s) = zero else { break };
             self.leave(s, "its points dropped to 0");
         }
     }
@@ -398,10 +399,7 @@ impl Match {
             .collect();
         for (i, &id) in st.hand.iter().enumerate() {
             // The same card twice in hand plays the same: offer the first.
-            if st.hand[..i]
-                .iter()
-                .any(|&o| self.number(o) == self.number(id))
-            {
+            if st.hand[..i].iter().any(|&o| self.same_card(o, id)) {
                 continue;
             }
             let Some(card) = self.card(id) else { continue };
@@ -606,10 +604,10 @@ impl Match {
     // ---------------------------------------------------------------- Battle Phase
 
     fn next_actor(&mut self) {
-        let mut best: Option<(u32, usize)> = None;
-        let mut tied: Vec<CardId> = Vec::new();
-        let order = self.order.clone();
-        for (pos, &s) in order.iter().enumerate() {
+        // The fastest (speed, earliest in the order), its first Digimon,
+        // and whether another one ties with it.
+        let mut best: Option<((u32, usize), CardId, bool)> = None;
+        for (pos, &s) in self.order.iter().enumerate() {
             if !self.alive(s) {
                 continue;
             }
@@ -617,28 +615,24 @@ impl Match {
                 if m.down || m.acted {
                     continue;
                 }
-                let sp = self.speed(m.card);
-                let key = (sp, usize::MAX - pos);
-                match best {
-                    Some(b) if key < b => {}
-                    Some(b) if key == b => tied.push(m.card),
-                    _ => {
-                        best = Some(key);
-                        tied = vec![m.card];
-                    }
+                let key = (self.speed(m.card), usize::MAX - pos);
+                match &mut best {
+                    Some((b, _, _)) if key < *b => {}
+                    Some((b, _, tie)) if key == *b => *tie = true,
+                    _ => best = Some((key, m.card, false)),
                 }
             }
         }
-        let Some((speed, _)) = best else {
+        let Some(((speed, _), first, tie)) = best else {
             self.steps.push(Step::EndOfTurn);
             return;
         };
-        if tied.len() > 1 {
-            if let Some(s) = self.owner(tied[0]) {
+        if tie {
+            if let Some(s) = self.owner(first) {
                 self.wait = Some(Wait::Lead(s, speed));
             }
         } else {
-            self.start_action(tied[0]);
+            self.start_action(first);
         }
     }
 
@@ -893,12 +887,18 @@ impl Match {
 
     // ---------------------------------------------------------------- actions
 
-    /// Every action `seat` may take now.
-    pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        let mut out = Vec::new();
-        let Some(wait) = &self.wait else { return out };
+    /// Every action `seat` may take now, worked out from the state.
+    pub(super) fn list_actions(&self, seat: Seat) -> Vec<Action> {
+        let mut out = Vec::with_capacity(16);
+        self.list_actions_into(seat, &mut out);
+        out
+    }
+
+    /// Appends every action `seat` may take now to `out`.
+    pub(super) fn list_actions_into(&self, seat: Seat, out: &mut Vec<Action>) {
+        let Some(wait) = &self.wait else { return };
         if wait.seat() != seat || self.outcome.is_some() {
-            return out;
+            return;
         }
         let st = &self.seats[seat.index()];
         let targets = |out: &mut Vec<Action>| {
@@ -915,14 +915,14 @@ impl Match {
                 out.extend(st.hand.iter().map(|&c| Action::Discard(c)));
                 out.extend(st.digimon.iter().map(|m| Action::Scrap(m.card)));
                 out.extend(st.options.iter().map(|o| Action::Scrap(o.card)));
-                targets(&mut out);
+                targets(out);
                 if st.hand.len() <= HAND {
                     out.push(Action::Done);
                 }
             }
             Wait::Plays(_) => {
-                self.play_actions(seat, &mut out);
-                targets(&mut out);
+                self.play_actions(seat, out);
+                targets(out);
                 out.push(Action::Done);
             }
             Wait::Lead(_, speed) => {
@@ -946,7 +946,7 @@ impl Match {
                     out.push(Action::AlphaAttack);
                 }
                 out.push(Action::Pass);
-                targets(&mut out);
+                targets(out);
             }
             Wait::Supporters(_) => {
                 if let Some(b) = &self.battle
@@ -978,10 +978,12 @@ impl Match {
                 }
             }
             Wait::Commands(_) => {
-                let mut seen = Vec::new();
+                let first = out.len();
                 for c in self.commands_in_hand(seat) {
-                    if !seen.contains(&self.number(c)) {
-                        seen.push(self.number(c));
+                    let seen = out[first..]
+                        .iter()
+                        .any(|a| matches!(a, Action::Command(o) if self.same_card(*o, c)));
+                    if !seen {
                         out.push(Action::Command(c));
                     }
                 }
@@ -1006,7 +1008,6 @@ impl Match {
             Wait::DiscardFor { .. } => out.extend(st.hand.iter().map(|&c| Action::Discard(c))),
             Wait::Confirm(_) => out.extend([Action::Resolve(true), Action::Resolve(false)]),
         }
-        out
     }
 
     pub(super) fn commands_in_hand(&self, s: Seat) -> impl Iterator<Item = CardId> + '_ {

@@ -414,7 +414,24 @@ pub struct Match {
     /// Events of the step under way.
     #[serde(skip)]
     log: Vec<Event>,
+    /// The waiting seat's legal actions, worked out once after each step.
+    #[serde(skip)]
+    legal: Legal,
 }
+
+/// A cache of what follows from the state (the waiting seat's legal
+/// actions): neither serialised nor compared, so a match read back from
+/// a file equals the one written, and works the list out again when asked.
+#[derive(Debug, Clone, Default)]
+struct Legal(Option<Vec<Action>>);
+
+impl PartialEq for Legal {
+    fn eq(&self, _: &Legal) -> bool {
+        true
+    }
+}
+
+impl Eq for Legal {}
 
 impl Match {
     /// Checks a setup against the card set and starts the match: decks
@@ -502,11 +519,13 @@ impl Match {
             actions: 0,
             history: 0,
             log: Vec::new(),
+            legal: Legal::default(),
         };
         m.emit(Event::FirstToAttack(first));
         m.setup_hands(setup.shuffle);
         m.steps.push(Step::TurnStart);
         m.advance();
+        m.relist();
         m.opening = std::mem::take(&mut m.log);
         Ok(m)
     }
@@ -567,6 +586,12 @@ impl Match {
         self.card(id).map(Card::number)
     }
 
+    /// Whether two ids are copies of one card (the same definition).
+    fn same_card(&self, a: CardId, b: CardId) -> bool {
+        let def = |id: CardId| self.ids.get(usize::from(id.0)).map(|&(d, _)| d);
+        matches!((def(a), def(b)), (Some(x), Some(y)) if x == y)
+    }
+
     /// Who owns a card.
     pub fn owner(&self, id: CardId) -> Option<Seat> {
         self.ids.get(usize::from(id.0)).map(|&(_, s)| s)
@@ -588,15 +613,20 @@ impl Match {
                 reason: "the game is over".to_string(),
             });
         }
-        if !self.legal_actions(seat).contains(&action) {
+        let legal = match &self.legal.0 {
+            Some(list) if self.waiting_for() == Some(seat) => list.contains(&action),
+            _ => self.list_actions(seat).contains(&action),
+        };
+        if !legal {
             return Err(IllegalAction {
                 seat,
                 reason: self.why_not(seat, action),
             });
         }
-        self.log.clear();
+        self.log = Vec::with_capacity(8);
         self.act(seat, action);
         self.advance();
+        self.relist();
         self.actions += 1;
         let word = action.code() ^ ((seat.index() as u64) << 60);
         let mut bytes = [0u8; 16];
@@ -604,6 +634,34 @@ impl Match {
         bytes[8..].copy_from_slice(&word.to_le_bytes());
         self.history = crate::rules::fnv1a(&bytes);
         Ok(std::mem::take(&mut self.log))
+    }
+
+    /// Every action `seat` may take now.
+    pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        match &self.legal.0 {
+            Some(list) if self.waiting_for() == Some(seat) => list.clone(),
+            _ => self.list_actions(seat),
+        }
+    }
+
+    /// Works out the waiting seat's legal actions again (after the state
+    /// changed).
+    fn relist(&mut self) {
+        let mut list = self.legal.0.take().unwrap_or_default();
+        list.clear();
+        match &self.wait {
+            Some(w) => {
+                self.list_actions_into(w.seat(), &mut list);
+                self.legal = Legal(Some(list));
+            }
+            None => self.legal = Legal(None),
+        }
+    }
+
+    /// Forgets the listed actions (after hidden cards were masked or
+    /// dealt).
+    fn unlist(&mut self) {
+        self.legal = Legal::default();
     }
 
     fn seat(&self, seat: Seat) -> Option<&SeatState> {

@@ -64,6 +64,7 @@ impl Match {
         state.rng = Rng64::new(0);
         state.history = 0;
         state.log.clear();
+        state.unlist();
         View { seat, state }
     }
 
