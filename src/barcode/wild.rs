@@ -85,6 +85,7 @@ pub fn wild_card(digits: &str) -> Option<Card> {
         attribute: pick(&Attribute::ALL, d(14)),
         group: None,
         one_card_limit: false,
+        deck_limit: None,
         terminal: Vec::new(),
         alpha: Vec::new(),
     }))

@@ -13,6 +13,10 @@ pub use crate::glossary::{Attribute, BattleType, Field, Stage};
 use proptest_derive::Arbitrary;
 
 /// A card of any kind, as written in a card file.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "most cards of a set are Digimon: boxing them saves nothing and adds an indirection to every card read"
+)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(Arbitrary))]
 pub enum Card {
@@ -88,6 +92,15 @@ impl Card {
             Card::Digimon(d) => d.one_card_limit,
             Card::Option(o) => o.one_card_limit,
             Card::Command(c) => c.one_card_limit,
+        }
+    }
+
+    /// How many of this name a deck may hold, if the card says.
+    pub fn deck_limit(&self) -> Option<u8> {
+        match self {
+            Card::Digimon(d) => d.deck_limit,
+            Card::Option(o) => o.deck_limit,
+            Card::Command(c) => c.deck_limit,
         }
     }
 
@@ -183,6 +196,11 @@ pub struct Digimon {
     /// ◎ one-card limit: at most one Digimon of this (base) name in play.
     #[serde(default)]
     pub one_card_limit: bool,
+    /// How many cards of this name a Card Game Alpha deck may hold, when
+    /// the card says so ("unless the card itself states otherwise");
+    /// none: the usual 3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck_limit: Option<u8>,
     /// Battle Terminal abilities (used by the arcade game).
     #[serde(default)]
     #[cfg_attr(
@@ -417,6 +435,11 @@ pub struct OptionCard {
     /// ◎ one-card limit.
     #[serde(default)]
     pub one_card_limit: bool,
+    /// How many cards of this name a Card Game Alpha deck may hold, when
+    /// the card says so ("unless the card itself states otherwise");
+    /// none: the usual 3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck_limit: Option<u8>,
     /// Battle Terminal effects.
     #[serde(default)]
     #[cfg_attr(
@@ -450,6 +473,11 @@ pub struct CommandCard {
     /// ◎ one-card limit.
     #[serde(default)]
     pub one_card_limit: bool,
+    /// How many cards of this name a Card Game Alpha deck may hold, when
+    /// the card says so ("unless the card itself states otherwise");
+    /// none: the usual 3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck_limit: Option<u8>,
     /// Card Game Alpha effects.
     #[serde(default)]
     #[cfg_attr(

@@ -272,6 +272,10 @@ fn run_script(path: &Path, json: bool, set: &CardSet) -> Result<(), CliError> {
     let played = script
         .run(set)
         .map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;
+    let set = script
+        .card_set(set)
+        .map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;
+    let set = set.as_ref();
     let mut out = std::io::stdout().lock();
     if json {
         let value = serde_json::json!({

@@ -203,6 +203,9 @@ pub enum Effect {
     Tap(Target),
     /// Untaps (tabletop) Digimon.
     Untap(Target),
+    /// Its controller wins the game at once (tabletop: a winning condition
+    /// stated on a card).
+    WinGame,
 }
 
 /// How a number changes.

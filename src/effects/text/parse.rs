@@ -523,5 +523,8 @@ fn parse_effect(c: &mut Cursor<'_>) -> PResult<Effect> {
     if c.eat("untap ") {
         return Ok(Effect::Untap(parse_target(c)?));
     }
+    if c.eat("you win the game") {
+        return Ok(Effect::WinGame);
+    }
     c.error("an effect")
 }

@@ -205,5 +205,6 @@ fn effect(e: &Effect) -> String {
         Effect::NegateAbilities(t) => format!("negate the abilities of {}", target(t)),
         Effect::Tap(t) => format!("tap {}", target(t)),
         Effect::Untap(t) => format!("untap {}", target(t)),
+        Effect::WinGame => "you win the game".to_string(),
     }
 }

@@ -45,9 +45,11 @@ pub enum DeckError {
     NoLevelIii,
     /// Too many of one name.
     #[error(
-        "{count} cards named \"{name}\" ({numbers}); at most 3 of one name, an X-Antibody counting as its base name (rulebook, Play Area: Net Ocean)"
+        "{count} cards named \"{name}\" ({numbers}); at most {limit} of one name, an X-Antibody counting as its base name (rulebook, Play Area: Net Ocean)"
     )]
     NameLimit {
+        /// How many the rules allow (3 unless the card says otherwise).
+        limit: usize,
         /// The base name.
         name: String,
         /// How many.
@@ -91,15 +93,22 @@ pub fn check(deck: &[CardNumber], cards: &CardSet) -> Result<(), DeckError> {
     if !found.iter().any(|c| is_level_iii(c)) {
         return Err(DeckError::NoLevelIii);
     }
-    let mut names: BTreeMap<&str, Vec<CardNumber>> = BTreeMap::new();
+    // Per base name: its cards, and the most any of them allows.
+    let mut names: BTreeMap<&str, (Vec<CardNumber>, Option<usize>)> = BTreeMap::new();
     for c in &found {
-        names.entry(c.base_name()).or_default().push(c.number());
+        let e = names.entry(c.base_name()).or_default();
+        e.0.push(c.number());
+        if let Some(n) = c.deck_limit() {
+            e.1 = e.1.max(Some(usize::from(n)));
+        }
     }
-    for (name, numbers) in names {
-        if numbers.len() > NAME_LIMIT {
+    for (name, (numbers, stated)) in names {
+        let limit = stated.unwrap_or(NAME_LIMIT);
+        if numbers.len() > limit {
             let mut distinct: Vec<String> = numbers.iter().map(ToString::to_string).collect();
             distinct.dedup();
             return Err(DeckError::NameLimit {
+                limit,
                 name: name.to_string(),
                 count: numbers.len(),
                 numbers: distinct.join(", "),

@@ -8,7 +8,7 @@ use crate::effects::{
     Ability, Change, Condition, Count, Effect, Filter, Happening, Limit, Mark, Target,
     TechniqueSlot, Timing, Trigger, Whose,
 };
-use crate::rules::Seat;
+use crate::rules::{Outcome, Seat};
 
 /// A moment abilities may fire at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -828,6 +828,16 @@ impl Match {
                 } else {
                     return Some(Wait::DiscardFor { seat: s, left: *n });
                 }
+            }
+            // A winning condition stated on a card: its controller wins.
+            Effect::WinGame => {
+                if let Some(card) = self.number(ctx.card) {
+                    self.emit(Event::WonByCard {
+                        seat: ctx.seat,
+                        card,
+                    });
+                }
+                self.finish(Outcome::Win(ctx.seat));
             }
             // The evolution gauge is the arcade's; the tabletop has none.
             _ => {}

@@ -281,6 +281,14 @@ pub enum Event {
         /// Why, in the rulebook's words.
         why: String,
     },
+    /// A card's own winning condition was met (rulebook, Winning
+    /// Conditions).
+    WonByCard {
+        /// Who wins.
+        seat: Seat,
+        /// The card.
+        card: CardNumber,
+    },
     /// The game is over.
     Over(Outcome),
 }
@@ -445,6 +453,12 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
         }
         Event::TurnEnds(t) => format!("Turn {t} ends."),
         Event::Left { seat, why } => format!("{seat} is out: {why}."),
+        Event::WonByCard { seat, card } => {
+            format!(
+                "{seat}'s {} meets its winning condition.",
+                name(card, cards)
+            )
+        }
         Event::Over(Outcome::Win(s)) => format!("{s} WINS the game."),
         Event::Over(Outcome::Draw) => "The game is a DRAW.".to_string(),
     }

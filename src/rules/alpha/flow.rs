@@ -237,7 +237,7 @@ impl Match {
         self.steps.push(Step::TurnStart);
     }
 
-    fn finish(&mut self, outcome: Outcome) {
+    pub(super) fn finish(&mut self, outcome: Outcome) {
         if self.outcome.is_none() {
             self.outcome = Some(outcome);
             self.emit(Event::Over(outcome));

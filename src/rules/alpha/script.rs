@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Event, Match, Setup};
-use crate::cards::{CardNumber, CardSet};
+use crate::cards::{Card, CardNumber, CardSet};
 use crate::rules::Seat;
 
 /// A scripted game, as written in a `.ron` file.
@@ -31,6 +31,11 @@ pub struct Script {
     /// What must hold when the steps are done (a scenario's assertions).
     #[serde(default)]
     pub expect: Vec<Expect>,
+    /// Cards of the scenario's own, in the card-file format, added to the
+    /// card set (checked as card files are): a rule a printed card does
+    /// not reach can still be played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<Card>,
 }
 
 /// A zone of a seat, as an expectation names it.
@@ -117,8 +122,20 @@ pub struct Played {
 }
 
 impl Script {
+    /// The card set the script plays with: `cards` and the script's own.
+    pub fn card_set<'a>(
+        &self,
+        cards: &'a CardSet,
+    ) -> Result<std::borrow::Cow<'a, CardSet>, String> {
+        cards
+            .extended(&self.cards)
+            .map_err(|e| format!("the script's own cards are refused: {e}"))
+    }
+
     /// The setup the script starts from.
     pub fn setup(&self, cards: &CardSet) -> Result<Setup, String> {
+        let cards = self.card_set(cards)?;
+        let cards = cards.as_ref();
         let mut decks = Vec::new();
         for (i, deck) in self.decks.iter().enumerate() {
             let mut numbers: Vec<CardNumber> = Vec::new();
@@ -137,11 +154,12 @@ impl Script {
             first: Some(self.first),
             shuffle: false,
             points: self.points.clone(),
-            extra: Vec::new(),
+            extra: self.cards.clone(),
         })
     }
 
-    /// Plays the script; a refused step stops it.
+    /// Plays the script; a refused step stops it. (Describe its events
+    /// with [`Script::card_set`].)
     pub fn run(&self, cards: &CardSet) -> Result<Played, String> {
         let setup = self.setup(cards)?;
         let mut game = Match::from_setup(&setup, cards).map_err(|e| e.to_string())?;

@@ -364,7 +364,12 @@ fn run(
                 }
             }
             // Refused at setup (tabletop only); nothing to do in the arcade.
-            Effect::Draw(..) | Effect::Discard(..) | Effect::Tap(_) | Effect::Untap(_) => {}
+            // Tabletop effects: a team holding them is refused (team.rs).
+            Effect::Draw(..)
+            | Effect::Discard(..)
+            | Effect::Tap(_)
+            | Effect::Untap(_)
+            | Effect::WinGame => {}
         }
     }
 }

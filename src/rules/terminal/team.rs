@@ -183,6 +183,7 @@ pub(super) fn unsupported(a: &Ability) -> Option<&'static str> {
     a.effects.iter().find_map(|e| match e {
         Effect::Draw(..) | Effect::Discard(..) => Some("drawing or discarding cards"),
         Effect::Tap(_) | Effect::Untap(_) => Some("tapping"),
+        Effect::WinGame => Some("winning the game (a tabletop winning condition)"),
         _ => None,
     })
 }
