@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use super::{Cpu, Strength};
 use crate::cards::Card;
 use crate::rules::Seat;
-use crate::rules::alpha::{Action, CardId, Match, Rng64, View};
+use crate::rules::alpha::{Action, COST_LIMIT, CardId, Match, Rng64, View};
 
 /// Search iterations of a `hard` decision.
 pub const HARD_ITERATIONS: u32 = 400;
@@ -240,7 +240,7 @@ struct Node {
 pub fn search(view: &View, iterations: u32, time: Duration, rng: &mut Rng64) -> Action {
     let me = view.seat();
     let start = Instant::now();
-    let root_legal = view.state().legal_actions(me);
+    let root_legal = sensible(view.state(), me, view.state().legal_actions(me));
     let mut nodes = vec![Node {
         mover: None,
         action: None,
@@ -335,8 +335,26 @@ fn to_move(world: &Match) -> Option<(Seat, Vec<Action>)> {
         return None;
     }
     let seat = world.waiting_for()?;
-    let legal = world.legal_actions(seat);
+    let legal = sensible(world, seat, world.legal_actions(seat));
     (!legal.is_empty()).then_some((seat, legal))
+}
+
+/// The actions the search considers: all the legal ones but a play that
+/// takes the turn's Cost over 10 for an Option or a new Level III (a Burst
+/// for a card that can as well wait a turn); an evolution over 10 is still
+/// weighed, and so is everything when the plays cannot end.
+fn sensible(m: &Match, seat: Seat, mut legal: Vec<Action>) -> Vec<Action> {
+    if !legal.contains(&Action::Done) {
+        return legal;
+    }
+    let played = m.played_cost(seat);
+    legal.retain(|&a| match a {
+        Action::Play(c) => {
+            played + m.card(c).and_then(Card::cost).map_or(0, u32::from) <= COST_LIMIT
+        }
+        _ => true,
+    });
+    legal
 }
 
 /// Plays greedily (with some chance) for a while; scores each seat 0–1.
@@ -385,7 +403,9 @@ pub fn score(m: &Match) -> Vec<f64> {
             }
             let pts = f64::from(m.points(s)) / 100.0;
             let b = board(s).min(20.0) / 20.0;
-            0.75 * pts + 0.25 * b
+            // Cards still to come: a Burst or a Lifespan costs some.
+            let cards = (m.cards_in_hand_and_ocean(s) as f64 / 32.0).min(1.0);
+            0.7 * pts + 0.2 * b + 0.1 * cards
         })
         .collect();
     let total: f64 = raw.iter().sum::<f64>().max(1e-9);

@@ -920,6 +920,14 @@ impl Match {
         }
     }
 
+    /// How many cards a seat still has to draw from and play (hand and Net
+    /// Ocean: counts every seat may know).
+    pub fn cards_in_hand_and_ocean(&self, s: Seat) -> usize {
+        self.seats
+            .get(s.index())
+            .map_or(0, |st| st.hand.len() + st.ocean.len())
+    }
+
     /// A seat's face-up Digimon in its line-up order.
     pub fn digimon(&self, s: Seat) -> Vec<CardId> {
         self.seats.get(s.index()).map_or_else(Vec::new, |st| {
