@@ -116,6 +116,7 @@ bench-frame: deps
 # (make test replays 60), and the CPU strengths against each other.
 alpha-soak:
 	BTERM_ALPHA_REPLAYS=10000 cargo test --release --no-default-features --test alpha_view replays -- --nocapture
+	BTERM_ALPHA_CASES=2000 cargo test --release --no-default-features --test alpha_play random_play_with
 
 ALPHA_GAMES ?= 1000
 alpha-strength:

@@ -51,6 +51,15 @@ fn bench(c: &mut Criterion) {
             black_box(random_game(&mut m, &mut rng))
         });
     });
+    // As the hard CPU's simulations play: no events kept.
+    c.bench_function("alpha/random_full_game_quiet", |b| {
+        b.iter(|| {
+            let mut m = starts[i % starts.len()].clone();
+            m.set_quiet(true);
+            i += 1;
+            black_box(random_game(&mut m, &mut rng))
+        });
+    });
     // A hard decision in the first Preparation Phase and one mid-game.
     let first = starts[3].clone();
     let mut mid = starts[5].clone();

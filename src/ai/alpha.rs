@@ -254,6 +254,7 @@ pub fn search(view: &View, iterations: u32, time: Duration, rng: &mut Rng64) -> 
             break;
         }
         let mut world = view.sample(rng);
+        world.set_quiet(true);
         let mut path = vec![0usize];
         let mut node = 0usize;
         // Selection and expansion.

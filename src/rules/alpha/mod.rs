@@ -414,24 +414,28 @@ pub struct Match {
     /// Events of the step under way.
     #[serde(skip)]
     log: Vec<Event>,
-    /// The waiting seat's legal actions, worked out once after each step.
+    /// What is not the game's state: neither serialised nor compared.
     #[serde(skip)]
-    legal: Legal,
+    scratch: Scratch,
 }
 
-/// A cache of what follows from the state (the waiting seat's legal
-/// actions): neither serialised nor compared, so a match read back from
-/// a file equals the one written, and works the list out again when asked.
+/// What a match keeps beside its state: the waiting seat's legal actions
+/// (worked out once after each step; a match read back from a file works
+/// them out again when asked), and whether events are kept. Neither is
+/// serialised nor compared, so a match read back equals the one written.
 #[derive(Debug, Clone, Default)]
-struct Legal(Option<Vec<Action>>);
+struct Scratch {
+    legal: Option<Vec<Action>>,
+    quiet: bool,
+}
 
-impl PartialEq for Legal {
-    fn eq(&self, _: &Legal) -> bool {
+impl PartialEq for Scratch {
+    fn eq(&self, _: &Scratch) -> bool {
         true
     }
 }
 
-impl Eq for Legal {}
+impl Eq for Scratch {}
 
 impl Match {
     /// Checks a setup against the card set and starts the match: decks
@@ -519,7 +523,7 @@ impl Match {
             actions: 0,
             history: 0,
             log: Vec::new(),
-            legal: Legal::default(),
+            scratch: Scratch::default(),
         };
         m.emit(Event::FirstToAttack(first));
         m.setup_hands(setup.shuffle);
@@ -613,7 +617,7 @@ impl Match {
                 reason: "the game is over".to_string(),
             });
         }
-        let legal = match &self.legal.0 {
+        let legal = match &self.scratch.legal {
             Some(list) if self.waiting_for() == Some(seat) => list.contains(&action),
             _ => self.list_actions(seat).contains(&action),
         };
@@ -623,7 +627,11 @@ impl Match {
                 reason: self.why_not(seat, action),
             });
         }
-        self.log = Vec::with_capacity(8);
+        self.log = if self.scratch.quiet {
+            Vec::new()
+        } else {
+            Vec::with_capacity(8)
+        };
         self.act(seat, action);
         self.advance();
         self.relist();
@@ -638,7 +646,7 @@ impl Match {
 
     /// Every action `seat` may take now.
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        match &self.legal.0 {
+        match &self.scratch.legal {
             Some(list) if self.waiting_for() == Some(seat) => list.clone(),
             _ => self.list_actions(seat),
         }
@@ -647,21 +655,24 @@ impl Match {
     /// Works out the waiting seat's legal actions again (after the state
     /// changed).
     fn relist(&mut self) {
-        let mut list = self.legal.0.take().unwrap_or_default();
+        let mut list = self.scratch.legal.take().unwrap_or_default();
         list.clear();
-        match &self.wait {
-            Some(w) => {
-                self.list_actions_into(w.seat(), &mut list);
-                self.legal = Legal(Some(list));
-            }
-            None => self.legal = Legal(None),
+        if let Some(w) = &self.wait {
+            self.list_actions_into(w.seat(), &mut list);
+            self.scratch.legal = Some(list);
         }
+    }
+
+    /// Keeps no events from now on (`apply` returns none): for a search's
+    /// simulations, which only need where the game goes.
+    pub fn set_quiet(&mut self, quiet: bool) {
+        self.scratch.quiet = quiet;
     }
 
     /// Forgets the listed actions (after hidden cards were masked or
     /// dealt).
     fn unlist(&mut self) {
-        self.legal = Legal::default();
+        self.scratch.legal = None;
     }
 
     fn seat(&self, seat: Seat) -> Option<&SeatState> {
@@ -673,7 +684,9 @@ impl Match {
     }
 
     fn emit(&mut self, e: Event) {
-        self.log.push(e);
+        if !self.scratch.quiet {
+            self.log.push(e);
+        }
     }
 
     fn def(&self, id: CardId) -> Option<&Digimon> {
