@@ -8,6 +8,7 @@ use std::f32::consts::{FRAC_PI_2, PI};
 use bevy::prelude::*;
 
 use super::AppSystems;
+use super::framing;
 use super::stage::{bench_spot, spot};
 use crate::cards::{Attribute, CardNumber, CardSet, Digimon, Stage};
 use crate::fingerprint::fnv1a;
@@ -95,6 +96,47 @@ impl Shape {
             Shape::Cone(r, h) => r.max(h / 3.0),
         }
     }
+
+    /// A radius that surely bounds it, from its centre.
+    pub fn bound(self) -> f32 {
+        match self {
+            Shape::Ball(r) => r,
+            Shape::Block(s) => s.length() / 2.0,
+            Shape::Capsule(r, l) => r + l / 2.0,
+            Shape::Cone(r, h) => (r * r + h * h / 4.0).sqrt(),
+        }
+    }
+}
+
+/// The way a side's figures face: towards the other side.
+pub fn facing(side: Side) -> Quat {
+    Quat::from_rotation_y(if side == Side::P1 {
+        FRAC_PI_2
+    } else {
+        -FRAC_PI_2
+    })
+}
+
+/// A sphere around a Digimon's figure standing for `side`: its centre
+/// from the figure's feet, and its radius (metres, at the level's scale).
+pub fn figure_bounds(d: &Digimon, side: Side) -> (Vec3, f32) {
+    let parts = blueprint(d);
+    let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+    for p in &parts {
+        let r = p.shape.bound();
+        lo = lo.min(p.at - Vec3::splat(r));
+        hi = hi.max(p.at + Vec3::splat(r));
+    }
+    if parts.is_empty() {
+        return (Vec3::Y * 0.5, 0.5);
+    }
+    let centre = (lo + hi) / 2.0;
+    let radius = parts
+        .iter()
+        .map(|p| (p.at - centre).length() + p.shape.bound())
+        .fold(0.0, f32::max);
+    let scale = level_scale(d.level.stage());
+    (facing(side) * centre * scale, radius * scale)
 }
 
 /// Which of the figure's colours a part takes.
@@ -517,6 +559,8 @@ pub struct Figure {
     pub recoil: f32,
     /// Seconds left of a lunge as it attacks.
     pub lunge: f32,
+    /// A sphere around it from its feet: centre offset and radius.
+    pub bounds: (Vec3, f32),
 }
 
 /// One of a figure's meshes (the stage breaks these into debris).
@@ -548,11 +592,6 @@ pub fn spawn_figure(
         emissive: LinearRgba::rgb(4.0, 3.5, 1.0),
         ..default()
     });
-    let facing = if side == Side::P1 {
-        FRAC_PI_2
-    } else {
-        -FRAC_PI_2
-    };
     let scale = level_scale(d.level.stage());
     commands
         .spawn((
@@ -564,9 +603,10 @@ pub fn spawn_figure(
                 age: 0.0,
                 recoil: 0.0,
                 lunge: 0.0,
+                bounds: figure_bounds(d, side),
             },
             Transform::from_translation(home)
-                .with_rotation(Quat::from_rotation_y(facing))
+                .with_rotation(facing(side))
                 .with_scale(Vec3::splat(scale)),
             Visibility::default(),
         ))
@@ -655,8 +695,8 @@ fn animate(time: Res<Time>, mut q: Query<(&mut Figure, &mut Transform)>) {
         let bob = 0.05 * (t * 2.2 + phase).sin();
         // Entrance: drop in from above over the first half second.
         let drop = (1.0 - (f.age / 0.5).min(1.0)).powi(2) * 4.0;
-        let lunge = (f.lunge * PI / 0.5).sin().max(0.0) * 0.8 * toward;
-        let recoil = -(f.recoil * PI / 0.6).sin().max(0.0) * 0.7 * toward;
+        let lunge = (f.lunge * PI / 0.5).sin().max(0.0) * framing::LUNGE * toward;
+        let recoil = -(f.recoil * PI / 0.6).sin().max(0.0) * framing::RECOIL * toward;
         tf.translation = f.home + Vec3::new(lunge + recoil, bob + drop, 0.0);
     }
 }

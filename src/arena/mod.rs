@@ -11,6 +11,7 @@ pub mod board;
 pub mod capture;
 pub mod duel;
 pub mod figures;
+pub mod framing;
 pub mod hud;
 pub mod input;
 mod physics;

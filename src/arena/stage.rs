@@ -5,6 +5,8 @@ use std::f32::consts::TAU;
 
 use bevy::prelude::*;
 
+use super::figures::{BenchFigure, Figure};
+use super::framing::{self, Subject};
 use super::{AppSystems, Screen};
 use crate::rules::terminal::Side;
 
@@ -158,8 +160,15 @@ fn spawn_stage(
     ));
 }
 
-/// The eye and the point looked at for a shot.
-fn framing(shot: CameraShot, t: f32) -> (Vec3, Vec3) {
+/// The eye and the point looked at for a shot at time `t`, holding the
+/// figures on the stage (`subjects`) in the stage's share of the screen.
+pub fn framing(shot: CameraShot, t: f32, subjects: &[Subject]) -> (Vec3, Vec3) {
+    // `room`: how much farther than the tightest fit (the wide shot
+    // leaves air around the figures).
+    let fitted = |towards_eye: Vec3, nearest: f32, room: f32| {
+        let f = framing::fit(towards_eye, subjects, nearest);
+        (f.look + (f.eye - f.look) * room, f.look)
+    };
     match shot {
         CameraShot::Orbit => {
             let angle = t / ORBIT_SECONDS * TAU;
@@ -172,17 +181,21 @@ fn framing(shot: CameraShot, t: f32) -> (Vec3, Vec3) {
                 Vec3::new(0.0, 0.5, 0.0),
             )
         }
-        CameraShot::Wide => (Vec3::new(0.0, 3.6, 9.5), Vec3::new(0.0, 1.0, 0.0)),
-        CameraShot::Focus(side) => {
-            let target = spot(side) + Vec3::Y * 1.1;
-            let from = spot(side.other());
-            (
-                from + Vec3::new(0.0, 2.2, 4.2) + (from - target).normalize_or_zero() * 0.8,
-                target,
-            )
-        }
-        CameraShot::Centre => (Vec3::new(0.0, 2.0, 7.0), Vec3::new(0.0, 1.0, 0.0)),
+        // Both Digimon from the front, slightly above.
+        CameraShot::Wide => fitted(Vec3::new(0.0, 0.28, 1.0), 9.0, 1.2),
+        // Over the other Digimon's shoulder, both in the frame.
+        CameraShot::Focus(side) => fitted(framing::over_shoulder(side), 5.0, 1.0),
+        // Low and closer, where the techniques meet.
+        CameraShot::Centre => fitted(Vec3::new(0.0, 0.15, 1.0), 6.0, 1.0),
     }
+}
+
+/// The spheres the battle shots must hold: each front figure as far as
+/// it lunges and recoils.
+pub fn subjects<'a>(figures: impl Iterator<Item = &'a Figure>) -> Vec<Subject> {
+    figures
+        .flat_map(|f| framing::figure_subjects(f.home + f.bounds.0, f.bounds.1, f.side))
+        .collect()
 }
 
 fn move_camera(
@@ -190,9 +203,11 @@ fn move_camera(
     shot: Res<CameraShot>,
     mut shake: ResMut<Shake>,
     mut camera: Single<&mut Transform, With<ArenaCamera>>,
+    figures: Query<&Figure, Without<BenchFigure>>,
     mut looking_at: Local<Option<Vec3>>,
 ) {
-    let (eye, look) = framing(*shot, time.elapsed_secs());
+    let subjects = subjects(figures.iter());
+    let (eye, look) = framing(*shot, time.elapsed_secs(), &subjects);
     let ease = 1.0 - (-CAMERA_EASE * time.delta_secs()).exp();
     let mut current = camera.translation;
     current = if *shot == CameraShot::Orbit {

@@ -280,7 +280,7 @@ fn sound_of(e: &Event) -> Option<Sound> {
 }
 
 /// Where the camera cuts for an event, if it cuts.
-fn camera_for(e: &Event) -> Option<CameraShot> {
+pub fn camera_for(e: &Event) -> Option<CameraShot> {
     Some(match e {
         Event::RoundStarted { .. } | Event::StancesRevealed { .. } => CameraShot::Wide,
         Event::Digivolved { side, .. }
