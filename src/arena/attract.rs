@@ -7,10 +7,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::duel::{Duel, DuelKind, DuelStarted, Show};
-use super::hud::{centred_column, label, screen_layer};
+use super::hud::{centred_column, screen_layer};
 use super::input::Press;
 use super::sound::{Sfx, Sound};
 use super::staging::{Board, PropFilter, clear_props};
+use super::theme::{label, palette, size};
 use super::{AppSystems, Cards, Screen, Settings};
 use crate::ai::Strength;
 use crate::rules::terminal::{Setup, pick};
@@ -128,11 +129,11 @@ fn spawn_title(mut commands: Commands, cards: Res<Cards>, settings: Res<Settings
         ))
         .with_children(|root| {
             root.spawn(centred_column()).with_children(|top| {
-                top.spawn(label("bterm", 96.0, Color::srgb(1.0, 0.85, 0.2)));
+                top.spawn(label("bterm", size::TITLE, palette::GOLD));
                 top.spawn(label(
                     "DIGIMON BATTLE TERMINAL",
-                    32.0,
-                    Color::srgb(0.6, 0.9, 1.0),
+                    size::SUBTITLE,
+                    palette::SKY,
                 ));
             });
             root.spawn(Node {
@@ -146,20 +147,20 @@ fn spawn_title(mut commands: Commands, cards: Res<Cards>, settings: Res<Settings
                     Blink,
                     Text::new("PRESS ANY BUTTON"),
                     TextFont {
-                        font_size: FontSize::Px(44.0),
+                        font_size: FontSize::Px(size::HEADING),
                         ..default()
                     },
-                    TextColor(Color::WHITE),
+                    TextColor(palette::WHITE),
                     TextShadow::default(),
                 ));
-                bottom.spawn((Ticker, label("", 18.0, Color::srgb(0.7, 0.8, 0.9))));
+                bottom.spawn((Ticker, label("", size::BODY, palette::DIM)));
                 bottom.spawn(label(
                     format!(
                         "DEMO BATTLE · {} cards ready · P1 keys 1 2 3 · P2 keys J K L",
                         cards.0.len()
                     ),
-                    18.0,
-                    Color::srgb(0.8, 0.85, 0.9),
+                    size::BODY,
+                    palette::SOFT,
                 ));
             });
         });
@@ -183,10 +184,6 @@ fn ticker(
     }
     let on = (time.elapsed_secs() * 1.6).fract() < 0.65;
     for mut c in &mut blink {
-        c.0 = if on {
-            Color::WHITE
-        } else {
-            Color::srgba(1.0, 1.0, 1.0, 0.15)
-        };
+        c.0 = if on { palette::WHITE } else { palette::FAINT };
     }
 }

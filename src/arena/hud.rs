@@ -4,34 +4,15 @@
 //! It draws the [`Board`] (what has been staged), never the Match itself.
 
 use bevy::prelude::*;
-use bevy::text::FontSize;
 
 use super::duel::{Duel, DuelKind};
-use super::input::{Button, stance_colour};
+use super::input::Button;
 use super::staging::Board;
+use super::theme::stance;
+use super::theme::{label, palette, size};
 use super::{AppSystems, Screen};
 use crate::effects::text::render;
 use crate::rules::terminal::{Ask, Side, log};
-
-/// Panel background.
-const PANEL: Color = Color::srgba(0.02, 0.05, 0.12, 0.78);
-/// HUD text colour.
-const INK: Color = Color::srgb(0.85, 0.92, 1.0);
-/// Gold for the big moments.
-const GOLD: Color = Color::srgb(1.0, 0.85, 0.2);
-
-/// A text made in the HUD's style.
-pub fn label(text: impl Into<String>, size: f32, colour: Color) -> impl Bundle {
-    (
-        Text::new(text),
-        TextFont {
-            font_size: FontSize::Px(size),
-            ..default()
-        },
-        TextColor(colour),
-        TextShadow::default(),
-    )
-}
 
 /// The full-screen layer a screen's UI hangs from, removed when `screen` ends.
 pub fn screen_layer(
@@ -134,8 +115,11 @@ pub fn spawn_hud(commands: &mut Commands, screen: Screen) -> Entity {
             .with_children(|top| {
                 side_panel(top, Side::P1);
                 top.spawn(centred_column()).with_children(|c| {
-                    c.spawn((CentreText::Round, label("ROUND 1", 26.0, INK)));
-                    c.spawn((CentreText::Timer, label("", 64.0, GOLD)));
+                    c.spawn((
+                        CentreText::Round,
+                        label("ROUND 1", size::HEADER, palette::INK),
+                    ));
+                    c.spawn((CentreText::Timer, label("", size::TIMER, palette::GOLD)));
                 });
                 side_panel(top, Side::P2);
             });
@@ -145,7 +129,7 @@ pub fn spawn_hud(commands: &mut Commands, screen: Screen) -> Entity {
                 ..default()
             })
             .with_children(|m| {
-                m.spawn((CentreText::Banner, label("", 56.0, GOLD)));
+                m.spawn((CentreText::Banner, label("", size::BANNER, palette::GOLD)));
             });
             // Bottom: reveals, prompts, log, button hints.
             root.spawn(Node {
@@ -160,8 +144,14 @@ pub fn spawn_hud(commands: &mut Commands, screen: Screen) -> Entity {
                     ..default()
                 })
                 .with_children(|row| {
-                    row.spawn((SideText::Reveal(Side::P1), label("", 24.0, INK)));
-                    row.spawn((SideText::Reveal(Side::P2), label("", 24.0, INK)));
+                    row.spawn((
+                        SideText::Reveal(Side::P1),
+                        label("", size::REVEAL, palette::INK),
+                    ));
+                    row.spawn((
+                        SideText::Reveal(Side::P2),
+                        label("", size::REVEAL, palette::INK),
+                    ));
                 });
                 b.spawn(Node {
                     flex_direction: FlexDirection::Row,
@@ -169,18 +159,24 @@ pub fn spawn_hud(commands: &mut Commands, screen: Screen) -> Entity {
                     ..default()
                 })
                 .with_children(|row| {
-                    row.spawn((SideText::Prompt(Side::P1), label("", 22.0, GOLD)));
-                    row.spawn((SideText::Prompt(Side::P2), label("", 22.0, GOLD)));
+                    row.spawn((
+                        SideText::Prompt(Side::P1),
+                        label("", size::PROMPT, palette::GOLD),
+                    ));
+                    row.spawn((
+                        SideText::Prompt(Side::P2),
+                        label("", size::PROMPT, palette::GOLD),
+                    ));
                 });
                 b.spawn((
                     Node {
                         padding: UiRect::axes(px(10), px(6)),
                         ..default()
                     },
-                    BackgroundColor(PANEL),
+                    BackgroundColor(palette::PANEL),
                 ))
                 .with_children(|log| {
-                    log.spawn((CentreText::Log, label("", 17.0, INK)));
+                    log.spawn((CentreText::Log, label("", size::LOG, palette::INK)));
                 });
                 b.spawn(Node {
                     flex_direction: FlexDirection::Row,
@@ -188,18 +184,18 @@ pub fn spawn_hud(commands: &mut Commands, screen: Screen) -> Entity {
                     ..default()
                 })
                 .with_children(|hints| {
-                    hints.spawn(label("P1", 18.0, INK));
+                    hints.spawn(label("P1", size::BODY, palette::INK));
                     for (b, key) in Button::ALL.iter().zip(["1", "2", "3"]) {
                         hint(hints, *b, key);
                     }
-                    hints.spawn(label("    P2", 18.0, INK));
+                    hints.spawn(label("    P2", size::BODY, palette::INK));
                     for (b, key) in Button::ALL.iter().zip(["J", "K", "L"]) {
                         hint(hints, *b, key);
                     }
                     hints.spawn(label(
                         "    hold a button for an Alpha Strike when it is ready",
-                        16.0,
-                        INK,
+                        size::SMALL,
+                        palette::INK,
                     ));
                 });
             });
@@ -221,8 +217,8 @@ fn hint(parent: &mut ChildSpawnerCommands, b: Button, key: &str) {
         .with_children(|k| {
             k.spawn(label(
                 format!("{key} {}", b.stance().letter()),
-                18.0,
-                Color::WHITE,
+                size::BODY,
+                palette::WHITE,
             ));
         });
 }
@@ -246,22 +242,28 @@ fn side_panel(parent: &mut ChildSpawnerCommands, side: Side) {
                 row_gap: px(4),
                 ..default()
             },
-            BackgroundColor(PANEL),
+            BackgroundColor(palette::PANEL),
         ))
         .with_children(|p| {
-            p.spawn((SideText::Team(side), label(side.to_string(), 16.0, INK)));
-            p.spawn((SideText::Name(side), label("", 28.0, Color::WHITE)));
-            bar(p, Bar::Points(side), GOLD);
+            p.spawn((
+                SideText::Team(side),
+                label(side.to_string(), size::SMALL, palette::INK),
+            ));
+            p.spawn((SideText::Name(side), label("", size::NAME, palette::WHITE)));
+            bar(p, Bar::Points(side), palette::GOLD);
             p.spawn(Node {
                 flex_direction: FlexDirection::Row,
                 column_gap: px(16),
                 ..default()
             })
             .with_children(|row| {
-                row.spawn((SideText::Points(side), label("", 20.0, GOLD)));
-                row.spawn((SideText::Hp(side), label("", 20.0, INK)));
+                row.spawn((
+                    SideText::Points(side),
+                    label("", size::VALUE, palette::GOLD),
+                ));
+                row.spawn((SideText::Hp(side), label("", size::VALUE, palette::INK)));
             });
-            bar(p, Bar::Gauge(side), Color::srgb(0.3, 0.9, 1.0));
+            bar(p, Bar::Gauge(side), palette::GAUGE);
         });
 }
 
@@ -273,7 +275,7 @@ fn bar(parent: &mut ChildSpawnerCommands, which: Bar, colour: Color) {
                 height: px(10),
                 ..default()
             },
-            BackgroundColor(Color::srgba(1.0, 1.0, 1.0, 0.12)),
+            BackgroundColor(palette::TRACK),
         ))
         .with_children(|b| {
             b.spawn((
@@ -313,14 +315,50 @@ fn prompt(duel: &Duel, side: Side) -> String {
     }
 }
 
+/// Counters that roll: the points and HP shown move to the staged value
+/// over about half a second, as on a cabinet, instead of jumping.
+#[derive(Debug, Default)]
+pub struct Rolling {
+    /// Points and HP shown, per side; `None` before the first frame.
+    shown: Option<[[f32; 2]; 2]>,
+}
+
+impl Rolling {
+    /// Moves the shown values towards `target` over `dt` seconds and
+    /// returns them, rounded.
+    pub fn step(&mut self, target: [[f32; 2]; 2], dt: f32) -> [[i64; 2]; 2] {
+        let shown = self.shown.get_or_insert(target);
+        let k = 1.0 - (-ROLL_RATE * dt).exp();
+        for (row, goal) in shown.iter_mut().zip(target) {
+            for (v, g) in row.iter_mut().zip(goal) {
+                *v += (g - *v) * k;
+                if (g - *v).abs() < 0.5 {
+                    *v = g;
+                }
+            }
+        }
+        shown.map(|row| row.map(|v| v.round() as i64))
+    }
+}
+
+/// How fast a counter rolls (1/s): nine tenths of the way in ~0.3 s.
+const ROLL_RATE: f32 = 8.0;
+
 fn draw(
+    time: Res<Time>,
     board: Res<Board>,
     duel: Res<Duel>,
     mut texts: Query<(&SideText, &mut Text, &mut TextColor), Without<CentreText>>,
     mut centre: Query<(&CentreText, &mut Text), Without<SideText>>,
     mut bars: Query<(&Bar, &mut Node)>,
+    mut rolling: Local<Rolling>,
 ) {
     let max_points = duel.m().tunables().max_points.max(1) as f32;
+    let target = [0, 1].map(|i| {
+        let b = &board.sides[i];
+        [b.points.max(0) as f32, b.hp as f32]
+    });
+    let shown = rolling.step(target, time.delta_secs());
     for (which, mut text, mut colour) in &mut texts {
         let value = match *which {
             SideText::Name(s) => {
@@ -341,14 +379,14 @@ fn draw(
                 };
                 format!("{s} · {who} · Digimon {}/{}{ready}", b.left, b.team)
             }
-            SideText::Points(s) => format!("POINTS {}", board.sides[s.index()].points),
-            SideText::Hp(s) => format!("HP {}", board.sides[s.index()].hp),
+            SideText::Points(s) => format!("POINTS {}", shown[s.index()][0]),
+            SideText::Hp(s) => format!("HP {}", shown[s.index()][1]),
             SideText::Reveal(s) => {
                 let b = &board.sides[s.index()];
                 let mut line = String::new();
                 if let Some(t) = b.stance {
                     line = format!("{s} STANCE {}", t.letter());
-                    colour.0 = stance_colour(t);
+                    colour.0 = stance(t);
                 }
                 if let Some((name, base)) = &b.technique {
                     line.push_str(&format!(" · {name} {base}"));
@@ -388,9 +426,31 @@ fn draw(
     }
     for (which, mut node) in &mut bars {
         let fraction = match *which {
-            Bar::Points(s) => board.sides[s.index()].points.max(0) as f32 / max_points,
+            Bar::Points(s) => shown[s.index()][0] as f32 / max_points,
             Bar::Gauge(s) => board.sides[s.index()].gauge as f32 / 100.0,
         };
         node.width = percent((fraction * 100.0).clamp(0.0, 100.0));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_roll_to_the_new_value_and_stop_there() {
+        let mut r = Rolling::default();
+        assert_eq!(
+            r.step([[100.0, 400.0], [100.0, 420.0]], 0.1),
+            [[100, 400], [100, 420]]
+        );
+        // P2 loses 30 points: the counter passes through values between.
+        let first = r.step([[100.0, 400.0], [70.0, 420.0]], 1.0 / 30.0);
+        assert!(first[1][0] < 100 && first[1][0] > 70, "{first:?}");
+        let mut last = first;
+        for _ in 0..30 {
+            last = r.step([[100.0, 400.0], [70.0, 420.0]], 1.0 / 30.0);
+        }
+        assert_eq!(last, [[100, 400], [70, 420]]);
     }
 }

@@ -39,20 +39,11 @@ impl Button {
 
     /// The button's colour on the cabinet.
     pub fn colour(self) -> Color {
-        stance_colour(self.stance())
+        super::theme::stance(self.stance())
     }
 
     fn index(self) -> usize {
         self as usize
-    }
-}
-
-/// The colour of a stance: the button that presses it.
-pub fn stance_colour(t: BattleType) -> Color {
-    match t {
-        BattleType::A => Color::srgb(1.0, 0.25, 0.2),
-        BattleType::B => Color::srgb(0.25, 0.55, 1.0),
-        BattleType::C => Color::srgb(0.2, 0.9, 0.35),
     }
 }
 

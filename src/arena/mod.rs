@@ -20,6 +20,7 @@ pub mod scan;
 pub mod sound;
 pub mod stage;
 pub mod staging;
+pub mod theme;
 pub mod viewer;
 
 use std::path::PathBuf;
@@ -196,7 +197,12 @@ impl Plugin for AppPlugin {
             sound::plugin,
         ));
         if self.windowed {
-            app.add_plugins((physics::plugin, sound::output_plugin, capture::plugin));
+            app.add_plugins((
+                physics::plugin,
+                sound::output_plugin,
+                capture::plugin,
+                theme::plugin,
+            ));
         }
     }
 }

@@ -8,10 +8,11 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
 use super::duel::{Duel, Show};
-use super::hud::{centred_column, label, screen_layer};
+use super::hud::{centred_column, screen_layer};
 use super::input::{Button, Press};
 use super::sound::{Sfx, Sound};
 use super::stage::CameraShot;
+use super::theme::{label, palette, size};
 use super::{AppSystems, Screen, Settings};
 use crate::cards::Card;
 use crate::replay::Replay;
@@ -150,11 +151,11 @@ fn enter(
         ))
         .with_children(|root| {
             root.spawn(centred_column()).with_children(|t| {
-                t.spawn(label(title, 72.0, Color::srgb(1.0, 0.85, 0.2)));
+                t.spawn(label(title, size::HEADLINE, palette::GOLD));
                 t.spawn(label(
                     format!("P1 {} points  ·  P2 {} points", points[0], points[1]),
-                    30.0,
-                    Color::WHITE,
+                    size::SCORE,
+                    palette::WHITE,
                 ));
             });
             root.spawn((
@@ -165,24 +166,18 @@ fn enter(
                     row_gap: px(6),
                     ..default()
                 },
-                BackgroundColor(Color::srgba(0.02, 0.05, 0.12, 0.8)),
+                BackgroundColor(palette::PANEL),
             ))
             .with_children(|b| {
-                b.spawn(label(card_line, 20.0, Color::WHITE));
-                b.spawn(label(saved, 16.0, Color::srgb(0.7, 0.8, 0.9)));
-                b.spawn((
-                    ResultText::Message,
-                    label("", 18.0, Color::srgb(0.5, 1.0, 0.6)),
-                ));
+                b.spawn(label(card_line, size::VALUE, palette::WHITE));
+                b.spawn(label(saved, size::SMALL, palette::DIM));
+                b.spawn((ResultText::Message, label("", size::BODY, palette::GOOD)));
                 b.spawn(label(
                     "A play again · B watch the replay · C print the card",
-                    22.0,
-                    Color::srgb(1.0, 0.85, 0.2),
+                    size::PROMPT,
+                    palette::GOLD,
                 ));
-                b.spawn((
-                    ResultText::Countdown,
-                    label("", 16.0, Color::srgb(0.7, 0.8, 0.9)),
-                ));
+                b.spawn((ResultText::Countdown, label("", size::SMALL, palette::DIM)));
             });
         });
     commands.insert_resource(Dispensed {

@@ -11,9 +11,9 @@ use std::collections::VecDeque;
 use bevy::prelude::*;
 
 use super::duel::{Duel, DuelKind, DuelStarted, Show};
-use super::hud::label;
 use super::input::{Button, Press};
 use super::result::PendingReplay;
+use super::theme::{label, palette, size};
 use super::{AppSystems, Cards, Screen, Settings};
 use crate::ai::Strength;
 use crate::replay::Replay;
@@ -125,10 +125,10 @@ fn enter(
                     padding: UiRect::axes(px(12), px(6)),
                     ..default()
                 },
-                BackgroundColor(Color::srgba(0.1, 0.02, 0.12, 0.8)),
+                BackgroundColor(palette::PANEL_REPLAY),
             ))
             .with_children(|p| {
-                p.spawn((ViewerText, label("", 18.0, Color::srgb(1.0, 0.8, 1.0))));
+                p.spawn((ViewerText, label("", size::BODY, palette::REPLAY)));
             });
         });
     commands.insert_resource(viewing);

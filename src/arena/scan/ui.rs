@@ -3,7 +3,8 @@
 
 use bevy::prelude::*;
 
-use super::super::hud::{centred_column, label, screen_layer};
+use super::super::hud::{centred_column, screen_layer};
+use super::super::theme::{label, palette, size};
 use super::super::{Screen, Settings};
 use super::Roster;
 use super::reads::{PREVIEW, Reads};
@@ -24,7 +25,7 @@ pub(super) enum ScanText {
 pub(super) struct Preview;
 
 pub(super) fn spawn_ui(commands: &mut Commands, preview: Option<Handle<Image>>) {
-    let ink = Color::srgb(0.85, 0.92, 1.0);
+    let ink = palette::INK;
     commands
         .spawn(screen_layer(
             "Scan screen",
@@ -34,8 +35,8 @@ pub(super) fn spawn_ui(commands: &mut Commands, preview: Option<Handle<Image>>) 
         ))
         .with_children(|root| {
             root.spawn(centred_column()).with_children(|t| {
-                t.spawn(label("SCAN YOUR CARDS", 44.0, Color::srgb(1.0, 0.85, 0.2)));
-                t.spawn((ScanText::Countdown, label("", 20.0, ink)));
+                t.spawn(label("SCAN YOUR CARDS", size::HEADING, palette::GOLD));
+                t.spawn((ScanText::Countdown, label("", size::VALUE, ink)));
             });
             root.spawn(Node {
                 flex_direction: FlexDirection::Row,
@@ -55,16 +56,16 @@ pub(super) fn spawn_ui(commands: &mut Commands, preview: Option<Handle<Image>>) 
                             row_gap: px(6),
                             ..default()
                         },
-                        BackgroundColor(Color::srgba(0.02, 0.05, 0.12, 0.8)),
+                        BackgroundColor(palette::PANEL),
                     ))
                     .with_children(|p| {
-                        p.spawn((ScanText::Header(side), label("", 26.0, Color::WHITE)));
-                        p.spawn((ScanText::List(side), label("", 19.0, ink)));
-                        p.spawn((ScanText::Message(side), label("", 18.0, ink)));
                         p.spawn((
-                            ScanText::Status(side),
-                            label("", 18.0, Color::srgb(1.0, 0.85, 0.2)),
+                            ScanText::Header(side),
+                            label("", size::HEADER, palette::WHITE),
                         ));
+                        p.spawn((ScanText::List(side), label("", size::BODY, ink)));
+                        p.spawn((ScanText::Message(side), label("", size::BODY, ink)));
+                        p.spawn((ScanText::Status(side), label("", size::BODY, palette::GOLD)));
                     });
                 }
             });
@@ -81,10 +82,10 @@ pub(super) fn spawn_ui(commands: &mut Commands, preview: Option<Handle<Image>>) 
                         max_width: px(880),
                         ..default()
                     },
-                    BackgroundColor(Color::srgba(0.02, 0.05, 0.12, 0.8)),
+                    BackgroundColor(palette::PANEL),
                 ))
                 .with_children(|e| {
-                    e.spawn((ScanText::Entry, label("", 18.0, ink)));
+                    e.spawn((ScanText::Entry, label("", size::BODY, ink)));
                 });
                 if let Some(img) = preview {
                     b.spawn((
@@ -96,7 +97,7 @@ pub(super) fn spawn_ui(commands: &mut Commands, preview: Option<Handle<Image>>) 
                             border: UiRect::all(px(2)),
                             ..default()
                         },
-                        BorderColor::all(Color::srgb(0.2, 0.8, 1.0)),
+                        BorderColor::all(palette::FRAME),
                     ));
                 }
             });
@@ -154,9 +155,9 @@ pub(super) fn draw(
             ScanText::Message(s) => match &roster.teams[s.index()].message {
                 Some((m, refused)) => {
                     colour.0 = if *refused {
-                        Color::srgb(1.0, 0.4, 0.35)
+                        palette::BAD
                     } else {
-                        Color::srgb(0.5, 1.0, 0.6)
+                        palette::GOOD
                     };
                     m.clone()
                 }
