@@ -322,3 +322,45 @@ fn every_rule_sentence_has_a_test_named_after_it() {
         .collect();
     assert!(missing.is_empty(), "no test named after {missing:?}");
 }
+
+/// Two Digimon of one name are two choices a person can tell apart: the
+/// menu names each one's place in the line-up (scripts still take the
+/// plain words, meaning the first).
+#[test]
+fn same_named_choices_are_told_apart() {
+    let script: bterm::rules::alpha::script::Script = bterm::cards::read_ron(
+        r#"(
+    decks: [
+        ["Patamon", "Patamon", "Agumon", "Greymon", "Gabumon", "Garurumon", "Patamon",
+         "2x Agumon", "2x Greymon", "3x Metal Greymon", "2x Gabumon", "2x Garurumon",
+         "3x Were Garurumon", "3x Angemon", "3x Magna Angemon", "3x Biyomon", "2x Birdramon"],
+        ["Tentomon", "Kabuterimon", "Kuramon", "Keramon", "Betamon", "Gomamon",
+         "3x Metal Greymon", "3x Were Garurumon", "3x Magna Angemon", "3x Garudamon",
+         "3x Zudomon", "3x Andromon", "3x Taomon", "3x Infermon", "2x Myotismon"],
+    ],
+    first: P1,
+    steps: [
+        (P1, "play Patamon"), (P1, "play Patamon"), (P1, "done"),
+        (P2, "play Tentomon"), (P2, "done"),
+    ],
+)"#,
+    )
+    .unwrap();
+    let cards = CardSet::embedded();
+    let played = script.run(&cards).unwrap();
+    assert!(played.refused.is_none(), "{:?}", played.refused);
+    let m = &played.game;
+    let legal = m.legal_actions(Seat::P1);
+    let plain: Vec<String> = legal.iter().map(|&a| m.action_text(a)).collect();
+    assert_eq!(plain, ["lead Patamon", "lead Patamon"]);
+    let told = m.choice_texts(&legal);
+    assert_ne!(told[0], told[1], "{told:?}");
+    assert!(
+        told[0].contains("no. 1") && told[1].contains("no. 2"),
+        "{told:?}"
+    );
+    // The question's menu shows them so, and still takes the plain words.
+    let q = m.question(Seat::P1).unwrap();
+    assert!(q.prompt.lines[1].contains("no. 2"), "{:?}", q.prompt.lines);
+    assert_eq!(m.parse_action(Seat::P1, "lead Patamon"), Ok(legal[0]));
+}

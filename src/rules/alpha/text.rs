@@ -88,6 +88,52 @@ impl Match {
         ))
     }
 
+    /// The words for each of a list of choices, told apart where two would
+    /// read the same (two Digimon of one name: their places in the line-up
+    /// and whether they are tapped; two copies in hand: which copy).
+    pub fn choice_texts(&self, actions: &[Action]) -> Vec<String> {
+        let plain: Vec<String> = actions.iter().map(|&a| self.action_text(a)).collect();
+        plain
+            .iter()
+            .zip(actions)
+            .enumerate()
+            .map(|(i, (text, &a))| {
+                let same: Vec<usize> = (0..plain.len()).filter(|&j| plain[j] == *text).collect();
+                if same.len() < 2 {
+                    return text.clone();
+                }
+                let place = Self::card_of(a)
+                    .and_then(|c| self.mon(c).map(|place| (c, place)))
+                    .map(|(c, (owner, k))| {
+                        let tapped = if self.is_tapped(c) { ", tapped" } else { "" };
+                        format!(" ({owner}'s no. {} in line{tapped})", k + 1)
+                    });
+                let copy = same.iter().position(|&j| j == i).unwrap_or(0) + 1;
+                format!(
+                    "{text}{}",
+                    place.unwrap_or_else(|| format!(" (copy {copy})"))
+                )
+            })
+            .collect()
+    }
+
+    /// The card an action is about (the one played, attacked, chosen…).
+    fn card_of(a: Action) -> Option<CardId> {
+        match a {
+            Action::Discard(c)
+            | Action::Scrap(c)
+            | Action::Play(c)
+            | Action::Lead(c)
+            | Action::Attack(Some(c))
+            | Action::Support(c)
+            | Action::Block(c)
+            | Action::Command(c)
+            | Action::Pick(c) => Some(c),
+            Action::Evolve(_, on) | Action::Jogress(_, on, _) => Some(on),
+            _ => None,
+        }
+    }
+
     /// The action's text with card numbers for names.
     fn action_number_text(&self, action: Action) -> String {
         let n = |id| self.number(id).map_or_else(String::new, |x| x.to_string());
@@ -194,10 +240,13 @@ impl Match {
         .or_else(|| legal.first().copied());
         let mut keys = Vec::new();
         let mut lines = Vec::new();
-        for (i, &a) in legal.iter().enumerate() {
-            lines.push(format!("{:>3}. {}", i + 1, self.action_text(a)));
+        for (i, (&a, text)) in legal.iter().zip(self.choice_texts(&legal)).enumerate() {
+            lines.push(format!("{:>3}. {text}", i + 1));
             keys.push(((i + 1).to_string(), Reply::Act(a)));
-            keys.push((squash(&self.action_text(a)), Reply::Act(a)));
+            keys.push((squash(&text), Reply::Act(a)));
+            if text != self.action_text(a) {
+                keys.push((squash(&self.action_text(a)), Reply::Act(a)));
+            }
         }
         Some(Question {
             ask,
