@@ -217,17 +217,13 @@ fn an_empty_folder_has_no_cards() {
 
 #[test]
 fn the_sample_folder_loads_clean_from_disk() {
-    let set = CardSet::load(std::path::Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/assets/cards"
-    )))
-    .unwrap_or_else(|e| panic!("{e}"));
+    let set = CardSet::load(std::path::Path::new("assets/cards")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(set.len(), sample().len());
 }
 
 #[test]
 fn the_embedded_list_is_every_file_in_assets_cards() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/cards");
+    let dir = "assets/cards";
     let mut on_disk: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| format!("assets/cards/{}", e.unwrap().file_name().to_string_lossy()))

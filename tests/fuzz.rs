@@ -63,7 +63,8 @@ fn fixture() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
     TEXT.get_or_init(|| {
         std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            std::env::current_dir()
+                .unwrap()
                 .join("tests/fixtures/replay-before-session.ron"),
         )
         .unwrap()

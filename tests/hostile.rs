@@ -115,8 +115,9 @@ fn enroll_refuses_a_command_card() {
 fn tunables_out_of_range_in_a_replay_are_refused_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let fixture =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/replay-before-session.ron");
+    let fixture = std::env::current_dir()
+        .unwrap()
+        .join("tests/fixtures/replay-before-session.ron");
     let text = std::fs::read_to_string(fixture).unwrap();
     for (from, to) in [
         ("max_points: 100", "max_points: -1"),
@@ -152,7 +153,9 @@ fn folders_linked_into_themselves_are_walked_once() {
     let cards = d.join("cards");
     std::fs::create_dir(&cards).unwrap();
     std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/cards/options.ron"),
+        std::env::current_dir()
+            .unwrap()
+            .join("assets/cards/options.ron"),
         cards.join("options.ron"),
     )
     .unwrap();
@@ -228,7 +231,9 @@ fn card_files_may_start_with_a_byte_order_mark() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/cards/options.ron"),
+        std::env::current_dir()
+            .unwrap()
+            .join("assets/cards/options.ron"),
     )
     .unwrap();
     let file = d.join("bom.ron");
@@ -288,8 +293,9 @@ fn control_characters_from_a_code_never_reach_the_terminal() {
 fn a_misspelt_field_in_a_replay_is_reported_not_dropped() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let fixture =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/replay-before-session.ron");
+    let fixture = std::env::current_dir()
+        .unwrap()
+        .join("tests/fixtures/replay-before-session.ron");
     let text = std::fs::read_to_string(fixture).unwrap();
     assert!(text.contains("tunables: (\n"));
     let file = d.join("typo.ron");

@@ -15,7 +15,7 @@ use image::RgbaImage;
 
 fn shots_dir() -> PathBuf {
     std::env::var_os("BTERM_SCREENSHOTS").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/screenshots"),
+        || std::env::current_dir().unwrap().join("target/screenshots"),
         PathBuf::from,
     )
 }
@@ -44,7 +44,7 @@ fn every_screen_renders_the_stage_and_its_hud() {
     let dir = shots_dir();
     let _ = std::fs::remove_dir_all(&dir);
     let data = tempfile::tempdir().unwrap();
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = std::env::current_dir().unwrap();
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(env!("CARGO_BIN_EXE_bterm"))
