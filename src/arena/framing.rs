@@ -98,8 +98,8 @@ pub fn fit(towards_eye: Vec3, subjects: &[Subject], nearest: f32) -> Frame {
             eye: centre + dir * d,
             look: centre,
         };
-        // Two passes: slide the camera (not turn it) so the subjects sit in
-        // the middle of the stage's share.
+        // Up to three passes: slide the camera (not turn it) so the
+        // subjects sit in the middle of the stage's share.
         let mut fits = false;
         for _ in 0..3 {
             let Some((l, r, b, tp)) = bounds(frame, subjects) else {
@@ -122,15 +122,6 @@ pub fn fit(towards_eye: Vec3, subjects: &[Subject], nearest: f32) -> Frame {
         d *= 1.04;
     }
     best
-}
-
-/// Where a shot of the battle stands, given the figures on the stage.
-pub fn battle_frame(shot_from: Vec3, look_hint: Vec3, subjects: &[Subject]) -> Frame {
-    fit(
-        shot_from - look_hint,
-        subjects,
-        (shot_from - look_hint).length(),
-    )
 }
 
 /// The union of the subjects' extents.

@@ -198,6 +198,10 @@ pub fn subjects<'a>(figures: impl Iterator<Item = &'a Figure>) -> Vec<Subject> {
         .collect()
 }
 
+/// The last battle shot fitted: the shot, the figures it held, and the
+/// eye and point looked at.
+type Fitted = (CameraShot, Vec<Subject>, (Vec3, Vec3));
+
 fn move_camera(
     time: Res<Time>,
     shot: Res<CameraShot>,
@@ -205,9 +209,23 @@ fn move_camera(
     mut camera: Single<&mut Transform, With<ArenaCamera>>,
     figures: Query<&Figure, Without<BenchFigure>>,
     mut looking_at: Local<Option<Vec3>>,
+    mut fitted: Local<Option<Fitted>>,
 ) {
     let subjects = subjects(figures.iter());
-    let (eye, look) = framing(*shot, time.elapsed_secs(), &subjects);
+    // A battle shot is fitted again only when the shot or the figures
+    // change (the orbit moves every frame and costs nothing to place).
+    let (eye, look) = match &*fitted {
+        Some((s, subs, frame))
+            if *s == *shot && *subs == subjects && *shot != CameraShot::Orbit =>
+        {
+            *frame
+        }
+        _ => {
+            let frame = framing(*shot, time.elapsed_secs(), &subjects);
+            *fitted = Some((*shot, subjects, frame));
+            frame
+        }
+    };
     let ease = 1.0 - (-CAMERA_EASE * time.delta_secs()).exp();
     let mut current = camera.translation;
     current = if *shot == CameraShot::Orbit {
