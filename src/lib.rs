@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod barcode;
 pub mod cards;
 pub mod cli;
+pub mod collection;
 pub mod effects;
 pub mod fingerprint;
 pub mod glossary;
