@@ -29,6 +29,17 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["glossary", "effects", "cards", "fingerprint", "save"],
     ),
     (
+        "collection",
+        &[
+            "glossary",
+            "effects",
+            "cards",
+            "fingerprint",
+            "save",
+            "barcode",
+        ],
+    ),
+    (
         "cli",
         &[
             "glossary",
@@ -41,6 +52,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "replay",
             "analysis",
             "barcode",
+            "collection",
             "save",
         ],
     ),
@@ -56,6 +68,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "session",
             "replay",
             "barcode",
+            "collection",
             "save",
         ],
     ),

@@ -2,8 +2,17 @@
 
 use std::process::Command;
 
+/// A data folder of its own for every bterm this test binary runs, so a
+/// battle's rankings and a scan's collection never reach the user's.
+fn data_dir() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("a temporary folder"))
+        .path()
+}
+
 fn bterm(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_bterm"))
+        .env("BTERM_DATA_DIR", data_dir())
         .args(args)
         .output()
         .expect("bterm runs");
@@ -121,6 +130,7 @@ fn a_broken_card_folder_is_reported_not_a_panic() {
 fn bterm_with_input(args: &[&str], input: &str) -> (i32, String, String) {
     use std::io::Write as _;
     let mut child = Command::new(env!("CARGO_BIN_EXE_bterm"))
+        .env("BTERM_DATA_DIR", data_dir())
         .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -208,6 +218,7 @@ fn a_human_battle_without_input_stops_with_a_clear_message() {
 #[test]
 fn the_text_battle_timer_answers_for_a_silent_player() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bterm"))
+        .env("BTERM_DATA_DIR", data_dir())
         .args([
             "battle", "Dα-001", "Dα-021", "--seed", "3", "--timer", "0.05",
         ])

@@ -294,7 +294,10 @@ fn enroll_binds_a_foreign_barcode_and_later_scans_resolve() {
     let (code, out, err) = bterm(&["enroll", img, "dm-006"], d);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Code 39 \"CARD7788\" is DM-006"), "{out}");
-    assert!(d.join("enrolled.ron").exists());
+    assert!(
+        out.contains("collection.sqlite"),
+        "kept in the collection: {out}"
+    );
 
     let (code, out, err) = bterm(&["scan", "--json", img], d);
     assert_eq!(code, 0, "{err}");
@@ -302,11 +305,14 @@ fn enroll_binds_a_foreign_barcode_and_later_scans_resolve() {
     assert_eq!(v["card"]["number"], "DM-006");
     assert_eq!(v["card"]["source"], "enrolled");
 
-    // Moving it says what it was; the old file is kept as a backup.
+    // Moving it says what it was; undo takes the move back.
     let (code, out, _) = bterm(&["enroll", img, "Dα-001"], d);
     assert_eq!(code, 0);
     assert!(out.contains("(was DM-006)"), "{out}");
-    assert!(d.join("enrolled.ron.bak").exists());
+    let (code, _, _) = bterm(&["collection", "undo"], d);
+    assert_eq!(code, 0);
+    let (_, out, _) = bterm(&["scan", "--json", "--no-collect", img], d);
+    assert!(out.contains("DM-006"), "{out}");
 
     // A card code needs no enrolment.
     let card = d.join("card.png");
@@ -329,8 +335,10 @@ fn a_broken_enrolment_file_is_reported_and_never_overwritten() {
         &symbol_image(BarcodeFormat::CODE_39, "ABC123", 3, 10, 120).unwrap(),
         &img,
     );
+    // The binding goes into the collection; the old file is named, and
+    // left as it was.
     let (code, _, err) = bterm(&["enroll", img.to_str().unwrap(), "Dα-001"], d);
-    assert_eq!(code, 1);
+    assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("enrolled.ron") && err.contains("left untouched"),
         "{err}"
@@ -340,6 +348,32 @@ fn a_broken_enrolment_file_is_reported_and_never_overwritten() {
         "[ this is ( not ron"
     );
     assert!(Enrolments::open(&d.join("enrolled.ron")).is_err());
+}
+
+/// Enrolments made before the collection existed move into it once.
+#[test]
+fn the_old_enrolments_file_is_moved_into_the_collection_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let img = d.join("ean.png");
+    write_png(
+        &symbol_image(BarcodeFormat::CODE_39, "OLD42", 3, 10, 120).unwrap(),
+        &img,
+    );
+    std::fs::write(
+        d.join("enrolled.ron"),
+        "[(format: Code39, text: \"OLD42\", card: \"DM-007\")]",
+    )
+    .unwrap();
+    let img = img.to_str().unwrap();
+    let (code, out, err) = bterm(&["scan", "--json", img], d);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("DM-007"), "{out}");
+    assert!(err.contains("1 enrolled barcode moved"), "{err}");
+    let (code, _, err) = bterm(&["scan", "--json", img], d);
+    assert_eq!(code, 0);
+    assert!(!err.contains("moved"), "only once: {err}");
+    assert!(d.join("enrolled.ron").exists(), "left in place");
 }
 
 #[test]

@@ -73,6 +73,26 @@ impl Format {
         }
     }
 
+    /// Every format, in the order above.
+    pub const ALL: [Format; 11] = [
+        Format::Code128,
+        Format::QrCode,
+        Format::Ean13,
+        Format::Ean8,
+        Format::UpcA,
+        Format::UpcE,
+        Format::Code39,
+        Format::Code93,
+        Format::Codabar,
+        Format::Itf,
+        Format::Other,
+    ];
+
+    /// The format a [`Format::name`] names.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
     /// A retail product code (EAN/UPC): these become wild Digimon.
     pub fn is_product(self) -> bool {
         matches!(

@@ -132,6 +132,25 @@ impl Enrolments {
         Ok((Enrolments::bind(&path, symbol, card)?, path))
     }
 
+    /// Enrolments from (symbology, text, card) triples, kept elsewhere (the
+    /// collection's database); a later triple for the same barcode wins.
+    pub fn from_entries(
+        entries: impl IntoIterator<Item = (Format, String, CardNumber)>,
+    ) -> Enrolments {
+        Enrolments {
+            path: None,
+            map: entries.into_iter().map(|(f, t, c)| ((f, t), c)).collect(),
+        }
+    }
+
+    /// Every binding: (symbology, text, card).
+    pub fn entries(&self) -> Vec<(Format, String, CardNumber)> {
+        self.map
+            .iter()
+            .map(|((f, t), c)| (*f, t.clone(), *c))
+            .collect()
+    }
+
     /// The card a symbol was bound to.
     pub fn get(&self, symbol: &Symbol) -> Option<CardNumber> {
         self.map.get(&(symbol.format, symbol.text.clone())).copied()

@@ -64,13 +64,22 @@ pub enum ReadError {
 /// a regular file is read, and only one of at most
 /// [`max_file_bytes`]`(max_pixels)`.
 pub fn load_gray(path: &Path, max_pixels: u64) -> Result<GrayImage, ReadError> {
-    let bytes =
-        crate::save::read_regular(path, max_file_bytes(max_pixels)).map_err(|e| match e {
-            crate::save::ReadFileError::TooLarge { size, limit } => {
-                ReadError::FileTooLarge { size, limit }
-            }
-            other => ReadError::Io(other.to_string()),
-        })?;
+    gray_from_bytes(&read_image_file(path, max_pixels)?, max_pixels)
+}
+
+/// The bytes of an image file: only a regular file, and only one of at
+/// most [`max_file_bytes`]`(max_pixels)`.
+fn read_image_file(path: &Path, max_pixels: u64) -> Result<Vec<u8>, ReadError> {
+    crate::save::read_regular(path, max_file_bytes(max_pixels)).map_err(|e| match e {
+        crate::save::ReadFileError::TooLarge { size, limit } => {
+            ReadError::FileTooLarge { size, limit }
+        }
+        other => ReadError::Io(other.to_string()),
+    })
+}
+
+/// An image file's bytes as grayscale, refusing more than `max_pixels`.
+fn gray_from_bytes(bytes: &[u8], max_pixels: u64) -> Result<GrayImage, ReadError> {
     // The first bytes say the format; an extension can lie.
     let format =
         image::guess_format(&bytes[..bytes.len().min(32)]).map_err(|_| ReadError::NotAnImage)?;
@@ -85,12 +94,12 @@ pub fn load_gray(path: &Path, max_pixels: u64) -> Result<GrayImage, ReadError> {
         }
         // Straight to gray; anything this fast path cannot do (or a broken
         // file, for its precise message) goes the general way below.
-        if let Some(img) = jpeg_gray(&bytes, max_pixels) {
+        if let Some(img) = jpeg_gray(bytes, max_pixels) {
             return Ok(img);
         }
     }
     let open = || {
-        let mut reader = ImageReader::new(std::io::Cursor::new(&bytes[..]));
+        let mut reader = ImageReader::new(std::io::Cursor::new(bytes));
         reader.set_format(format);
         reader
     };
@@ -240,6 +249,10 @@ pub struct FileReport {
     /// The decoder pass that found the codes (see `decode`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pass: Option<super::Pass>,
+    /// A fingerprint of the file's bytes (FNV-1a), so the collection can
+    /// tell a second scan of the same picture.
+    #[serde(skip)]
+    pub content: Option<u64>,
 }
 
 impl FileReport {
@@ -259,8 +272,13 @@ pub fn scan_file(scanner: &Scanner, path: &Path, max_pixels: u64) -> FileReport 
         error: None,
         ms: 0.0,
         pass: None,
+        content: None,
     };
-    match load_gray(path, max_pixels) {
+    let loaded = read_image_file(path, max_pixels).and_then(|bytes| {
+        report.content = Some(crate::fingerprint::fnv1a(&bytes));
+        gray_from_bytes(&bytes, max_pixels)
+    });
+    match loaded {
         Err(e) => report.error = Some(e.to_string()),
         Ok(img) => {
             let decoded = decode(&img, Effort::File);

@@ -27,6 +27,12 @@ pub enum DeckCommand {
         /// Card files to use instead of the built-in sample set.
         #[arg(long, value_name = "PATH")]
         cards: Option<PathBuf>,
+        /// Also check that your collection holds every card of it.
+        #[arg(long)]
+        owned: bool,
+        /// The collection's database (with --owned).
+        #[arg(long, value_name = "FILE", requires = "owned")]
+        db: Option<PathBuf>,
     },
     /// Show a deck's cards and make-up; with no deck, list the shipped decks.
     Show {
@@ -125,7 +131,12 @@ fn load_deck(arg: &str, cards: &CardSet) -> Result<(String, Vec<CardNumber>), Cl
 pub(super) fn deck_command(c: DeckCommand) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     match c {
-        DeckCommand::Check { deck, cards } => {
+        DeckCommand::Check {
+            deck,
+            cards,
+            owned,
+            db,
+        } => {
             let set = load_set(cards.as_deref())?;
             let (name, numbers) = load_deck(&deck, &set)?;
             let _ = writeln!(
@@ -135,6 +146,13 @@ pub(super) fn deck_command(c: DeckCommand) -> Result<(), CliError> {
                 super::escape(&name),
                 numbers.len()
             );
+            if owned {
+                let said =
+                    super::collection::check_owned(&numbers, &set, db.as_deref()).map_err(|e| {
+                        CliError::failed(format!("error: {}: {}", super::escape(&deck), e.message))
+                    })?;
+                let _ = writeln!(out, "{}: {said}", super::escape(&deck));
+            }
         }
         DeckCommand::Show { deck, cards } => {
             let set = load_set(cards.as_deref())?;

@@ -1,11 +1,13 @@
 //! The command line: `bterm [play]`, `bterm cards check|list|show`,
-//! `bterm battle|replay|analyze`, and the scanner's `print|scan|enroll`.
+//! `bterm battle|replay|analyze`, the scanner's `print|scan|enroll`, and
+//! the collector's `collection …` and `rankings`.
 //! It never imports the arena: the binary hands [`run`] a [`Window`] when
 //! it was built with one.
 
 mod alpha;
 mod battle;
 mod cards;
+mod collection;
 mod scan;
 
 use std::path::{Path, PathBuf};
@@ -16,6 +18,7 @@ use clap::{Args, Parser, Subcommand};
 pub use alpha::{AlphaArgs, DeckCommand};
 pub use battle::{AnalyzeArgs, BattleArgs, ReplayArgs, TeamError, parse_team};
 pub use cards::{CardsCommand, describe, list_line};
+pub use collection::{CollectionCommand, DbArgs, RankingsArgs};
 
 use crate::cards::CardSet;
 use crate::session::{GameOptions, Player, Window};
@@ -54,6 +57,11 @@ pub enum Command {
     Scan(scan::ScanArgs),
     /// Bind the barcode in a picture to a card, so later scans of it resolve.
     Enroll(scan::EnrollArgs),
+    /// Your card collection: counts, sets, what is missing, doubles, history, CSV, backups.
+    #[command(subcommand)]
+    Collection(CollectionCommand),
+    /// Wins and losses per card, the challenger streak and the best teams.
+    Rankings(RankingsArgs),
 }
 
 /// Why a command failed: the message the user reads, and whether the
@@ -207,6 +215,8 @@ pub fn run(cli: Cli, window: Option<&dyn Window>) -> ExitCode {
         Some(Command::Print(args)) => scan::print(args),
         Some(Command::Scan(args)) => scan::scan(args),
         Some(Command::Enroll(args)) => scan::enroll(args),
+        Some(Command::Collection(c)) => collection::collection(c),
+        Some(Command::Rankings(args)) => collection::rankings(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

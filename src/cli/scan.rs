@@ -5,11 +5,13 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::collection::{Collector, card_ref};
 use super::{CliError, escape, load_set};
 use crate::barcode::files::{self, FileReport, MAX_PIXELS};
 use crate::barcode::frames::{self, FolderFrames, FrameEvent, FrameSource, Stabilizer};
 use crate::barcode::{Enrolments, Scanner, Source, code, decode, print as printer};
 use crate::cards::{Card, CardKind};
+use crate::collection::{CardRef, NewScan, Origin, Store};
 
 /// `bterm print`.
 #[derive(Debug, Args)]
@@ -62,6 +64,15 @@ pub struct ScanArgs {
     /// Card files to use instead of the built-in sample set.
     #[arg(long, value_name = "PATH")]
     pub cards: Option<PathBuf>,
+    /// Only read: do not add the cards to the collection.
+    #[arg(long, conflicts_with = "remove")]
+    pub no_collect: bool,
+    /// Take the scanned cards out of the collection (traded away).
+    #[arg(long)]
+    pub remove: bool,
+    /// The collection's database (default: `collection.sqlite` in the data folder).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
 }
 
 /// `bterm enroll`.
@@ -74,20 +85,87 @@ pub struct EnrollArgs {
     /// Card files to use instead of the built-in sample set.
     #[arg(long, value_name = "PATH")]
     pub cards: Option<PathBuf>,
+    /// The collection's database (default: `collection.sqlite` in the data folder).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
 }
 
-fn scanner(cards: Option<&std::path::Path>) -> Result<Scanner, CliError> {
+fn scanner(
+    cards: Option<&std::path::Path>,
+    store: Option<&mut Store>,
+) -> Result<Scanner, CliError> {
     let set = load_set(cards)?;
-    // A broken enrolments file must not stop every scan: say so, leave the
-    // file as it is, and read on without the bindings.
-    let enrolments = Enrolments::open_default().unwrap_or_else(|e| {
+    Ok(Scanner::new(set, enrolments(store)))
+}
+
+/// The enrolled barcodes (see `collection::enrol`), warnings shown.
+fn enrolments(store: Option<&mut Store>) -> Enrolments {
+    let (enrolments, warnings) = crate::collection::enrol::for_scanning(store);
+    for w in warnings {
+        eprintln!("warning: {}", super::escape_lines(&w));
+    }
+    enrolments
+}
+
+/// The collector of a scan command (`None` with `--no-collect`).
+fn collector(args: &ScanArgs) -> Option<Collector> {
+    if args.no_collect {
+        return None;
+    }
+    let command = format!(
+        "scan{} {}",
+        if args.remove { " --remove" } else { "" },
+        args.paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .chain(
+                args.frames
+                    .iter()
+                    .map(|p| format!("--frames {}", p.display()))
+            )
+            .chain(args.camera.iter().map(|c| format!("--camera {c}")))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let c = Collector::open(args.db.as_deref(), command, args.remove);
+    if let Some(why) = &c.unavailable {
         eprintln!(
-            "warning: {}; scanning without the enrolled barcodes",
-            super::escape_lines(&e.to_string())
+            "warning: {}; the cards will be read but not collected",
+            super::escape_lines(why)
         );
-        Enrolments::default()
-    });
-    Ok(Scanner::new(set, enrolments))
+    }
+    Some(c)
+}
+
+/// With `--no-collect`: the collection only if it exists, for its enrolments.
+fn existing_store(args: &ScanArgs) -> Option<Store> {
+    let path = crate::collection::default_path(args.db.as_deref()).ok()?;
+    std::fs::symlink_metadata(&path).ok()?;
+    Store::open(&path).ok()
+}
+
+/// A file's card as the collection records it.
+fn file_scan(r: &FileReport) -> Option<NewScan> {
+    let card = r.card.as_ref()?;
+    Some(NewScan {
+        card: CardRef {
+            number: card.number.parse().ok()?,
+            name: card.name.clone(),
+            data: card
+                .data
+                .as_ref()
+                .and_then(|c| crate::cards::write_ron(c).ok()),
+        },
+        origin: Origin::File,
+        place: Some(r.file.clone()),
+        code: r
+            .codes
+            .first()
+            .map(|s| (s.format.name().to_string(), s.text.clone())),
+        digest: r.content.map(crate::collection::digest),
+        count: 1,
+        remove: false,
+    })
 }
 
 /// `bterm print`.
@@ -206,7 +284,17 @@ pub fn scan(args: ScanArgs) -> Result<(), CliError> {
             "error: nothing to scan; give image files or folders (`bterm scan barcodes/`), --frames DIR or --camera",
         ));
     }
-    let scanner = scanner(args.cards.as_deref())?;
+    let mut collect = collector(&args);
+    let mut only_read = if collect.is_none() {
+        existing_store(&args)
+    } else {
+        None
+    };
+    let store = match collect.as_mut() {
+        Some(c) => c.store_mut(),
+        None => only_read.as_mut(),
+    };
+    let scanner = scanner(args.cards.as_deref(), store)?;
     let (found, path_errors) = files::collect(&args.paths);
     for e in &path_errors {
         eprintln!("error: {}: {}", escape(&e.path), escape(&e.why));
@@ -240,8 +328,12 @@ pub fn scan(args: ScanArgs) -> Result<(), CliError> {
             }
         });
         bar.inc(1);
+        if let (Some(c), Some(scan)) = (collect.as_mut(), file_scan(r)) {
+            c.add(scan);
+        }
     });
     bar.finish_and_clear();
+    let collected = collect.map_or(Ok(()), Collector::finish);
     if let Some(e) = write_error {
         return Err(CliError::from(format!(
             "error: cannot write the output: {e}"
@@ -261,36 +353,70 @@ pub fn scan(args: ScanArgs) -> Result<(), CliError> {
     }
     if failed > 0 || !path_errors.is_empty() {
         return Err(CliError::from(format!(
-            "{failed} of {total} files gave no card{}",
+            "{failed} of {total} files gave no card{}{}",
             if path_errors.is_empty() {
                 String::new()
             } else {
                 format!(", {} paths could not be read", path_errors.len())
-            }
+            },
+            collected
+                .err()
+                .map(|e| format!("\n{}", e.message))
+                .unwrap_or_default()
         )));
     }
     if !args.json {
         eprintln!("{total} files, every one a card");
     }
-    Ok(())
+    collected
 }
 
 fn live(source: Box<dyn FrameSource>, args: &ScanArgs) -> Result<(), CliError> {
-    let scanner = scanner(args.cards.as_deref())?;
+    let mut collect = collector(args);
+    let mut only_read = if collect.is_none() {
+        existing_store(args)
+    } else {
+        None
+    };
+    let store = match collect.as_mut() {
+        Some(c) => c.store_mut(),
+        None => only_read.as_mut(),
+    };
+    let scanner = scanner(args.cards.as_deref(), store)?;
+    let place = match (&args.frames, args.camera) {
+        (Some(dir), _) => format!("frames {}", dir.display()),
+        (None, Some(i)) => format!("camera {i}"),
+        (None, None) => "camera".to_string(),
+    };
     let pipeline = frames::start(source, scanner, Stabilizer::default());
     let mut out = std::io::stdout().lock();
     let mut errors = 0;
     for event in pipeline.events.iter() {
         // Each event as (JSON, words); `--json` picks the first.
         let (json, words) = match &event {
-            FrameEvent::Card { frame, card } => (
-                serde_json::json!({"frame": frame, "card": files::CardReport::of(card)}),
-                format!(
-                    "frame {frame}: {} {}",
-                    card.card.number(),
-                    escape(card.card.name())
-                ),
-            ),
+            FrameEvent::Card { frame, card } => {
+                let recorded = collect.as_mut().and_then(|c| {
+                    c.add_now(NewScan {
+                        card: card_ref(&card.card, card.in_set),
+                        origin: Origin::Camera,
+                        place: Some(place.clone()),
+                        code: None,
+                        digest: None,
+                        count: 1,
+                        remove: false,
+                    })
+                });
+                let new = recorded.is_some_and(|r| r.first_ever);
+                (
+                    serde_json::json!({"frame": frame, "card": files::CardReport::of(card), "new": new}),
+                    format!(
+                        "frame {frame}: {} {}{}",
+                        card.card.number(),
+                        escape(card.card.name()),
+                        if new { "  NEW!" } else { "" }
+                    ),
+                )
+            }
             FrameEvent::Refused { frame, why } => (
                 serde_json::json!({"frame": frame, "error": why.to_string()}),
                 format!("frame {frame}: {}", escape(&why.to_string())),
@@ -317,10 +443,11 @@ fn live(source: Box<dyn FrameSource>, args: &ScanArgs) -> Result<(), CliError> {
             .map_err(|e| format!("error: cannot write the output: {e}"))?;
     }
     pipeline.join();
+    let collected = collect.map_or(Ok(()), Collector::finish);
     if errors > 0 {
         return Err(CliError::from(format!("{errors} frames could not be read")));
     }
-    Ok(())
+    collected
 }
 
 #[cfg(feature = "camera")]
@@ -387,9 +514,17 @@ pub fn enroll(args: EnrollArgs) -> Result<(), CliError> {
             abbreviate(&symbol.text)
         )));
     }
-    let (before, path) =
-        Enrolments::bind_default(&symbol, card.number()).map_err(|e| format!("error: {e}"))?;
-    let path = path.display().to_string();
+    let mut store = super::collection::open(args.db.as_deref())?;
+    enrolments(Some(&mut store));
+    let before = store
+        .enrol(
+            &format!("enroll {} {}", args.image.display(), card.number()),
+            symbol.format.name(),
+            &symbol.text,
+            &card.number(),
+        )
+        .map_err(|e| format!("error: {e}"))?;
+    let path = escape(&store.path().display().to_string());
     match before {
         Some(old) if old != card.number() => println!(
             "{} \"{}\" is now {} {} (was {old}); saved in {path}",

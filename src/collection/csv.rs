@@ -121,52 +121,65 @@ fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
     Ok(out)
 }
 
-/// Reads the collection's CSV. Every bad row is reported by its line;
-/// any bad row refuses the whole file.
-pub fn parse(text: &str) -> Result<Vec<Row>, Vec<String>> {
+/// Reads the collection's CSV: the good rows, and every bad one reported
+/// by its line (a caller refuses the whole file if any is bad).
+pub fn parse(text: &str) -> (Vec<Row>, Vec<(usize, String)>) {
+    match parse_all(text) {
+        Ok(ok) => ok,
+        Err(fatal) => (Vec::new(), vec![(0, fatal)]),
+    }
+}
+
+type Parsed = (Vec<Row>, Vec<(usize, String)>);
+
+fn parse_all(text: &str) -> Result<Parsed, String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let records = records(text).map_err(|e| vec![e])?;
+    let records = records(text)?;
     let mut records = records
         .into_iter()
         .filter(|(_, f)| !(f.len() == 1 && f[0].trim().is_empty()));
     let Some((_, header)) = records.next() else {
-        return Err(vec![format!(
+        return Err(format!(
             "the file is empty; its first line must be the header {}",
             HEADER.join(",")
-        )]);
+        ));
     };
     let header: Vec<String> = header.iter().map(|h| h.trim().to_lowercase()).collect();
     if header != HEADER {
-        return Err(vec![format!(
+        return Err(format!(
             "line 1: the header is \"{}\"; it must be {}",
             header.join(","),
             HEADER.join(",")
-        )]);
+        ));
     }
     let mut rows = Vec::new();
     let mut errors = Vec::new();
     for (line, f) in records {
         if f.len() != HEADER.len() {
-            errors.push(format!(
-                "line {line}: {} fields; a row has {} ({})",
-                f.len(),
-                HEADER.len(),
-                HEADER.join(",")
+            errors.push((
+                line,
+                format!(
+                    "line {line}: {} fields; a row has {} ({})",
+                    f.len(),
+                    HEADER.len(),
+                    HEADER.join(",")
+                ),
             ));
             continue;
         }
-        let count = match f[3].trim().parse::<u32>() {
-            Ok(n) if n <= MAX_COUNT => n,
-            _ => {
-                errors.push(format!(
+        let count =
+            match f[3].trim().parse::<u32>() {
+                Ok(n) if n <= MAX_COUNT => n,
+                _ => {
+                    errors.push((line, format!(
                     "line {line}: the count \"{}\" is not a whole number from 0 to {MAX_COUNT}",
                     f[3]
-                ));
-                continue;
-            }
-        };
+                )));
+                    continue;
+                }
+            };
         if f[0].trim().is_empty() {
-            errors.push(format!("line {line}: the card number is empty"));
+            errors.push((line, format!("line {line}: the card number is empty")));
             continue;
         }
         rows.push(Row {
@@ -179,11 +192,7 @@ pub fn parse(text: &str) -> Result<Vec<Row>, Vec<String>> {
             note: f[5].clone(),
         });
     }
-    if errors.is_empty() {
-        Ok(rows)
-    } else {
-        Err(errors)
-    }
+    Ok((rows, errors))
 }
 
 #[cfg(test)]
@@ -215,26 +224,28 @@ mod tests {
         ];
         let text = write(&rows);
         assert!(text.starts_with("number,name,set,count,condition,note\r\n"));
-        let back = parse(&text).unwrap();
+        let (back, errors) = parse(&text);
+        assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(back.len(), 2);
         assert_eq!(back[1].note, rows[1].note);
         assert_eq!(back[1].line, 3);
         assert_eq!(back[0].count, 2);
         // As a spreadsheet saves it: LF endings, a byte-order mark.
         let lf = format!("\u{feff}{}", text.replace("\r\n", "\n"));
-        assert_eq!(parse(&lf).unwrap()[1].note, rows[1].note);
+        assert_eq!(parse(&lf).0[1].note, rows[1].note);
     }
 
     #[test]
     fn every_bad_row_is_named_by_its_line() {
         let text = "number,name,set,count,condition,note\nDα-001,Agumon,x,two,,\nDα-002,Greymon,x,1,,\nDα-003,Metal Greymon\n";
-        let errors = parse(text).unwrap_err();
+        let (rows, errors) = parse(text);
+        assert_eq!(rows.len(), 1, "the good row is kept");
         assert_eq!(errors.len(), 2, "{errors:?}");
-        assert!(errors[0].starts_with("line 2:") && errors[0].contains("\"two\""));
-        assert!(errors[1].starts_with("line 4:"));
-        assert!(parse("id,count\n").unwrap_err()[0].contains("header"));
-        assert!(parse("").unwrap_err()[0].contains("empty"));
+        assert!(errors[0].1.starts_with("line 2:") && errors[0].1.contains("\"two\""));
+        assert_eq!(errors[1].0, 4);
+        assert!(parse("id,count\n").1[0].1.contains("header"));
+        assert!(parse("").1[0].1.contains("empty"));
         let open = "number,name,set,count,condition,note\nDα-001,\"Agumon,x,1,,\n";
-        assert!(parse(open).unwrap_err()[0].contains("never closed"));
+        assert!(parse(open).1[0].1.contains("never closed"));
     }
 }

@@ -15,6 +15,7 @@
 //!   written to.
 
 pub mod csv;
+pub mod enrol;
 pub mod rankings;
 mod schema;
 pub mod sets;
@@ -549,10 +550,10 @@ impl Store {
         let mut out = Vec::new();
         for row in rows {
             let (number, name, data) = row.map_err(|e| self.err(&e))?;
-            if let Ok(number) = number.parse::<CardNumber>() {
-                if set.get(&number).is_none() {
-                    out.push(CardRef { number, name, data });
-                }
+            if let Ok(number) = number.parse::<CardNumber>()
+                && set.get(&number).is_none()
+            {
+                out.push(CardRef { number, name, data });
             }
         }
         Ok(out)
@@ -744,6 +745,23 @@ impl Store {
         Ok(old)
     }
 
+    /// The latest `n` scans (not fixes), newest first.
+    pub fn recent_scans(&self, n: u32) -> Result<Vec<ScanRow>, StoreError> {
+        let ids: Vec<i64> = self
+            .conn
+            .prepare("SELECT id FROM scans WHERE fixes IS NULL ORDER BY id DESC LIMIT ?1")
+            .and_then(|mut st| {
+                st.query_map([n], |r| r.get(0))?
+                    .collect::<Result<Vec<i64>, _>>()
+            })
+            .map_err(|e| self.err(&e))?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            out.extend(self.scan(id)?);
+        }
+        Ok(out)
+    }
+
     /// The enrolled barcodes: (symbology, text, card).
     pub fn enrolments(&self) -> Result<Vec<(String, String, CardNumber)>, StoreError> {
         let mut stmt = self
@@ -851,6 +869,16 @@ impl Store {
         command: &str,
         rows: &[(CardRef, u32, Grade)],
     ) -> Result<ImportSummary, StoreError> {
+        self.import_with_progress(command, rows, &mut |_| {})
+    }
+
+    /// [`Store::import`], telling `progress` how many cards are done.
+    pub fn import_with_progress(
+        &mut self,
+        command: &str,
+        rows: &[(CardRef, u32, Grade)],
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<ImportSummary, StoreError> {
         let mut wanted: BTreeMap<CardNumber, (CardRef, Vec<Grade>)> = BTreeMap::new();
         for (card, count, grade) in rows {
             let entry = wanted
@@ -874,7 +902,10 @@ impl Store {
                 batch = Some(id);
                 Ok(id)
             };
-            for (number, (card, copies)) in &wanted {
+            for (done, (number, (card, copies))) in wanted.iter().enumerate() {
+                if done % 256 == 0 {
+                    progress(done);
+                }
                 let now = i64::from(count_of(tx, &number.to_string()).map_err(e)?);
                 let target = copies.len() as i64;
                 if target != now {
@@ -1196,9 +1227,10 @@ fn sql_error(path: &str, e: &rusqlite::Error) -> StoreError {
     }
 }
 
-/// A digest of a file's bytes, for telling a re-scan of the same picture.
-pub fn digest(bytes: &[u8]) -> String {
-    format!("{:016x}-{}", crate::fingerprint::fnv1a(bytes), bytes.len())
+/// The digest kept for a picture file, from the fingerprint of its bytes
+/// (`FileReport::content`): the same bytes are the same scan.
+pub fn digest(content: u64) -> String {
+    format!("{content:016x}")
 }
 
 #[cfg(test)]

@@ -80,13 +80,11 @@ impl Sets {
                 if numbers.contains(&number) {
                     return Err(format!("sets: {}: {number} is listed twice", e.id));
                 }
-                if !reprint {
-                    if let Some(other) = first.insert(number, e.id.clone()) {
-                        return Err(format!(
-                            "sets: {number} is in both {other} and {}; list it under `reprints` in the later set",
-                            e.id
-                        ));
-                    }
+                if !reprint && let Some(other) = first.insert(number, e.id.clone()) {
+                    return Err(format!(
+                        "sets: {number} is in both {other} and {}; list it under `reprints` in the later set",
+                        e.id
+                    ));
                 }
                 numbers.push(number);
             }

@@ -13,7 +13,7 @@ use image::GrayImage;
 
 use super::super::Settings;
 use crate::barcode::frames::{self, FrameSource, Pipeline, Stabilizer};
-use crate::barcode::{Effort, Enrolments, Resolved, Scanner, decode, files};
+use crate::barcode::{Effort, Resolved, Scanner, decode, files};
 use crate::cards::CardSet;
 use crate::rules::terminal::Side;
 
@@ -72,10 +72,14 @@ impl Reads {
         cards: &CardSet,
         images: &mut Assets<Image>,
     ) -> (Reads, Option<String>) {
-        let enrolments = Enrolments::open_default().unwrap_or_else(|e| {
-            warn!("enrolled barcodes not loaded: {e}");
-            Enrolments::default()
-        });
+        let mut store = crate::collection::default_path(None)
+            .and_then(|p| crate::collection::Store::open(&p))
+            .map_err(|e| warn!("the collection is not open: {e}"))
+            .ok();
+        let (enrolments, warnings) = crate::collection::enrol::for_scanning(store.as_mut());
+        for w in warnings {
+            warn!("{w}");
+        }
         let scanner = Scanner::new(cards.clone(), enrolments);
         let (file_tx, files_rx) = channel();
         let preview = Arc::new(Mutex::new(None));
