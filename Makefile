@@ -11,7 +11,7 @@ export CARGO_TERM_COLOR ?= never
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers
 
-.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha alpha-soak alpha-strength scans screenshot screenshots fuzz decoys
+.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection alpha-soak alpha-strength scans screenshot screenshots fuzz decoys
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -125,3 +125,7 @@ alpha-strength:
 
 bench-alpha:
 	cargo bench --no-default-features --bench alpha
+
+# The collection store: 10,000 scans in one batch, `collection sets` over 100,000.
+bench-collection:
+	cargo bench --no-default-features --bench collection

@@ -509,8 +509,9 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare_cached(
-                "SELECT s.card, SUM(s.delta) FROM scans s JOIN batches b ON b.id = s.batch
-                 WHERE b.undone = 0 GROUP BY s.card HAVING SUM(s.delta) > 0",
+                "SELECT card, SUM(delta) FROM scans
+                 WHERE batch NOT IN (SELECT id FROM batches WHERE undone = 1)
+                 GROUP BY card HAVING SUM(delta) > 0",
             )
             .map_err(|e| self.err(&e))?;
         let rows = stmt
@@ -1115,8 +1116,8 @@ fn remember_card(tx: &Connection, card: &CardRef) -> Result<(), rusqlite::Error>
 fn count_of(conn: &Connection, card: &str) -> Result<u32, rusqlite::Error> {
     let n: i64 = conn
         .prepare_cached(
-            "SELECT COALESCE(SUM(s.delta), 0) FROM scans s JOIN batches b ON b.id = s.batch
-             WHERE b.undone = 0 AND s.card = ?1",
+            "SELECT COALESCE(SUM(delta), 0) FROM scans
+             WHERE card = ?1 AND batch NOT IN (SELECT id FROM batches WHERE undone = 1)",
         )?
         .query_row([card], |r| r.get(0))?;
     Ok(u32::try_from(n.max(0)).unwrap_or(u32::MAX))

@@ -37,7 +37,8 @@ pub const MIGRATIONS: &[&str] = &[
         digest TEXT,                       -- the file's content (re-scans)
         fixes INTEGER REFERENCES scans(id) -- the scan a fix corrects
     );
-    CREATE INDEX scans_card ON scans(card);
+    -- Covers the owned counts: a card's rows and their deltas, in one index.
+    CREATE INDEX scans_card ON scans(card, batch, delta);
     CREATE INDEX scans_batch ON scans(batch);
     CREATE INDEX scans_digest ON scans(digest) WHERE digest IS NOT NULL;
     -- The condition and note of one copy (1 = the first), latest wins.
