@@ -37,6 +37,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "fingerprint",
             "save",
             "barcode",
+            "rules",
+            "ai",
+            "session",
         ],
     ),
     (

@@ -7,7 +7,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::duel::{Duel, DuelKind, DuelStarted, Show};
+use super::collection::AttractTitle;
 use super::hud::{centred_column, screen_layer};
+use super::input::Button;
 use super::input::Press;
 use super::sound::{Sfx, Sound};
 use super::staging::{Board, PropFilter, clear_props};
@@ -110,9 +112,18 @@ fn press_to_start(
         return;
     }
     let key = keys.is_some_and(|k| k.any_just_pressed([KeyCode::Enter, KeyCode::Space]));
-    if presses.read().count() > 0 || key {
+    // B opens the collection; any other button (or Enter) starts a game.
+    let mut to = key.then_some(Screen::Scan);
+    for p in presses.read() {
+        to = Some(if p.button == Button::B {
+            Screen::Collection
+        } else {
+            Screen::Scan
+        });
+    }
+    if let Some(screen) = to {
         sfx.write(Sfx(Sound::Button));
-        next.set(Screen::Scan);
+        next.set(screen);
     }
 }
 
@@ -128,7 +139,7 @@ fn spawn_title(mut commands: Commands, cards: Res<Cards>, settings: Res<Settings
             AlignItems::Center,
         ))
         .with_children(|root| {
-            root.spawn(centred_column()).with_children(|top| {
+            root.spawn((centred_column(), AttractTitle)).with_children(|top| {
                 top.spawn(label("bterm", size::TITLE, palette::GOLD));
                 top.spawn(label(
                     "DIGIMON BATTLE TERMINAL",
@@ -145,7 +156,7 @@ fn spawn_title(mut commands: Commands, cards: Res<Cards>, settings: Res<Settings
             .with_children(|bottom| {
                 bottom.spawn((
                     Blink,
-                    Text::new("PRESS ANY BUTTON"),
+                    Text::new("PRESS A TO PLAY"),
                     TextFont {
                         font_size: FontSize::Px(size::HEADING),
                         ..default()
@@ -156,7 +167,7 @@ fn spawn_title(mut commands: Commands, cards: Res<Cards>, settings: Res<Settings
                 bottom.spawn((Ticker, label("", size::BODY, palette::DIM)));
                 bottom.spawn(label(
                     format!(
-                        "DEMO BATTLE · {} cards ready · P1 keys 1 2 3 · P2 keys J K L",
+                        "DEMO BATTLE · {} cards ready · B your collection · P1 keys 1 2 3 · P2 keys J K L",
                         cards.0.len()
                     ),
                     size::BODY,
@@ -168,7 +179,7 @@ fn spawn_title(mut commands: Commands, cards: Res<Cards>, settings: Res<Settings
 
 /// Blinks (the arcade "press start").
 #[derive(Component)]
-struct Blink;
+pub struct Blink;
 
 fn ticker(
     time: Res<Time>,

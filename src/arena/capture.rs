@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
+use super::collection::AttractBoard;
 use super::duel::Duel;
 use super::input::{Button, Press};
 use super::staging::Board;
@@ -24,7 +25,15 @@ const SAVE_FRAMES: u32 = 20;
 const TOUR_LIMIT: f32 = 300.0;
 
 /// The screens a tour saves, in order.
-pub const TOUR_SHOTS: [&str; 5] = ["attract", "scan", "battle", "result", "replay"];
+pub const TOUR_SHOTS: [&str; 7] = [
+    "attract",
+    "collection",
+    "rankings",
+    "scan",
+    "battle",
+    "result",
+    "replay",
+];
 
 /// What a scripted run does.
 #[derive(Resource, Debug, Clone, Default)]
@@ -113,6 +122,7 @@ fn tour(
     screen: Res<State<Screen>>,
     duel: Option<Res<Duel>>,
     board: Res<Board>,
+    turns: Res<AttractBoard>,
     mut presses: MessageWriter<Press>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -146,16 +156,28 @@ fn tour(
     };
     // Give each shot a second to reach the disk before moving on.
     let settled = t.since_shot > 1.0;
+    // Each screen is shot once it has settled, then the button that leads
+    // to the next shot's screen is pressed.
     match (screen.get(), want) {
-        (Screen::Attract, Some("attract")) if t.on_screen > 4.0 => snap(&mut t, "attract"),
-        (Screen::Attract, _) if settled && t.taken >= 1 => press(&mut presses, Button::A),
+        (Screen::Attract, Some("attract")) if t.on_screen > 4.0 && !turns.showing => {
+            snap(&mut t, "attract");
+        }
+        (Screen::Attract, Some("collection")) if settled => press(&mut presses, Button::B),
+        (Screen::Collection, Some("collection")) if t.on_screen > 3.0 => {
+            snap(&mut t, "collection");
+        }
+        (Screen::Collection, Some("rankings")) if settled => press(&mut presses, Button::A),
+        (Screen::Attract, Some("rankings")) if turns.showing && turns.age > 1.0 => {
+            snap(&mut t, "rankings");
+        }
+        (Screen::Attract, Some("scan")) if settled => press(&mut presses, Button::A),
         (Screen::Scan, Some("scan")) if t.on_screen > 4.0 => snap(&mut t, "scan"),
-        (Screen::Scan, _) if settled && t.taken >= 2 => press(&mut presses, Button::A),
+        (Screen::Scan, Some("battle")) if settled => press(&mut presses, Button::A),
         (Screen::Battle, Some("battle")) if board.clash.is_some() && t.on_screen > 2.0 => {
             snap(&mut t, "battle");
         }
         (Screen::Result, Some("result")) if t.on_screen > 2.5 => snap(&mut t, "result"),
-        (Screen::Result, _) if settled && t.taken >= 4 => press(&mut presses, Button::B),
+        (Screen::Result, Some("replay")) if settled => press(&mut presses, Button::B),
         (Screen::Replay, Some("replay")) if t.on_screen > 5.0 => snap(&mut t, "replay"),
         (_, None) if settled => {
             exit.write(AppExit::Success);

@@ -9,6 +9,7 @@
 pub mod attract;
 pub mod board;
 pub mod capture;
+pub mod collection;
 pub mod duel;
 pub mod figures;
 pub mod framing;
@@ -58,6 +59,8 @@ pub enum Screen {
     Result,
     /// A saved battle, staged with pause / step / speed.
     Replay,
+    /// The collector's binder: each printed set's cards, owned or missing.
+    Collection,
 }
 
 /// The order of the game's work in a frame, configured once.
@@ -84,6 +87,10 @@ pub struct Timeouts {
     pub result: f32,
     /// A finished replay (opened from the game), back to attract.
     pub replay_end: f32,
+    /// The collection screen without a press, back to attract.
+    pub collection: f32,
+    /// Seconds the attract screen shows its title, then the rankings.
+    pub attract_board: f32,
 }
 
 impl Default for Timeouts {
@@ -92,6 +99,8 @@ impl Default for Timeouts {
             scan_idle: 30.0,
             result: 20.0,
             replay_end: 20.0,
+            collection: 45.0,
+            attract_board: 8.0,
         }
     }
 }
@@ -121,6 +130,8 @@ pub struct Settings {
     pub seed: Option<u64>,
     /// `bterm replay FILE`: the game opens on this replay and quits after it.
     pub replay: Option<(PathBuf, Replay<Match>)>,
+    /// The collection's database; `None` keeps nothing (tests).
+    pub collection: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -137,6 +148,7 @@ impl Default for Settings {
             show_speed: 1.0,
             seed: None,
             replay: None,
+            collection: None,
         }
     }
 }
@@ -156,6 +168,10 @@ impl Settings {
             show_speed: if args.tour.is_some() { 3.0 } else { 1.0 },
             seed: args.seed,
             replay: None,
+            collection: args
+                .db
+                .clone()
+                .or_else(|| crate::collection::default_path(None).ok()),
         }
     }
 }
@@ -191,6 +207,7 @@ impl Plugin for AppPlugin {
             staging::plugin,
             hud::plugin,
             attract::plugin,
+            collection::plugin,
             scan::plugin,
             result::plugin,
             viewer::plugin,

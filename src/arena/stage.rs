@@ -59,6 +59,8 @@ pub enum CameraShot {
     Focus(Side),
     /// Low and close on the centre, where techniques meet.
     Centre,
+    /// Square on the collection screen's binder page.
+    Binder,
 }
 
 /// A short camera shake (seconds left).
@@ -187,6 +189,8 @@ pub fn framing(shot: CameraShot, t: f32, subjects: &[Subject]) -> (Vec3, Vec3) {
         CameraShot::Focus(side) => fitted(framing::over_shoulder(side), 5.0, 1.0),
         // Low and closer, where the techniques meet.
         CameraShot::Centre => fitted(Vec3::new(0.0, 0.15, 1.0), 6.0, 1.0),
+        // The binder page stands at the centre, 2.4 m up, facing the camera.
+        CameraShot::Binder => (Vec3::new(0.0, 2.4, 9.0), Vec3::new(0.0, 2.4, 0.0)),
     }
 }
 

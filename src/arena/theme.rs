@@ -48,6 +48,14 @@ pub mod palette {
     pub const TRACK: Color = Color::srgba(1.0, 1.0, 1.0, 0.12);
     /// A choice not taken.
     pub const FAINT: Color = Color::srgba(1.0, 1.0, 1.0, 0.15);
+    /// A card not in the collection, in the binder: a dark silhouette.
+    pub const SILHOUETTE: Color = Color::srgb(0.025, 0.03, 0.05);
+    /// An owned Option card in the binder.
+    pub const OPTION_CARD: Color = Color::srgb(0.78, 0.66, 0.35);
+    /// An owned Command card in the binder.
+    pub const COMMAND_CARD: Color = Color::srgb(0.62, 0.24, 0.47);
+    /// The picture window of an owned card in the binder.
+    pub const CARD_ART: Color = Color::srgb(0.92, 0.94, 1.0);
     /// The three stances (and buttons) A, B and C.
     pub const STANCE: [Color; 3] = [
         Color::srgb(1.0, 0.25, 0.2),
@@ -88,6 +96,8 @@ pub mod size {
     pub const LOG: f32 = 17.0;
     /// Small print: who plays, file names, countdowns.
     pub const SMALL: f32 = 16.0;
+    /// Card numbers on the collection's binder page.
+    pub const TINY: f32 = 12.0;
 }
 
 /// Spacing, pixels at 720 lines.

@@ -67,6 +67,14 @@ pub fn load_gray(path: &Path, max_pixels: u64) -> Result<GrayImage, ReadError> {
     gray_from_bytes(&read_image_file(path, max_pixels)?, max_pixels)
 }
 
+/// [`load_gray`], with the fingerprint of the file's bytes (as
+/// [`FileReport::content`]), so the collection can tell a picture read again.
+pub fn load_gray_and_content(path: &Path, max_pixels: u64) -> Result<(GrayImage, u64), ReadError> {
+    let bytes = read_image_file(path, max_pixels)?;
+    let content = crate::fingerprint::fnv1a(&bytes);
+    Ok((gray_from_bytes(&bytes, max_pixels)?, content))
+}
+
 /// The bytes of an image file: only a regular file, and only one of at
 /// most [`max_file_bytes`]`(max_pixels)`.
 fn read_image_file(path: &Path, max_pixels: u64) -> Result<Vec<u8>, ReadError> {

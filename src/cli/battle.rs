@@ -141,7 +141,10 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
     };
     let played = drive(&mut table, &set, &mut keyboard);
     if played.is_ok() && table.is_over() && !args.no_record {
-        super::collection::record_battle(args.db.as_deref(), &battle_record(&table, "cli"));
+        super::collection::record_battle(
+            args.db.as_deref(),
+            &crate::collection::rankings::BattleRecord::terminal(&table, "cli"),
+        );
     }
     finish(
         &table,
@@ -151,34 +154,6 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
         "battle",
         "teams",
     )
-}
-
-/// A finished Terminal Battle as the rankings keep it.
-pub fn battle_record(
-    table: &Table<Match>,
-    place: &str,
-) -> crate::collection::rankings::BattleRecord {
-    use crate::collection::rankings::{BattleRecord, SeatRecord};
-    use crate::rules::{Outcome, terminal::Side};
-    let game = table.game();
-    BattleRecord {
-        ruleset: "terminal".into(),
-        place: place.into(),
-        seed: table.setup().seed,
-        winner: match game.outcome() {
-            Some(Outcome::Win(seat)) => Some(seat.index()),
-            _ => None,
-        },
-        rounds: game.round(),
-        seats: Side::BOTH
-            .iter()
-            .map(|&side| SeatRecord {
-                cpu: matches!(table.players().get(side.index()), Some(Player::Cpu(_))),
-                team: table.setup().teams[side.index()].clone(),
-                points: i64::from(game.view(side).points),
-            })
-            .collect(),
-    }
 }
 
 /// Refuses a `--save` file that already exists, before a game starts.

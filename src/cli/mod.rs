@@ -177,6 +177,9 @@ pub struct PlayArgs {
     /// Quit after this many frames (for scripted runs).
     #[arg(long, value_name = "N")]
     pub frames: Option<u32>,
+    /// The collection's database (default: `collection.sqlite` in the data folder).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
 }
 
 impl PlayArgs {
@@ -196,6 +199,7 @@ impl PlayArgs {
             screenshot: self.screenshot,
             tour: self.tour,
             frames: self.frames,
+            db: self.db,
         }
     }
 }

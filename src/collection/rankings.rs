@@ -6,6 +6,9 @@ use rusqlite::params;
 
 use super::{Store, StoreError, sql_error, time};
 use crate::cards::CardNumber;
+use crate::rules::Outcome;
+use crate::rules::terminal::{Match, Side};
+use crate::session::{Player, Table};
 
 /// One seat of a finished battle.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,6 +36,31 @@ pub struct BattleRecord {
     pub rounds: u32,
     /// The seats.
     pub seats: Vec<SeatRecord>,
+}
+
+impl BattleRecord {
+    /// A finished Terminal Battle: its teams, who played them, the result.
+    pub fn terminal(table: &Table<Match>, place: &str) -> BattleRecord {
+        let game = table.game();
+        BattleRecord {
+            ruleset: "terminal".into(),
+            place: place.into(),
+            seed: table.setup().seed,
+            winner: match game.outcome() {
+                Some(Outcome::Win(seat)) => Some(seat.index()),
+                _ => None,
+            },
+            rounds: game.round(),
+            seats: Side::BOTH
+                .iter()
+                .map(|&side| SeatRecord {
+                    cpu: matches!(table.players().get(side.index()), Some(Player::Cpu(_))),
+                    team: table.setup().teams[side.index()].clone(),
+                    points: i64::from(game.view(side).points),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// A card's record.

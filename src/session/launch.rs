@@ -36,6 +36,8 @@ pub struct GameOptions {
     pub tour: Option<PathBuf>,
     /// Quit after this many frames.
     pub frames: Option<u32>,
+    /// The collection's database (default: the data folder's).
+    pub db: Option<PathBuf>,
 }
 
 /// Why the game window could not run.

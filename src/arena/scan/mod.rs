@@ -18,6 +18,7 @@ use bevy::window::FileDragAndDrop;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::collection::Collection;
 use super::duel::{Duel, DuelKind, DuelStarted};
 use super::figures;
 use super::input::{Button, Press, Typing};
@@ -26,6 +27,7 @@ use super::stage::CameraShot;
 use super::{AppSystems, Cards, Screen, Settings};
 use crate::barcode::frames::FrameEvent;
 use crate::cards::{Card, CardSet};
+use crate::collection::{CardRef, NewScan, Origin};
 use crate::rules::terminal::Side;
 use crate::rules::terminal::pick::{self, DEMO_TRIES, check_card, setup_of};
 use crate::session::{Player, clock_seed};
@@ -138,6 +140,7 @@ fn add_card(
     side: Side,
     card: Card,
     in_set: bool,
+    new: bool,
     commands: &mut Commands,
     meshes: &mut Assets<Mesh>,
     materials: &mut Assets<StandardMaterial>,
@@ -168,10 +171,8 @@ fn add_card(
                     .insert((DespawnOnExit(Screen::Scan), ScannedFigure(side)));
             }
             team.cards.push((card, in_set));
-            team.message = Some((
-                warning.unwrap_or_else(|| format!("{name} joins the team")),
-                false,
-            ));
+            let said = warning.unwrap_or_else(|| format!("{name} joins the team"));
+            team.message = Some((if new { format!("NEW! {said}") } else { said }, false));
             sfx.write(Sfx(Sound::Scan));
         }
     }
@@ -295,6 +296,7 @@ fn typing(
                 side,
                 card.clone(),
                 true,
+                false,
                 &mut commands,
                 &mut meshes,
                 &mut materials,
@@ -327,8 +329,13 @@ fn dropped(
     }
 }
 
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a system: each argument is a resource or query it needs"
+)]
 fn receive(
     reads: Option<Res<Reads>>,
+    collection: Option<Res<Collection>>,
     mut roster: ResMut<Roster>,
     cards: Res<Cards>,
     mut commands: Commands,
@@ -351,31 +358,58 @@ fn receive(
         for e in live_events {
             let side = roster.active;
             match e {
-                FrameEvent::Card { card, .. } => got.push((side, "camera".into(), Ok(*card))),
+                FrameEvent::Card { card, .. } => {
+                    got.push((side, "camera".into(), Ok(*card), None));
+                }
                 FrameEvent::Refused { why, .. } => {
-                    got.push((side, "camera".into(), Err(why.to_string())));
+                    got.push((side, "camera".into(), Err(why.to_string()), None));
                 }
                 FrameEvent::FrameError { message, .. } => {
-                    got.push((side, "camera".into(), Err(message)));
+                    got.push((side, "camera".into(), Err(message), None));
                 }
                 FrameEvent::Gone { .. } | FrameEvent::Ended { .. } => {}
             }
         }
     }
-    for (side, from, read) in got {
+    for (side, from, read, content) in got {
         roster.idle = 0.0;
         match read {
-            Ok(r) => add_card(
-                &mut roster,
-                &cards.0,
-                side,
-                r.card,
-                r.in_set,
-                &mut commands,
-                &mut meshes,
-                &mut materials,
-                &mut sfx,
-            ),
+            Ok(r) => {
+                // Every card read is kept; NEW! the first time it ever is.
+                let camera = from == "camera";
+                let new = collection
+                    .as_ref()
+                    .and_then(|c| {
+                        c.record_scan(NewScan {
+                            card: CardRef {
+                                number: r.card.number(),
+                                name: r.card.name().to_string(),
+                                data: (!r.in_set)
+                                    .then(|| crate::cards::write_ron(&r.card).ok())
+                                    .flatten(),
+                            },
+                            origin: if camera { Origin::Camera } else { Origin::File },
+                            place: Some(from.clone()),
+                            code: None,
+                            digest: content.map(crate::collection::digest),
+                            count: 1,
+                            remove: false,
+                        })
+                    })
+                    .is_some_and(|rec| rec.first_ever);
+                add_card(
+                    &mut roster,
+                    &cards.0,
+                    side,
+                    r.card,
+                    r.in_set,
+                    new,
+                    &mut commands,
+                    &mut meshes,
+                    &mut materials,
+                    &mut sfx,
+                );
+            }
             Err(e) => {
                 let name = std::path::Path::new(&from)
                     .file_name()

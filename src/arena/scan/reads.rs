@@ -23,7 +23,9 @@ pub(super) const PREVIEW: (u32, u32) = (320, 180);
 const VIDEO_FPS: u64 = 10;
 
 /// One read: whose team, from where, and the card or why not.
-pub(super) type Read = (Side, String, Result<Resolved, String>);
+/// A read: whose team, from where (a file or "camera"), the card or why
+/// not, and the fingerprint of the file's bytes (files only).
+pub(super) type Read = (Side, String, Result<Resolved, String>, Option<u64>);
 
 /// Card reads arriving from threads: files and the live source.
 #[derive(Resource)]
@@ -155,18 +157,18 @@ pub(super) fn read_files(scanner: &Scanner, tx: &Sender<Read>, side: Side, paths
     std::thread::spawn(move || {
         let (found, errors) = files::collect(&paths);
         for e in errors {
-            let _ = tx.send((side, e.to_string(), Err(e.to_string())));
+            let _ = tx.send((side, e.to_string(), Err(e.to_string()), None));
         }
         for path in found {
             let name = path.display().to_string();
-            let read = files::load_gray(&path, files::MAX_PIXELS)
-                .map_err(|e| e.to_string())
-                .and_then(|img| {
-                    scanner
-                        .resolve(&decode(&img, Effort::File).symbols)
-                        .map_err(|e| e.to_string())
-                });
-            if tx.send((side, name, read)).is_err() {
+            let loaded = files::load_gray_and_content(&path, files::MAX_PIXELS);
+            let content = loaded.as_ref().ok().map(|(_, c)| *c);
+            let read = loaded.map_err(|e| e.to_string()).and_then(|(img, _)| {
+                scanner
+                    .resolve(&decode(&img, Effort::File).symbols)
+                    .map_err(|e| e.to_string())
+            });
+            if tx.send((side, name, read, content)).is_err() {
                 return;
             }
         }
