@@ -163,7 +163,9 @@ const TEMP_PREFIX: &str = ".bterm-";
 /// How old a temporary file must be before it counts as left behind.
 const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
 
-fn temp_path(path: &Path) -> (PathBuf, PathBuf) {
+/// The folder of `path` and the temporary file a write to it goes through
+/// (`.bterm-NAME.PID.tmp` beside it, which [`clean_stale_temps`] knows).
+pub fn temp_path(path: &Path) -> (PathBuf, PathBuf) {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())

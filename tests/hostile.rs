@@ -56,8 +56,12 @@ fn twenty_enrolments_at_once_are_all_kept() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let enrolled = bterm::barcode::Enrolments::open(&d.join("enrolled.ron")).unwrap();
-    assert_eq!(enrolled.len(), 20, "every binding is kept");
+    let store = bterm::collection::Store::open(&d.join("collection.sqlite")).unwrap();
+    assert_eq!(
+        store.enrolments().unwrap().len(),
+        20,
+        "every binding is kept"
+    );
 }
 
 #[test]
@@ -108,7 +112,7 @@ fn enroll_refuses_a_command_card() {
     let (code, _, err) = bterm(&["enroll", img.to_str().unwrap(), "Cα-001"], d);
     assert_eq!(code, 1);
     assert!(err.contains("is a Command card"), "{err}");
-    assert!(!d.join("enrolled.ron").exists());
+    assert!(!d.join("collection.sqlite").exists(), "nothing written");
 }
 
 #[test]

@@ -6,8 +6,8 @@ use bevy::text::FontSize;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::duel::{Duel, DuelKind, DuelStarted, Show};
 use super::collection::AttractTitle;
+use super::duel::{Duel, DuelKind, DuelStarted, Show};
 use super::hud::{centred_column, screen_layer};
 use super::input::Button;
 use super::input::Press;

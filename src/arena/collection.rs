@@ -57,12 +57,13 @@ impl Collection {
         }
     }
 
-    fn with<T>(&self, f: impl FnOnce(&mut Store) -> Result<T, crate::collection::StoreError>) -> Option<T> {
+    fn with<T>(
+        &self,
+        f: impl FnOnce(&mut Store) -> Result<T, crate::collection::StoreError>,
+    ) -> Option<T> {
         let store = self.store.as_ref()?;
         let mut store = store.lock().unwrap_or_else(|e| e.into_inner());
-        f(&mut store)
-            .map_err(|e| warn!("collection: {e}"))
-            .ok()
+        f(&mut store).map_err(|e| warn!("collection: {e}")).ok()
     }
 
     /// Starts a new batch of scans (each visit to the scan screen).
@@ -169,14 +170,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, open)
         .add_systems(OnEnter(Screen::Collection), enter)
         .add_systems(OnExit(Screen::Collection), leave)
-        .add_systems(
-            OnEnter(Screen::Scan),
-            |c: Option<Res<Collection>>| {
-                if let Some(c) = c {
-                    c.new_batch();
-                }
-            },
-        )
+        .add_systems(OnEnter(Screen::Scan), |c: Option<Res<Collection>>| {
+            if let Some(c) = c {
+                c.new_batch();
+            }
+        })
         .add_systems(OnEnter(Screen::Result), record_result)
         .add_systems(OnEnter(Screen::Attract), spawn_board)
         .add_systems(
@@ -266,7 +264,8 @@ fn enter(
                                     ..default()
                                 })
                                 .with_children(|chip| {
-                                    let have = set.cards.iter().filter(|n| owned.contains_key(n)).count();
+                                    let have =
+                                        set.cards.iter().filter(|n| owned.contains_key(n)).count();
                                     chip.spawn((
                                         BinderText::Chip(i),
                                         label(
@@ -419,7 +418,11 @@ fn show_page(
             label(
                 number.to_string(),
                 size::TINY,
-                if count == 0 { palette::DIM } else { palette::WHITE },
+                if count == 0 {
+                    palette::DIM
+                } else {
+                    palette::WHITE
+                },
             ),
         ));
         let mut card = commands.spawn((
@@ -484,7 +487,12 @@ fn draw(
     cards: Res<Cards>,
     settings: Res<Settings>,
     collection: Option<Res<Collection>>,
-    mut texts: Query<(&BinderText, Option<&mut Text>, Option<&mut Node>, Option<&mut TextColor>)>,
+    mut texts: Query<(
+        &BinderText,
+        Option<&mut Text>,
+        Option<&mut Node>,
+        Option<&mut TextColor>,
+    )>,
     mut owned_cache: Local<Option<(usize, BTreeMap<CardNumber, u32>)>>,
 ) {
     let pages = pages(&cards.0);
@@ -582,7 +590,11 @@ fn spawn_board(
                 size::NAME,
                 palette::WHITE,
             ));
-            lines.push(("TOP DIGIMON  (wins – losses)".into(), size::VALUE, palette::SKY));
+            lines.push((
+                "TOP DIGIMON  (wins – losses)".into(),
+                size::VALUE,
+                palette::SKY,
+            ));
             for c in &r.cards {
                 lines.push((
                     format!("{} – {}   {}", c.wins, c.losses, name(&c.card)),

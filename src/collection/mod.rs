@@ -329,6 +329,11 @@ impl Store {
                 });
             }
         }
+        // What killed writes of bterm left in the folder (a backup, a
+        // replay) goes, as every write of bterm's does.
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            crate::save::clean_stale_temps(dir);
+        }
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX
@@ -948,9 +953,8 @@ impl Store {
                 "{shown} already exists; name another file, or add --force to replace it"
             )));
         }
-        let mut tmp = dest.as_os_str().to_owned();
-        tmp.push(format!(".tmp-{}", std::process::id()));
-        let tmp = PathBuf::from(tmp);
+        let (dir, tmp) = crate::save::temp_path(dest);
+        crate::save::clean_stale_temps(&dir);
         let _ = std::fs::remove_file(&tmp);
         let result = (|| {
             let mut out = Connection::open(&tmp)?;
