@@ -534,7 +534,13 @@ fn frames_folder_through_the_cli() {
     for i in 0..3u64 {
         write_png(&shoot(&card, &KINDS[0].1, i), &d.join(format!("f{i}.png")));
     }
-    let (code, out, err) = bterm(&["scan", "--frames", d.to_str().unwrap()], d);
+    let data = tempfile::tempdir().unwrap();
+    let (code, out, err) = bterm(&["scan", "--frames", d.to_str().unwrap()], data.path());
+    assert_eq!(code, 0, "{err}");
+    // Never scanned before: NEW!, and the collection has it.
+    assert_eq!(out.trim(), "frame 2: Dα-002 Greymon  NEW!");
+    assert!(err.contains("1 copy added"), "{err}");
+    let (code, out, err) = bterm(&["scan", "--frames", d.to_str().unwrap()], data.path());
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.trim(), "frame 2: Dα-002 Greymon");
 }

@@ -358,17 +358,16 @@ fn card_colour(card: Option<&Card>) -> Color {
     }
 }
 
+/// What stands on a binder page: the cards and their labels.
+type OnPage = Or<(With<BinderCard>, With<Badge>)>;
+
 /// Puts the current page's cards on stage when the page changes.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a system: each argument is a resource or query it needs"
-)]
 fn show_page(
     mut commands: Commands,
     mut binder: ResMut<Binder>,
     cards: Res<Cards>,
     collection: Option<Res<Collection>>,
-    old: Query<Entity, Or<(With<BinderCard>, With<Badge>)>>,
+    old: Query<Entity, OnPage>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
