@@ -269,23 +269,37 @@ fn a_foreign_file_is_named_and_never_written_and_scan_still_reads() {
 }
 
 #[test]
-fn a_read_only_data_folder_is_said_and_scan_still_reads() {
-    // Root ignores permissions; the check is only meaningful for others.
+fn a_data_folder_that_cannot_be_written_is_said_and_scan_still_reads() {
     let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().join("data");
-    std::fs::create_dir(&d).unwrap();
     let scans = some_scans(dir.path(), 2);
+    // A read-only folder (root writes anyway, so it is checked only for
+    // others), and a folder that cannot be made (its parent is a file),
+    // which stops root too.
+    let read_only = dir.path().join("data");
+    std::fs::create_dir(&read_only).unwrap();
     use std::os::unix::fs::PermissionsExt as _;
-    std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o555)).unwrap();
-    let writable = std::fs::write(d.join("probe"), "x").is_ok();
-    let (code, out, err) = bterm(&["scan", scans.to_str().unwrap()], &d);
-    std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o755)).unwrap();
-    assert_eq!(out.lines().count(), 2, "both files read: {out}{err}");
-    if !writable {
-        assert_eq!(code, 1);
-        assert!(err.contains("cannot write the collection"), "{err}");
-        assert!(err.contains("--no-collect"), "{err}");
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let root = std::fs::write(read_only.join("probe"), "x").is_ok();
+    let blocked = dir.path().join("a-file");
+    std::fs::write(&blocked, "not a folder").unwrap();
+    let mut cases = vec![blocked.join("bterm")];
+    if !root {
+        cases.push(read_only.clone());
     }
+    for d in &cases {
+        let (code, out, err) = bterm(&["scan", scans.to_str().unwrap()], d);
+        assert_eq!(out.lines().count(), 2, "both files read: {out}{err}");
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("cannot write the collection"), "{err}");
+        assert!(
+            err.contains("read but not collected") && err.contains("--no-collect"),
+            "{err}"
+        );
+        // --no-collect reads without a word about it.
+        let (code, _, err) = bterm(&["scan", "--no-collect", scans.to_str().unwrap()], d);
+        assert_eq!(code, 0, "{err}");
+    }
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 #[test]
@@ -425,4 +439,37 @@ fn battles_are_ranked() {
     assert!(out.contains("Agumon") && out.contains("Impmon"), "{out}");
     // CPU against CPU: no challenger streak.
     assert!(out.contains("challenger streak 0 (best 0)"), "{out}");
+}
+
+/// A product barcode's wild Digimon is kept with its data and its barcode,
+/// so the collection names it without the barcode in sight.
+#[test]
+fn a_wild_digimon_is_kept_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let img = d.join("snack.png");
+    bterm::barcode::print::symbol_image(rxing::BarcodeFormat::EAN_13, "4901234567894", 3, 10, 120)
+        .unwrap()
+        .save(&img)
+        .unwrap();
+    let wild = bterm::barcode::wild::wild_card("4901234567894").unwrap();
+    let (code, _, err) = bterm(&["scan", img.to_str().unwrap()], d);
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = bterm(&["collection", "list"], d);
+    assert!(
+        out.contains(&format!("{} {}  [no set]", wild.number(), wild.name())),
+        "{out}"
+    );
+    let (_, out, _) = bterm(&["collection", "sets"], d);
+    assert!(out.contains("1 card in no printed set"), "{out}");
+    let conn = rusqlite::Connection::open(d.join("collection.sqlite")).unwrap();
+    let (format, text): (String, String) = conn
+        .query_row("SELECT format, code FROM scans", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert_eq!(
+        (format.as_str(), text.as_str()),
+        ("EAN-13", "4901234567894")
+    );
 }

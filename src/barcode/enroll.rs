@@ -87,7 +87,12 @@ impl Enrolments {
                     map.insert((e.format, e.text), e.card);
                 }
             }
-            Err(crate::save::ReadFileError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {}
+            // No file, or no folder it could be in: no enrolments yet.
+            Err(crate::save::ReadFileError::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) => {}
             Err(e) => return Err(corrupt(e.to_string())),
         }
         Ok(Enrolments {

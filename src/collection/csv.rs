@@ -39,13 +39,25 @@ fn field(text: &str) -> String {
     }
 }
 
+/// Text a spreadsheet would take for a formula (`=…`, `+…`, `-…`, `@…`)
+/// made plain with a leading apostrophe. Only for the columns the import
+/// does not read back (a custom card's name comes from a QR code).
+fn inert(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    }
+}
+
 /// The CSV text of some rows, header first, lines ending in CRLF.
 pub fn write(rows: &[Row]) -> String {
     let mut out = HEADER.join(",");
     out.push_str("\r\n");
     for r in rows {
         let count = r.count.to_string();
-        let cells = [&r.number, &r.name, &r.set, &count, &r.condition, &r.note];
+        let (name, set) = (inert(&r.name), inert(&r.set));
+        let cells = [&r.number, &name, &set, &count, &r.condition, &r.note];
         let line: Vec<String> = cells.iter().map(|c| field(c)).collect();
         out.push_str(&line.join(","));
         out.push_str("\r\n");
@@ -230,6 +242,10 @@ mod tests {
         assert_eq!(back[1].note, rows[1].note);
         assert_eq!(back[1].line, 3);
         assert_eq!(back[0].count, 2);
+        // A name that a spreadsheet would run as a formula is made plain.
+        let mut evil = row("CU-001", 1, "", "");
+        evil.name = "=HYPERLINK(\"http://x\")".into();
+        assert!(write(&[evil]).contains(",\"'=HYPERLINK("));
         // As a spreadsheet saves it: LF endings, a byte-order mark.
         let lf = format!("\u{feff}{}", text.replace("\r\n", "\n"));
         assert_eq!(parse(&lf).0[1].note, rows[1].note);

@@ -322,6 +322,17 @@ impl Store {
                     })?;
                 }
             }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotADirectory | std::io::ErrorKind::PermissionDenied
+                ) =>
+            {
+                return Err(StoreError::ReadOnly {
+                    path: shown,
+                    why: format!("its folder cannot be made or entered: {e}"),
+                });
+            }
             Err(e) => {
                 return Err(StoreError::Other {
                     path: shown,
