@@ -137,6 +137,24 @@ fn collector(args: &ScanArgs) -> Option<Collector> {
     Some(c)
 }
 
+/// The scan's collector (none with `--no-collect`) and its scanner, with
+/// the enrolments of the collection (with `--no-collect`, of one that
+/// exists already).
+fn collector_and_scanner(args: &ScanArgs) -> Result<(Option<Collector>, Scanner), CliError> {
+    let mut collect = collector(args);
+    let mut only_read = if collect.is_none() {
+        existing_store(args)
+    } else {
+        None
+    };
+    let store = match collect.as_mut() {
+        Some(c) => c.store_mut(),
+        None => only_read.as_mut(),
+    };
+    let scanner = scanner(args.cards.as_deref(), store)?;
+    Ok((collect, scanner))
+}
+
 /// With `--no-collect`: the collection only if it exists, for its enrolments.
 fn existing_store(args: &ScanArgs) -> Option<Store> {
     let path = crate::collection::default_path(args.db.as_deref()).ok()?;
@@ -284,17 +302,7 @@ pub fn scan(args: ScanArgs) -> Result<(), CliError> {
             "error: nothing to scan; give image files or folders (`bterm scan barcodes/`), --frames DIR or --camera",
         ));
     }
-    let mut collect = collector(&args);
-    let mut only_read = if collect.is_none() {
-        existing_store(&args)
-    } else {
-        None
-    };
-    let store = match collect.as_mut() {
-        Some(c) => c.store_mut(),
-        None => only_read.as_mut(),
-    };
-    let scanner = scanner(args.cards.as_deref(), store)?;
+    let (mut collect, scanner) = collector_and_scanner(&args)?;
     let (found, path_errors) = files::collect(&args.paths);
     for e in &path_errors {
         eprintln!("error: {}: {}", escape(&e.path), escape(&e.why));
@@ -372,17 +380,7 @@ pub fn scan(args: ScanArgs) -> Result<(), CliError> {
 }
 
 fn live(source: Box<dyn FrameSource>, args: &ScanArgs) -> Result<(), CliError> {
-    let mut collect = collector(args);
-    let mut only_read = if collect.is_none() {
-        existing_store(args)
-    } else {
-        None
-    };
-    let store = match collect.as_mut() {
-        Some(c) => c.store_mut(),
-        None => only_read.as_mut(),
-    };
-    let scanner = scanner(args.cards.as_deref(), store)?;
+    let (mut collect, scanner) = collector_and_scanner(args)?;
     let place = match (&args.frames, args.camera) {
         (Some(dir), _) => format!("frames {}", dir.display()),
         (None, Some(i)) => format!("camera {i}"),

@@ -151,60 +151,44 @@ impl Store {
         let battles: u32 = conn
             .query_row("SELECT count(*) FROM battles", [], |r| r.get(0))
             .map_err(e)?;
-        let mut stmt = conn
-            .prepare(
-                "SELECT card, SUM(won), SUM(1 - won) FROM battle_cards GROUP BY card
-                 ORDER BY SUM(won) DESC, SUM(1 - won) ASC, card LIMIT ?1",
-            )
-            .map_err(e)?;
-        let cards = stmt
-            .query_map([top as i64], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, u32>(1)?,
-                    r.get::<_, u32>(2)?,
-                ))
+        let cards = triples(
+            conn,
+            "SELECT card, SUM(won), SUM(1 - won) FROM battle_cards GROUP BY card
+             ORDER BY SUM(won) DESC, SUM(1 - won) ASC, card LIMIT ?1",
+            top,
+        )
+        .map_err(e)?
+        .into_iter()
+        .filter_map(|(card, wins, losses)| {
+            Some(CardRecord {
+                card: card.parse().ok()?,
+                wins,
+                losses,
             })
-            .map_err(e)?
-            .filter_map(|row| {
-                let (card, wins, losses) = row.ok()?;
-                Some(CardRecord {
-                    card: card.parse().ok()?,
-                    wins,
-                    losses,
-                })
+        })
+        .collect();
+        let teams = triples(
+            conn,
+            "SELECT s.team, SUM(b.winner IS NOT NULL AND b.winner = s.seat), count(*)
+             FROM battle_seats s JOIN battles b ON b.id = s.battle
+             GROUP BY s.team ORDER BY 2 DESC, 3 ASC, s.team LIMIT ?1",
+            top,
+        )
+        .map_err(e)?
+        .into_iter()
+        .filter_map(|(team, wins, battles)| {
+            let team = team
+                .split(' ')
+                .filter(|t| !t.is_empty())
+                .map(|t| t.parse().ok())
+                .collect::<Option<Vec<CardNumber>>>()?;
+            (wins > 0).then_some(TeamRecord {
+                team,
+                wins,
+                battles,
             })
-            .collect();
-        let mut stmt = conn
-            .prepare(
-                "SELECT s.team, SUM(b.winner IS NOT NULL AND b.winner = s.seat), count(*)
-                 FROM battle_seats s JOIN battles b ON b.id = s.battle
-                 GROUP BY s.team ORDER BY 2 DESC, 3 ASC, s.team LIMIT ?1",
-            )
-            .map_err(e)?;
-        let teams = stmt
-            .query_map([top as i64], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, u32>(1)?,
-                    r.get::<_, u32>(2)?,
-                ))
-            })
-            .map_err(e)?
-            .filter_map(|row| {
-                let (team, wins, battles) = row.ok()?;
-                let team = team
-                    .split(' ')
-                    .filter(|t| !t.is_empty())
-                    .map(|t| t.parse().ok())
-                    .collect::<Option<Vec<CardNumber>>>()?;
-                (wins > 0).then_some(TeamRecord {
-                    team,
-                    wins,
-                    battles,
-                })
-            })
-            .collect();
+        })
+        .collect();
         // The challenger streak: battles of one person against the CPU, in
         // order; a loss or a draw ends a run.
         let mut stmt = conn
@@ -239,4 +223,15 @@ impl Store {
             best_streak,
         })
     }
+}
+
+/// The rows of a query giving (text, count, count), at most `top`.
+fn triples(
+    conn: &rusqlite::Connection,
+    sql: &str,
+    top: usize,
+) -> Result<Vec<(String, u32, u32)>, rusqlite::Error> {
+    let mut stmt = conn.prepare(sql)?;
+    let rows = stmt.query_map([top as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    rows.collect()
 }
