@@ -1,5 +1,6 @@
 //! The attract screen: the arena idles under a slow camera orbit while two
-//! CPU teams battle in the background; any button starts a game.
+//! CPU teams battle in the background (the title and the rankings board
+//! take turns); A, C or Enter starts a game, B opens the collection.
 
 use bevy::prelude::*;
 use bevy::text::FontSize;

@@ -48,7 +48,7 @@ pub struct Cards(pub CardSet);
 /// The game's screens.
 #[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Screen {
-    /// The idle arena: a demo battle between CPU teams, "press any button".
+    /// The idle arena: a demo battle between CPU teams and the rankings; A plays, B the collection.
     #[default]
     Attract,
     /// Players build their teams.
