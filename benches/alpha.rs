@@ -32,8 +32,9 @@ fn random_game(m: &mut Match, rng: &mut Rng64) -> usize {
     let mut n = 0;
     while m.outcome().is_none() {
         let Some(seat) = m.waiting_for() else { break };
-        let legal = m.legal_actions(seat);
-        let _ = m.apply(seat, legal[rng.below(legal.len())]);
+        let legal = m.legal();
+        let action = legal[rng.below(legal.len())];
+        let _ = m.apply(seat, action);
         n += 1;
     }
     n

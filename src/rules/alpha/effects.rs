@@ -2,7 +2,8 @@
 //! effect grammar: when each fires (D23), what its conditions read, what
 //! its effects do, and the numbers a battle is decided by (D39).
 
-use super::{Battle, CardId, Ctx, Event, Match, Mods, Step, Wait};
+use super::table::Kind;
+use super::{Battle, CardId, Ctx, Event, Match, Mods, Mon, Step, Wait};
 use crate::cards::{Attribute, BattleType, Card, base_name};
 use crate::effects::{
     Ability, Change, Condition, Count, Effect, Filter, Happening, Limit, Mark, Target,
@@ -43,9 +44,47 @@ pub(super) enum Moment {
 }
 
 impl Moment {
+    /// One of each moment (an after-battle with every flag set, so a
+    /// trigger on any of them counts), for [`Moment::bit`] masks.
+    pub(super) const ALL: [Moment; 11] = [
+        Moment::Preparation,
+        Moment::Evolved,
+        Moment::Attacking,
+        Moment::Blocking,
+        Moment::Blocked,
+        Moment::BattleStart,
+        Moment::WouldDelete,
+        Moment::AfterBattle {
+            won: true,
+            lost: true,
+            deleted: true,
+            opponent_deleted: true,
+        },
+        Moment::LosePoints,
+        Moment::OpponentUsed,
+        Moment::EndOfTurn,
+    ];
+
+    /// The moment's bit in a card's mask of moments it has abilities for.
+    pub(super) fn bit(self) -> u16 {
+        1 << match self {
+            Moment::Preparation => 0,
+            Moment::Evolved => 1,
+            Moment::Attacking => 2,
+            Moment::Blocking => 3,
+            Moment::Blocked => 4,
+            Moment::BattleStart => 5,
+            Moment::WouldDelete => 6,
+            Moment::AfterBattle { .. } => 7,
+            Moment::LosePoints => 8,
+            Moment::OpponentUsed => 9,
+            Moment::EndOfTurn => 10,
+        }
+    }
+
     /// Whether an ability fires now (D23: a trigger names its moment; an
     /// ability without one fires at its timing).
-    fn fires(self, a: &Ability) -> bool {
+    pub(super) fn fires(self, a: &Ability) -> bool {
         match (a.trigger, self) {
             (None, Moment::Preparation) => a.timing == Timing::Preparation,
             (None, Moment::Evolved) => a.timing == Timing::Evolution,
@@ -141,6 +180,11 @@ impl Match {
     /// without conditions count; then this turn's changes).
     pub(super) fn speed(&self, id: CardId) -> u32 {
         let Some(d) = self.def(id) else { return 0 };
+        let pair = self.mods_of(id);
+        if pair.clone().all(|m| m.speed.is_empty() && !m.negated) {
+            // The card's own Speed with its Always changes, worked out once.
+            return self.info(id).map_or(0, |i| i.speed);
+        }
         let always = self
             .abilities(id)
             .iter()
@@ -161,11 +205,29 @@ impl Match {
         )
     }
 
+    /// The Speed of a Digimon in a Box, as [`Match::speed`] but read from
+    /// the Digimon in hand rather than looked up by its card.
+    pub(super) fn mon_speed(&self, m: &Mon) -> u32 {
+        let plain = |x: &Mods| x.speed.is_empty() && !x.negated;
+        let battle = self
+            .battle
+            .as_ref()
+            .and_then(|b| b.mods.iter().find(|(c, _)| *c == m.card));
+        if plain(&m.mods) && battle.is_none_or(|(_, x)| plain(x)) {
+            return self.info(m.card).map_or(0, |i| i.speed);
+        }
+        self.speed(m.card)
+    }
+
     pub(super) fn battle_type(&self, id: CardId) -> BattleType {
         self.mods_of(id)
             .filter_map(|m| m.battle_type)
             .last()
-            .or_else(|| self.def(id).map(|d| d.battle_type))
+            .or_else(|| {
+                self.info(id)
+                    .filter(|i| i.kind == Kind::Digimon)
+                    .map(|i| i.battle_type)
+            })
             .unwrap_or(BattleType::A)
     }
 
@@ -244,32 +306,41 @@ impl Match {
 
     // ------------------------------------------------------------ who fires
 
+    /// Appends a card's abilities that fire at `moment`, in class order.
     fn fire_steps(
         &self,
         seat: Seat,
         card: CardId,
         this: Option<CardId>,
         moment: Moment,
-    ) -> Vec<Step> {
+        out: &mut Vec<Step>,
+    ) {
+        if self
+            .info(card)
+            .is_none_or(|i| i.moments & moment.bit() == 0)
+        {
+            return;
+        }
+        let at = out.len();
         let abilities = self.abilities(card);
-        let mut out: Vec<Step> = abilities
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| moment.fires(a))
-            .map(|(i, _)| Step::Fire {
-                ctx: Ctx {
-                    seat,
-                    card,
-                    index: i as u8,
-                    this,
-                    battle: moment.in_battle() && self.battle.is_some(),
-                },
-                next: 0,
-                stage: 0,
-            })
-            .collect();
-        self.by_class(&mut out);
-        out
+        out.extend(
+            abilities
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| moment.fires(a))
+                .map(|(i, _)| Step::Fire {
+                    ctx: Ctx {
+                        seat,
+                        card,
+                        index: i as u8,
+                        this,
+                        battle: moment.in_battle() && self.battle.is_some(),
+                    },
+                    next: 0,
+                    stage: 0,
+                }),
+        );
+        self.by_class(&mut out[at..]);
     }
 
     /// Orders the abilities of one moment: interruptive effects first,
@@ -289,52 +360,69 @@ impl Match {
 
     /// A Digimon's own abilities at a moment (none while negated).
     pub(super) fn digimon_fires(&self, seat: Seat, id: CardId, moment: Moment) -> Vec<Step> {
-        if self.negated(id) {
-            return Vec::new();
+        let mut out = Vec::new();
+        self.digimon_fires_into(seat, id, moment, &mut out);
+        out
+    }
+
+    pub(super) fn digimon_fires_into(
+        &self,
+        seat: Seat,
+        id: CardId,
+        moment: Moment,
+        out: &mut Vec<Step>,
+    ) {
+        if self.info(id).is_none_or(|i| i.moments & moment.bit() == 0) || self.negated(id) {
+            return;
         }
-        self.fire_steps(seat, id, Some(id), moment)
+        self.fire_steps(seat, id, Some(id), moment, out);
     }
 
     /// Every face-up card of a seat, Digimon first, at a moment with no
     /// battle (Preparation, end of turn).
     pub(super) fn seat_fires(&self, s: Seat, moment: Moment) -> Vec<Step> {
-        let st = &self.seats[s.index()];
         let mut out = Vec::new();
+        self.seat_fires_into(s, moment, &mut out);
+        out
+    }
+
+    pub(super) fn seat_fires_into(&self, s: Seat, moment: Moment, out: &mut Vec<Step>) {
+        let at = out.len();
+        let st = &self.seats[s.index()];
         for m in st.digimon.iter().filter(|m| !m.down) {
-            out.extend(self.digimon_fires(s, m.card, moment));
+            self.digimon_fires_into(s, m.card, moment, out);
         }
         for o in st.options.iter().filter(|o| !o.down) {
-            out.extend(self.fire_steps(s, o.card, None, moment));
+            self.fire_steps(s, o.card, None, moment, out);
         }
-        self.by_class(&mut out);
-        out
+        self.by_class(&mut out[at..]);
     }
 
     /// A battle side at a moment: its main Digimon, then its player's
     /// face-up Options (and, for a deletion, the Commands it used).
-    pub(super) fn side_fires(&self, k: usize, moment: Moment) -> Vec<Step> {
+    pub(super) fn side_fires_into(&self, k: usize, moment: Moment, out: &mut Vec<Step>) {
         let Some(b) = &self.battle else {
-            return Vec::new();
+            return;
         };
         let side = &b.sides[k];
         let Some(main) = side.main else {
-            return Vec::new();
+            return;
         };
-        let mut out = self.digimon_fires(side.seat, main, moment);
+        let at = out.len();
+        self.digimon_fires_into(side.seat, main, moment, out);
         for o in self.seats[side.seat.index()]
             .options
             .iter()
             .filter(|o| !o.down)
         {
-            out.extend(self.fire_steps(side.seat, o.card, Some(main), moment));
+            self.fire_steps(side.seat, o.card, Some(main), moment, out);
         }
         if matches!(moment, Moment::WouldDelete | Moment::AfterBattle { .. }) {
             for &c in &side.commands {
-                out.extend(self.fire_steps(side.seat, c, Some(main), moment));
+                self.fire_steps(side.seat, c, Some(main), moment, out);
             }
         }
-        self.by_class(&mut out);
-        out
+        self.by_class(&mut out[at..]);
     }
 
     /// A Command card just used: its abilities without a trigger resolve now.
@@ -380,20 +468,20 @@ impl Match {
             if me.deleted {
                 // A deleted Digimon's "when this is deleted" still resolves.
                 if let Some(main) = me.main {
-                    out.extend(self.fire_steps(me.seat, main, None, moment));
+                    self.fire_steps(me.seat, main, None, moment, &mut out);
                 }
                 for o in self.seats[me.seat.index()]
                     .options
                     .iter()
                     .filter(|o| !o.down)
                 {
-                    out.extend(self.fire_steps(me.seat, o.card, None, moment));
+                    self.fire_steps(me.seat, o.card, None, moment, &mut out);
                 }
                 for &c in &me.commands {
-                    out.extend(self.fire_steps(me.seat, c, None, moment));
+                    self.fire_steps(me.seat, c, None, moment, &mut out);
                 }
             } else {
-                out.extend(self.side_fires(k, moment));
+                self.side_fires_into(k, moment, &mut out);
             }
         }
         out
@@ -530,10 +618,14 @@ impl Match {
         if !self.alive(ctx.seat) {
             return;
         }
+        // The definitions are shared, so the ability is read in place
+        // while the match changes.
+        let cards = self.defs.shared();
         let Some(ability) = self
-            .abilities(ctx.card)
-            .get(usize::from(ctx.index))
-            .cloned()
+            .ids
+            .get(usize::from(ctx.card.0))
+            .and_then(|&(def, _)| cards.get(usize::from(def)))
+            .and_then(|c| c.alpha_abilities().get(usize::from(ctx.index)))
         else {
             return;
         };

@@ -3,11 +3,12 @@
 //! may take at each point.
 
 use super::effects::Moment;
+use super::table::{Kind, Needs};
 use super::{
     Action, Battle, CardId, Event, HAND, Match, Mon, Opt, PLAY_LIMIT, Placed, Side, Step,
-    TURN_LIMIT, Wait, deck,
+    TURN_LIMIT, Wait,
 };
-use crate::cards::{Card, Requirements, Stage, base_name};
+use crate::cards::Card;
 use crate::rules::{Outcome, Seat};
 
 impl Match {
@@ -50,8 +51,7 @@ impl Match {
     pub(super) fn draw(&mut self, s: Seat, n: usize) -> usize {
         let st = self.st(s);
         let k = n.min(st.ocean.len());
-        let drawn: Vec<CardId> = st.ocean.drain(..k).collect();
-        st.hand.extend(drawn);
+        st.hand.extend(st.ocean.drain(..k));
         if k > 0 {
             self.emit(Event::Drew {
                 seat: s,
@@ -62,7 +62,7 @@ impl Match {
     }
 
     pub(super) fn is_level_iii(&self, id: CardId) -> bool {
-        self.card(id).is_some_and(deck::is_level_iii)
+        self.info(id).is_some_and(|i| i.level_iii)
     }
 
     fn hand_has_level_iii(&self, s: Seat) -> bool {
@@ -164,7 +164,7 @@ impl Match {
                 let order = self.order.clone();
                 let mut fires = Vec::new();
                 for s in order.into_iter().filter(|&s| self.alive(s)) {
-                    fires.extend(self.seat_fires(s, Moment::EndOfTurn));
+                    self.seat_fires_into(s, Moment::EndOfTurn, &mut fires);
                 }
                 self.then(fires);
             }
@@ -249,9 +249,8 @@ impl Match {
         if self.outcome.is_some() {
             return;
         }
-        loop {
-            let zero = self.living().find(|&s| self.points(s) == 0);
-            let Some(s) = zero else { break };
+        while let Some(i) = self.seats.iter().position(|s| s.alive && s.points == 0) {
+            let Some(s) = Seat::new(i) else { break };
             self.leave(s, "its points dropped to 0");
         }
     }
@@ -372,16 +371,19 @@ impl Match {
             || st.options.iter().any(|o| self.is_level_iii(o.card))
     }
 
-    /// Whether the ◎ one card limit refuses `card` for seat `s` (D26).
-    fn limit_refuses(&self, s: Seat, card: &Card) -> bool {
-        if !card.one_card_limit() {
+    /// Whether the ◎ one card limit refuses card `id` for seat `s` (D26).
+    fn limit_refuses(&self, s: Seat, id: CardId) -> bool {
+        let Some(info) = self.info(id) else {
+            return false;
+        };
+        if !info.one_card_limit {
             return false;
         }
-        let name = card.base_name();
+        let name = info.name;
         let st = &self.seats[s.index()];
-        let same = |id: CardId| self.card(id).is_some_and(|c| c.base_name() == name);
-        match card {
-            Card::Option(_) => st.options.iter().any(|o| same(o.card)),
+        let same = |c: CardId| self.info(c).is_some_and(|i| i.name == name);
+        match info.kind {
+            Kind::Option => st.options.iter().any(|o| same(o.card)),
             _ => st
                 .digimon
                 .iter()
@@ -391,41 +393,33 @@ impl Match {
 
     fn play_actions(&self, s: Seat, out: &mut Vec<Action>) {
         let st = &self.seats[s.index()];
-        let ups: Vec<CardId> = st
-            .digimon
-            .iter()
-            .filter(|m| !m.down)
-            .map(|m| m.card)
-            .collect();
+        let ups = || st.digimon.iter().filter(|m| !m.down).map(|m| m.card);
         for (i, &id) in st.hand.iter().enumerate() {
             // The same card twice in hand plays the same: offer the first.
             if st.hand[..i].iter().any(|&o| self.same_card(o, id)) {
                 continue;
             }
-            let Some(card) = self.card(id) else { continue };
-            if self.limit_refuses(s, card) {
+            let Some(info) = self.info(id) else { continue };
+            if self.limit_refuses(s, id) {
                 continue;
             }
-            match card {
-                Card::Option(_) if st.played_options < PLAY_LIMIT => out.push(Action::Play(id)),
-                Card::Digimon(d) if st.played_digimon < PLAY_LIMIT => {
-                    if d.level.stage() == Stage::III {
+            match info.kind {
+                Kind::Option if st.played_options < PLAY_LIMIT => out.push(Action::Play(id)),
+                Kind::Digimon if st.played_digimon < PLAY_LIMIT => {
+                    if info.level_iii {
                         out.push(Action::Play(id));
-                    } else if let Requirements::Jogress(x, y) = &d.requirements {
-                        for &on in &ups {
+                    } else if let Needs::Jogress(x, y) = info.needs {
+                        for on in ups() {
                             for &p in &st.hand {
                                 let ok = p != id
-                                    && self.card(p).is_some_and(|c| {
-                                        let b = c.base_name();
-                                        b == base_name(x) || b == base_name(y)
-                                    });
+                                    && self.info(p).is_some_and(|c| c.name == x || c.name == y);
                                 if ok && !out.contains(&Action::Jogress(id, on, p)) {
                                     out.push(Action::Jogress(id, on, p));
                                 }
                             }
                         }
                     } else {
-                        out.extend(ups.iter().map(|&on| Action::Evolve(id, on)));
+                        out.extend(ups().map(|on| Action::Evolve(id, on)));
                     }
                 }
                 _ => {}
@@ -437,9 +431,9 @@ impl Match {
 
     fn evolution(&mut self) {
         self.emit(Event::EvolutionPhase);
-        let order = self.order.clone();
         let mut fires = Vec::new();
-        for s in order {
+        for pos in 0..self.order.len() {
+            let s = self.order[pos];
             if !self.alive(s) {
                 continue;
             }
@@ -467,30 +461,40 @@ impl Match {
             }
             self.burst(s);
             fires.extend(self.evolve_stacks(s));
-            let speeds: Vec<(u32, usize)> = self.seats[s.index()]
+            // Fastest first; equal Speeds keep their order (the owner picks
+            // which acts first when their turn comes, D28).
+            let lined_up = self.seats[s.index()]
                 .digimon
-                .iter()
-                .enumerate()
-                .map(|(i, m)| (self.speed(m.card), i))
-                .collect();
+                .windows(2)
+                .all(|w| self.mon_speed(&w[0]) >= self.mon_speed(&w[1]));
+            if !lined_up {
+                let mut sorted: Vec<(u32, usize)> = self.seats[s.index()]
+                    .digimon
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| (self.mon_speed(m), i))
+                    .collect();
+                sorted.sort_by_key(|&(sp, i)| (std::cmp::Reverse(sp), i));
+                let st = self.st(s);
+                let old = std::mem::take(&mut st.digimon);
+                let mut slots: Vec<Option<Mon>> = old.into_iter().map(Some).collect();
+                st.digimon = sorted
+                    .iter()
+                    .filter_map(|&(_, i)| slots[i].take())
+                    .collect();
+            }
             let st = self.st(s);
             if !st.digimon.is_empty() {
                 st.wiped = false;
-            }
-            // Fastest first; equal Speeds keep their order (the owner picks
-            // which acts first when their turn comes, D28).
-            let mut sorted = speeds;
-            sorted.sort_by_key(|&(sp, i)| (std::cmp::Reverse(sp), i));
-            let old = std::mem::take(&mut st.digimon);
-            let mut slots: Vec<Option<Mon>> = old.into_iter().map(Some).collect();
-            st.digimon = sorted
-                .iter()
-                .filter_map(|&(_, i)| slots[i].take())
-                .collect();
-            if !st.digimon.is_empty() {
-                let cards = st.digimon.iter().map(|m| m.card).collect::<Vec<_>>();
-                let cards = cards.iter().filter_map(|&c| self.number(c)).collect();
-                self.emit(Event::LinedUp { seat: s, cards });
+                if !self.scratch.quiet {
+                    let st = &self.seats[s.index()];
+                    let cards = st
+                        .digimon
+                        .iter()
+                        .filter_map(|m| self.number(m.card))
+                        .collect();
+                    self.emit(Event::LinedUp { seat: s, cards });
+                }
             }
         }
         self.steps.push(Step::BattlePhase);
@@ -583,20 +587,18 @@ impl Match {
 
     /// Whether a placed card's requirements are met by the Digimon below.
     fn meets(&self, placed: &Placed, below: CardId) -> bool {
-        let (Some(d), Some(b)) = (self.def(placed.card), self.card(below)) else {
+        let (Some(d), Some(b)) = (self.info(placed.card), self.info(below)) else {
             return false;
         };
-        let below = b.base_name();
-        match &d.requirements {
-            Requirements::None => false,
-            Requirements::AnyOf(names) => names.iter().any(|n| base_name(n) == below),
-            Requirements::Jogress(x, y) => {
-                let Some(partner) = placed.partner.and_then(|p| self.card(p)) else {
+        let below = b.name;
+        match &d.needs {
+            Needs::None => false,
+            Needs::AnyOf(names) => names.contains(&below),
+            &Needs::Jogress(x, y) => {
+                let Some(p) = placed.partner.and_then(|p| self.info(p)) else {
                     return false;
                 };
-                let p = partner.base_name();
-                let (x, y) = (base_name(x), base_name(y));
-                (below == x && p == y) || (below == y && p == x)
+                (below == x && p.name == y) || (below == y && p.name == x)
             }
         }
     }
@@ -615,7 +617,7 @@ impl Match {
                 if m.down || m.acted {
                     continue;
                 }
-                let key = (self.speed(m.card), usize::MAX - pos);
+                let key = (self.mon_speed(m), usize::MAX - pos);
                 match &mut best {
                     Some((b, _, _)) if key < *b => {}
                     Some((b, _, tie)) if key == *b => *tie = true,
@@ -653,60 +655,65 @@ impl Match {
         }
     }
 
-    fn lead_candidates(&self, s: Seat, speed: u32) -> Vec<CardId> {
+    fn lead_candidates(&self, s: Seat, speed: u32) -> impl Iterator<Item = CardId> + '_ {
         self.seats[s.index()]
             .digimon
             .iter()
-            .filter(|m| !m.down && !m.acted && self.speed(m.card) == speed)
+            .filter(move |m| !m.down && !m.acted && self.mon_speed(m) == speed)
             .map(|m| m.card)
-            .collect()
     }
 
     /// Untapped face-up Digimon of `s` that may support `main` (same
     /// battle type and Field).
-    pub(super) fn supporters(&self, s: Seat, main: CardId, taken: &[CardId]) -> Vec<CardId> {
-        let (Some(d), bt) = (self.def(main), self.battle_type(main)) else {
-            return Vec::new();
-        };
+    pub(super) fn supporters<'a>(
+        &'a self,
+        s: Seat,
+        main: CardId,
+        taken: &'a [CardId],
+    ) -> impl Iterator<Item = CardId> + 'a {
+        let field = self.def(main).map(|d| d.field);
+        let bt = self.battle_type(main);
         self.seats[s.index()]
             .digimon
             .iter()
-            .filter(|m| !m.down && !m.tapped && m.card != main && !taken.contains(&m.card))
-            .filter(|m| {
-                self.battle_type(m.card) == bt
-                    && self.def(m.card).is_some_and(|x| x.field == d.field)
+            .filter(move |m| {
+                field.is_some()
+                    && !m.down
+                    && !m.tapped
+                    && m.card != main
+                    && !taken.contains(&m.card)
+                    && self.battle_type(m.card) == bt
+                    && self.def(m.card).map(|x| x.field) == field
             })
             .map(|m| m.card)
-            .collect()
     }
 
-    fn up_untapped(&self, s: Seat) -> impl Iterator<Item = CardId> + '_ {
-        self.seats[s.index()]
+    /// The Digimon that may block the attack under way (alpha-block: with
+    /// as many supporters as the attack has).
+    fn blockers(&self) -> impl Iterator<Item = CardId> + '_ {
+        let b = self.battle.as_ref().filter(|b| b.sides[0].main.is_some());
+        let def = b.map_or(Seat::P1, |b| b.sides[1].seat);
+        let alpha = b.map(|b| b.alpha);
+        let need = b.map_or(0, |b| usize::from(b.need));
+        let sp = match (b, alpha) {
+            (Some(b), Some(false)) => b.sides[0].main.map_or(0, |a| self.speed(a)),
+            _ => 0,
+        };
+        self.seats[def.index()]
             .digimon
             .iter()
-            .filter(|m| !m.down && !m.tapped)
+            .filter(move |m| {
+                !m.down
+                    && !m.tapped
+                    && match alpha {
+                        None => false,
+                        Some(true) => {
+                            need == 0 || self.supporters(def, m.card, &[]).nth(need - 1).is_some()
+                        }
+                        Some(false) => self.mon_speed(m) > sp,
+                    }
+            })
             .map(|m| m.card)
-    }
-
-    fn blockers(&self) -> Vec<CardId> {
-        let Some(b) = &self.battle else {
-            return Vec::new();
-        };
-        let def = b.sides[1].seat;
-        let Some(att) = b.sides[0].main else {
-            return Vec::new();
-        };
-        if b.alpha {
-            let need = usize::from(b.need);
-            self.up_untapped(def)
-                .filter(|&c| self.supporters(def, c, &[]).len() >= need)
-                .collect()
-        } else {
-            let sp = self.speed(att);
-            self.up_untapped(def)
-                .filter(|&c| self.speed(c) > sp)
-                .collect()
-        }
     }
 
     fn block_or_damage(&mut self) {
@@ -715,7 +722,7 @@ impl Match {
         if !self.alive(def) {
             return;
         }
-        if self.blockers().is_empty() {
+        if self.blockers().next().is_none() {
             self.unblocked();
         } else if b.alpha {
             self.wait = Some(Wait::AlphaBlock(def));
@@ -726,8 +733,9 @@ impl Match {
 
     /// No block: 10 damage, the attacker (and supporters) tap.
     fn unblocked(&mut self) {
-        let Some(b) = self.battle.clone() else { return };
+        let Some(b) = &self.battle else { return };
         let def = b.sides[1].seat;
+        let main = b.sides[0].main;
         let st = self.st(def);
         st.points = st.points.saturating_sub(super::DAMAGE);
         let points = st.points;
@@ -736,15 +744,26 @@ impl Match {
             amount: super::DAMAGE,
             points,
         });
-        for id in b.sides[0]
-            .main
-            .into_iter()
-            .chain(b.sides[0].support.clone())
-        {
+        if let Some(id) = main {
             self.tap(id);
         }
+        self.tap_support(0);
         let fires = self.lose_points_fires(def);
         self.then(fires);
+    }
+
+    /// Taps the supporters of battle side `k`.
+    fn tap_support(&mut self, k: usize) {
+        for i in 0.. {
+            let Some(id) = self
+                .battle
+                .as_ref()
+                .and_then(|b| b.sides[k].support.get(i).copied())
+            else {
+                break;
+            };
+            self.tap(id);
+        }
     }
 
     pub(super) fn tap(&mut self, id: CardId) {
@@ -768,42 +787,42 @@ impl Match {
         }
         let mut fires = Vec::new();
         for k in 0..2 {
-            fires.extend(self.side_fires(k, Moment::BattleStart));
+            self.side_fires_into(k, Moment::BattleStart, &mut fires);
         }
         fires.extend([Step::Commands(0), Step::Commands(1), Step::Outcome]);
         self.then(fires);
     }
 
     fn battle_outcome(&mut self) {
-        let Some(b) = self.battle.clone() else { return };
+        let Some(b) = &self.battle else { return };
         let (Some(a), Some(d)) = (b.sides[0].main, b.sides[1].main) else {
             return;
         };
         if !self.is_up(a) || !self.is_up(d) {
             return; // A Digimon left the battle (an effect deleted it).
         }
+        let seats = [b.sides[0].seat, b.sides[1].seat];
         let mut power = [0u32; 2];
         let mut hp = [0u32; 2];
+        let mut letters = [crate::cards::BattleType::A; 2];
+        let mains = [a, d];
         for k in 0..2 {
-            let (p, letter) = self.side_power(&b, k);
-            power[k] = p;
-            let main = b.sides[k].main.unwrap_or(a);
-            hp[k] = self.hp(main);
-            if let Some(card) = self.number(main) {
+            (power[k], letters[k]) = self.side_power(b, k);
+            hp[k] = self.hp(mains[k]);
+        }
+        for k in 0..2 {
+            if let Some(card) = self.number(mains[k]) {
                 self.emit(Event::Power {
-                    seat: b.sides[k].seat,
+                    seat: seats[k],
                     card,
-                    technique: letter.letter(),
-                    power: p,
+                    technique: letters[k].letter(),
+                    power: power[k],
                     hp: hp[k],
                 });
             }
         }
         let won = [power[0] >= power[1], power[1] >= power[0]];
-        let winners = (0..2)
-            .filter(|&k| won[k])
-            .map(|k| b.sides[k].seat)
-            .collect();
+        let winners = (0..2).filter(|&k| won[k]).map(|k| seats[k]).collect();
         self.emit(Event::BattleResult { winners });
         let mut steps = Vec::new();
         if let Some(bb) = &mut self.battle {
@@ -815,7 +834,7 @@ impl Match {
         }
         for k in 0..2usize {
             if !won[k] && hp[k] < power[1 - k] {
-                steps.extend(self.side_fires(k, Moment::WouldDelete));
+                self.side_fires_into(k, Moment::WouldDelete, &mut steps);
                 steps.push(Step::Delete(k as u8));
             }
         }
@@ -865,23 +884,22 @@ impl Match {
     }
 
     fn battle_tapping(&mut self) {
-        let Some(b) = self.battle.clone() else { return };
+        let Some(b) = &self.battle else { return };
         let [att, def] = &b.sides;
-        for id in att.main.into_iter().chain(att.support.iter().copied()) {
+        let attacker = att.main;
+        let blocker = (def.lost && b.blocked && !def.deleted)
+            .then_some(def.main)
+            .flatten();
+        let alpha_block = def.lost && b.alpha;
+        if let Some(id) = attacker {
             self.tap(id);
         }
-        if def.lost {
-            if b.blocked
-                && !def.deleted
-                && let Some(id) = def.main
-            {
-                self.tap(id);
-            }
-            if b.alpha {
-                for &id in &def.support {
-                    self.tap(id);
-                }
-            }
+        self.tap_support(0);
+        if let Some(id) = blocker {
+            self.tap(id);
+        }
+        if alpha_block {
+            self.tap_support(1);
         }
     }
 
@@ -926,11 +944,7 @@ impl Match {
                 out.push(Action::Done);
             }
             Wait::Lead(_, speed) => {
-                out.extend(
-                    self.lead_candidates(seat, *speed)
-                        .into_iter()
-                        .map(Action::Lead),
-                );
+                out.extend(self.lead_candidates(seat, *speed).map(Action::Lead));
             }
             Wait::Act(_, mon) => {
                 let opp = st.target;
@@ -942,7 +956,7 @@ impl Match {
                         .filter(|m| !m.down)
                         .map(|m| Action::Attack(Some(m.card))),
                 );
-                if !self.supporters(seat, *mon, &[]).is_empty() {
+                if self.supporters(seat, *mon, &[]).next().is_some() {
                     out.push(Action::AlphaAttack);
                 }
                 out.push(Action::Pass);
@@ -954,7 +968,6 @@ impl Match {
                 {
                     out.extend(
                         self.supporters(seat, main, &b.sides[0].support)
-                            .into_iter()
                             .map(Action::Support),
                     );
                     if !b.sides[0].support.is_empty() {
@@ -963,7 +976,7 @@ impl Match {
                 }
             }
             Wait::Block(_) | Wait::AlphaBlock(_) => {
-                out.extend(self.blockers().into_iter().map(Action::Block));
+                out.extend(self.blockers().map(Action::Block));
                 out.push(Action::NoBlock);
             }
             Wait::BlockSupporters(_) => {
@@ -972,7 +985,6 @@ impl Match {
                 {
                     out.extend(
                         self.supporters(seat, main, &b.sides[1].support)
-                            .into_iter()
                             .map(Action::Support),
                     );
                 }
@@ -1015,7 +1027,7 @@ impl Match {
             .hand
             .iter()
             .copied()
-            .filter(|&c| matches!(self.card(c), Some(Card::Command(_))))
+            .filter(|&c| self.info(c).is_some_and(|i| i.kind == Kind::Command))
     }
 
     /// Why an action is refused, in words.
@@ -1224,7 +1236,7 @@ impl Match {
                     self.emit(Event::Command { seat, card });
                 }
                 let mut steps = self.command_fires(k, c);
-                steps.extend(self.side_fires(1 - k, Moment::OpponentUsed));
+                self.side_fires_into(1 - k, Moment::OpponentUsed, &mut steps);
                 steps.push(Step::Commands(k as u8));
                 self.then(steps);
             }
@@ -1290,7 +1302,7 @@ impl Match {
         if let Some(a) = attacker
             && let Some(s) = self.owner(a)
         {
-            steps.extend(self.digimon_fires(s, a, Moment::Blocked));
+            self.digimon_fires_into(s, a, Moment::Blocked, &mut steps);
         }
         steps.push(Step::BattleStart);
         self.then(steps);

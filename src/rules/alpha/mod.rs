@@ -15,6 +15,7 @@ mod event;
 mod flow;
 mod rng;
 pub mod script;
+mod table;
 mod text;
 mod view;
 
@@ -394,7 +395,7 @@ enum Step {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Match {
     /// The card definitions the decks use.
-    defs: Arc<[Card]>,
+    defs: table::Defs,
     /// Each card instance: its definition and its owner.
     ids: Arc<[(u16, Seat)]>,
     seats: Vec<SeatState>,
@@ -506,7 +507,7 @@ impl Match {
             None => Seat::new(rng.below(n)).unwrap_or(Seat::P1),
         };
         let mut m = Match {
-            defs: defs.into(),
+            defs: table::Defs::new(defs),
             ids: ids.into(),
             seats,
             turn: 0,
@@ -582,7 +583,13 @@ impl Match {
     /// The card an id stands for (`None` for a hidden or unknown id).
     pub fn card(&self, id: CardId) -> Option<&Card> {
         let &(def, _) = self.ids.get(usize::from(id.0))?;
-        self.defs.get(usize::from(def))
+        self.defs.card(def)
+    }
+
+    /// What the rules read of a card, worked out once per definition.
+    fn info(&self, id: CardId) -> Option<&table::Info> {
+        let &(def, _) = self.ids.get(usize::from(id.0))?;
+        self.defs.info(def)
     }
 
     /// The card's number, if the id is known.
@@ -652,6 +659,17 @@ impl Match {
         }
     }
 
+    /// The waiting seat's legal actions, without a copy when they are
+    /// already worked out (as they are after every step); empty when
+    /// nobody is asked.
+    pub fn legal(&self) -> std::borrow::Cow<'_, [Action]> {
+        match (&self.scratch.legal, self.waiting_for()) {
+            (Some(list), Some(_)) => std::borrow::Cow::Borrowed(list),
+            (_, Some(seat)) => std::borrow::Cow::Owned(self.list_actions(seat)),
+            (_, None) => std::borrow::Cow::Borrowed(&[]),
+        }
+    }
+
     /// Works out the waiting seat's legal actions again (after the state
     /// changed).
     fn relist(&mut self) {
@@ -694,7 +712,7 @@ impl Match {
     }
 
     fn cost(&self, id: CardId) -> u32 {
-        self.card(id).and_then(Card::cost).map_or(0, u32::from)
+        self.info(id).map_or(0, |i| i.cost)
     }
 
     fn living(&self) -> impl Iterator<Item = Seat> + '_ {
