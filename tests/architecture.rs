@@ -18,7 +18,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("session", &["glossary", "effects", "cards", "rules", "ai"]),
     (
         "replay",
-        &["glossary", "effects", "cards", "rules", "session", "save"],
+        &[
+            "glossary",
+            "effects",
+            "cards",
+            "fingerprint",
+            "rules",
+            "session",
+            "save",
+            "barcode",
+        ],
     ),
     (
         "analysis",

@@ -349,3 +349,102 @@ fn analyze_reports_the_design_measures() {
         assert!(out.contains(want), "{want}: {out}");
     }
 }
+
+/// A battle saved, printed as a battle card, photographed the way
+/// `examples/make_scans.rs` damages its scans, and played back from the
+/// photo to the same state hash; a foreign or damaged code is refused.
+#[test]
+fn a_battle_card_prints_and_plays_back_from_a_photo() {
+    use bterm::barcode::perturb::{KINDS, jpeg_bytes, shoot};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("battle.ron");
+    let f = file.to_str().unwrap();
+    let (code, out, err) = bterm(&[
+        "battle",
+        "Dα-001,Dα-002,Oα-002",
+        "Dα-021,Dα-022",
+        "--p1",
+        "hard",
+        "--p2",
+        "normal",
+        "--seed",
+        "4",
+        "--save",
+        f,
+    ]);
+    assert_eq!(code, 0, "{err}{out}");
+    let (code, checked, err) = bterm(&["replay", f, "--headless"]);
+    assert_eq!(code, 0, "{err}");
+    let hash_line = checked.lines().last().unwrap().to_string();
+    assert!(hash_line.contains("matches"), "{hash_line}");
+
+    let card = dir.path().join("card.png");
+    let c = card.to_str().unwrap();
+    let (code, out, err) = bterm(&["replay", "share", f, "--out", c]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("a battle card of"), "{out}");
+    // Never over a file the user has, without --force.
+    let (code, _, err) = bterm(&["replay", "share", f, "--out", c]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--force"), "{err}");
+
+    // The card as printed, then as a webcam would see it.
+    let (code, out, err) = bterm(&["replay", c, "--headless"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().last().unwrap(), hash_line);
+    let printed = image::open(&card).unwrap().to_luma8();
+    let mut read = 0;
+    for (kind, shot) in KINDS
+        .iter()
+        .filter(|(k, _)| ["clean", "rotated20", "perspective", "dim"].contains(k))
+    {
+        let photo = dir.path().join(format!("photo-{kind}.jpg"));
+        std::fs::write(&photo, jpeg_bytes(&shoot(&printed, shot, 7), shot.jpeg)).unwrap();
+        let (code, out, err) = bterm(&["replay", photo.to_str().unwrap(), "--headless"]);
+        if code == 0 {
+            assert_eq!(out.lines().last().unwrap(), hash_line, "{kind}");
+            read += 1;
+        } else {
+            assert!(
+                err.contains("no barcode found") || err.contains("damaged"),
+                "{kind}: {err}"
+            );
+        }
+    }
+    assert!(
+        read >= 3,
+        "only {read} of 4 photos of the battle card read back"
+    );
+
+    // `bterm scan` names it as a battle card.
+    let (code, out, err) = bterm(&["scan", c, "--no-collect"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(format!("{out}{err}").contains("battle card"), "{out}{err}");
+
+    // A card's QR code is not a battle card; a damaged one says so.
+    let other = dir.path().join("other.png");
+    let (code, _, err) = bterm(&["print", "Dα-001", "--out", other.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = bterm(&["replay", other.to_str().unwrap(), "--headless"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no battle card"), "{err}");
+    let text = bterm::replay::code::encode(
+        &bterm::replay::Replay::<bterm::rules::terminal::Match>::load(&file).unwrap(),
+    )
+    .unwrap();
+    let mut broken = text.clone().into_bytes();
+    let last = broken.len() - 5;
+    broken[last] = if broken[last] == b'0' { b'1' } else { b'0' };
+    let err = bterm::replay::code::decode(std::str::from_utf8(&broken).unwrap()).unwrap_err();
+    assert!(err.to_string().contains("damaged"), "{err}");
+    let err = bterm::replay::code::decode("BTERM-BATTLE:").unwrap_err();
+    assert!(err.to_string().contains("damaged"), "{err}");
+    let mut newer = bterm::replay::code::base45_decode(&text["BTERM-BATTLE:".len()..]).unwrap();
+    newer[0] = 9;
+    let err = bterm::replay::code::decode(&format!(
+        "BTERM-BATTLE:{}",
+        bterm::replay::code::base45_encode(&newer)
+    ))
+    .unwrap_err();
+    assert!(err.to_string().contains("format 9"), "{err}");
+}

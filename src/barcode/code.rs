@@ -9,6 +9,9 @@ use crate::cards::{Card, CardNumber};
 pub const QR_NUMBER_PREFIX: &str = "BTERM:";
 /// The QR text that carries a whole card: `BTERM-CARD:` then the card in RON.
 pub const QR_CARD_PREFIX: &str = "BTERM-CARD:";
+/// The QR text of a battle card: `BTERM-BATTLE:` then a replay in Base45
+/// (`docs/replay-code.md`).
+pub const QR_BATTLE_PREFIX: &str = "BTERM-BATTLE:";
 
 /// A barcode symbology, as bterm reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -119,6 +122,8 @@ pub enum Content {
     Number(String),
     /// A whole card carried by a `BTERM-CARD:` QR code (not yet validated).
     Custom(String),
+    /// A battle card: a replay, not a Digimon (`BTERM-BATTLE:` QR code).
+    Battle,
     /// A retail product code: its digits.
     Product(String),
     /// Anything else: only an enrolment can make it a card.
@@ -153,6 +158,9 @@ pub fn qr_card_text(card: &Card) -> Result<String, ron::Error> {
 pub fn classify(symbol: &Symbol) -> Content {
     let text = symbol.text.trim();
     if symbol.format == Format::QrCode {
+        if strip_prefix_ci(text, QR_BATTLE_PREFIX).is_some() {
+            return Content::Battle;
+        }
         if let Some(ron) = strip_prefix_ci(text, QR_CARD_PREFIX) {
             return Content::Custom(ron.to_string());
         }

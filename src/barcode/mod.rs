@@ -26,7 +26,7 @@ pub mod wild;
 
 use serde::Serialize;
 
-pub use code::{Content, Format, Symbol};
+pub use code::{Content, Format, QR_BATTLE_PREFIX, Symbol};
 pub use decode::{Decoded, Effort, Pass, decode};
 pub use enroll::Enrolments;
 
@@ -89,6 +89,11 @@ pub enum NoCard {
         /// The text.
         text: String,
     },
+    /// A battle card: it holds a replay, not a Digimon.
+    #[error(
+        "this is a bterm battle card (a replay of a battle, not a Digimon card): play it with `bterm replay FILE`"
+    )]
+    BattleCard,
     /// Several different cards in one picture.
     #[error("{0} different cards in one picture ({1}); scan one card at a time")]
     Several(usize, String),
@@ -159,6 +164,7 @@ impl Scanner {
                     text: symbol.text.clone(),
                 }),
             },
+            Content::Battle => Err(NoCard::BattleCard),
             Content::Foreign => Err(NoCard::Foreign {
                 format: symbol.format.name(),
                 text: symbol.text.clone(),

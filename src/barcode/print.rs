@@ -508,3 +508,130 @@ pub fn symbol_image(
         image::Luma([if black { 0 } else { 255 }])
     }))
 }
+
+/// What a battle card says in words, above its QR code.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BattleCardText {
+    /// The heading (the ruleset).
+    pub title: String,
+    /// One entry per seat: its name and its cards.
+    pub seats: Vec<(String, String)>,
+    /// Who won, or that it was a draw.
+    pub result: String,
+    /// A last line: length, seed.
+    pub footer: String,
+}
+
+/// Renders a battle card at 300 dpi, card-sized: the words on top, the
+/// QR code of the replay (`qr`, see `replay::code`) filling the rest with
+/// its quiet zone.
+pub fn render_battle_card(words: &BattleCardText, qr: &str) -> Result<RgbImage, PrintError> {
+    let m = encode(BarcodeFormat::QR_CODE, qr)?;
+    let mut img = RgbImage::from_pixel(CARD_W, CARD_H, Rgb([255, 255, 255]));
+    let (regular, bold) = fonts();
+    let mut c = Canvas {
+        img: &mut img,
+        ox: 0,
+        oy: 0,
+    };
+    let margin = 36;
+    let inner = CARD_W - 2 * margin;
+    // The QR code: as large as the width allows with 4 modules of quiet
+    // zone, at whole pixels per module, at the bottom of the card.
+    let module = (inner / (m.width() + 8)).max(1);
+    let side = m.width() * module;
+    let qx = (CARD_W - side) / 2;
+    let qy = CARD_H - margin - side - 4 * module;
+    // Heading band.
+    c.rect(0, 0, CARD_W, 92, [24, 32, 64]);
+    c.text(&bold, 44.0, margin, 20, [255, 220, 60], "bterm battle card");
+    let mut y = 108;
+    let text_bottom = qy.saturating_sub(4 * module + 8);
+    y = c.wrapped(
+        &bold,
+        30.0,
+        margin,
+        y,
+        inner,
+        text_bottom,
+        [24, 32, 64],
+        &words.title,
+    );
+    let (ink, green, red, grey) = ([0, 0, 0], [20, 110, 40], [150, 30, 30], [90, 90, 90]);
+    // The result first, so a crowded card never loses it.
+    y = c.wrapped(
+        &bold,
+        28.0,
+        margin,
+        y + 2,
+        inner,
+        text_bottom,
+        green,
+        &words.result,
+    );
+    // Three or four seats share the space in a smaller size.
+    let (seat_px, cards_px) = if words.seats.len() > 2 {
+        (23.0, 20.0)
+    } else {
+        (27.0, 24.0)
+    };
+    for (seat, cards) in &words.seats {
+        y += 4;
+        y = c.wrapped(&bold, seat_px, margin, y, inner, text_bottom, red, seat);
+        let (x, w) = (margin + 12, inner - 12);
+        y = c.wrapped(&regular, cards_px, x, y, w, text_bottom, ink, cards);
+    }
+    c.wrapped(
+        &regular,
+        20.0,
+        margin,
+        y + 6,
+        inner,
+        text_bottom,
+        grey,
+        &words.footer,
+    );
+    c.matrix(&m, qx, qy, module, None);
+    Ok(img)
+}
+
+/// Writes a battle card to `out` (.png, or .pdf: one card-sized page);
+/// an existing file is kept unless `force`.
+pub fn print_battle_card(
+    words: &BattleCardText,
+    qr: &str,
+    out: &Path,
+    force: bool,
+) -> Result<(), PrintError> {
+    let ext = out
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    if !matches!(ext.as_deref(), Some("png" | "pdf")) {
+        return Err(PrintError::Extension(out.display().to_string()));
+    }
+    if !force && out.exists() {
+        return Err(PrintError::Exists(out.display().to_string()));
+    }
+    let img = render_battle_card(words, qr)?;
+    let io = |e: &dyn std::fmt::Display| PrintError::Io {
+        path: out.display().to_string(),
+        why: e.to_string(),
+    };
+    if ext.as_deref() == Some("pdf") {
+        crate::save::write_atomic_with(out, |w| {
+            let mut pdf = super::pdf::Pdf::new(w, DPI)?;
+            pdf.page(&img)?;
+            pdf.finish()
+        })
+        .map_err(|e| io(&e))
+    } else {
+        let mut bytes = Vec::new();
+        img.write_to(
+            &mut std::io::Cursor::new(&mut bytes),
+            image::ImageFormat::Png,
+        )
+        .map_err(|e| io(&e))?;
+        crate::save::write_atomic(out, &bytes).map_err(|e| io(&e))
+    }
+}

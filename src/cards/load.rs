@@ -28,6 +28,12 @@ pub fn write_ron<T: serde::Serialize>(value: &T) -> Result<String, ron::Error> {
     ron_options().to_string_pretty(value, pretty)
 }
 
+/// Writes RON in the card-file dialect on one line, with nothing to spare
+/// (for a QR code).
+pub fn write_ron_compact<T: serde::Serialize>(value: &T) -> Result<String, ron::Error> {
+    ron_options().to_string(value)
+}
+
 /// The ranges card values must lie in (fan-made values, kept sane).
 #[derive(Debug, Clone, Copy)]
 pub struct Limits;

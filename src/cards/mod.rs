@@ -6,7 +6,9 @@ mod model;
 mod number;
 mod set;
 
-pub use load::{Limits, LoadError, LoadErrorKind, LoadErrors, read_ron, write_ron};
+pub use load::{
+    Limits, LoadError, LoadErrorKind, LoadErrors, read_ron, write_ron, write_ron_compact,
+};
 pub use model::{
     Attribute, BattleType, Card, CardKind, CommandCard, Digimon, Field, Level, LevelQuery,
     OptionCard, ParseLevelError, Requirements, Stage, Technique, Techniques, X_ANTIBODY, base_name,

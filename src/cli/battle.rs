@@ -55,15 +55,45 @@ pub struct BattleArgs {
 
 /// `bterm replay`.
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct ReplayArgs {
-    /// The replay file.
-    pub file: PathBuf,
+    /// Make a battle card of a replay.
+    #[command(subcommand)]
+    pub command: Option<ReplayCommand>,
+    /// The replay file, or a picture of a battle card (`bterm replay share`).
+    #[arg(required = true)]
+    pub file: Option<PathBuf>,
     /// Replay in text only, with no window (prints the battle's log).
     #[arg(long)]
     pub headless: bool,
     /// No sound in the viewer.
     #[arg(long)]
     pub mute: bool,
+    /// Card files to use instead of the built-in sample set.
+    #[arg(long, value_name = "PATH")]
+    pub cards: Option<PathBuf>,
+}
+
+/// `bterm replay share`.
+#[derive(Debug, clap::Subcommand)]
+pub enum ReplayCommand {
+    /// Print a battle as a card-sized sheet (PNG or PDF) whose QR code holds
+    /// the whole replay: `bterm replay PICTURE` or the arena's scan screen
+    /// plays it back.
+    Share(ShareArgs),
+}
+
+/// `bterm replay share FILE --out battle.png`.
+#[derive(Debug, Args)]
+pub struct ShareArgs {
+    /// The replay file.
+    pub file: PathBuf,
+    /// The battle card to write: a .png, or a .pdf of one card-sized page.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Overwrite the output if it exists.
+    #[arg(long)]
+    pub force: bool,
     /// Card files to use instead of the built-in sample set.
     #[arg(long, value_name = "PATH")]
     pub cards: Option<PathBuf>,
@@ -351,27 +381,244 @@ impl Keyboard<'_> {
 }
 
 pub(super) fn replay(args: ReplayArgs, window: Option<&dyn Window>) -> Result<(), CliError> {
+    if let Some(ReplayCommand::Share(share)) = args.command {
+        return share_replay(&share);
+    }
+    let Some(file) = args.file else {
+        return Err(CliError::usage(
+            "error: name a replay file or a picture of a battle card",
+        ));
+    };
     let set = load_set(args.cards.as_deref())?;
-    let name = args.file.display().to_string();
+    let name = escape_lines(&file.display().to_string());
     let fail = |e: replay::ReplayError| CliError::failed(format!("error: {e}"));
-    let text = replay::read(&args.file).map_err(fail)?;
-    let ruleset = replay::ruleset_of(&text, &name).map_err(fail)?;
+    let (text, ruleset) = if crate::barcode::files::is_image_name(&file) {
+        let decoded = read_battle_card(&file)?;
+        (decoded.text, decoded.ruleset)
+    } else {
+        let text = replay::read(&file).map_err(fail)?;
+        let ruleset = replay::ruleset_of(&text, &name).map_err(fail)?;
+        (text, ruleset)
+    };
     // The arena stages the Terminal Battle; an Alpha game is its log.
     let headless = args.headless || window.is_none() || ruleset != RulesetId::Terminal;
     dispatch(
         ruleset,
         CheckReplay {
             text: &text,
-            file: &args.file,
+            file: &file,
             cards: &set,
             print: headless,
         },
     )?;
     match window {
-        Some(w) if !headless => w
-            .replay(&args.file, set, args.mute)
-            .map_err(|e| CliError::failed(e.to_string())),
+        Some(w) if !headless => {
+            // A battle card's replay is kept with the others, and the
+            // viewer plays it from there.
+            let path = if crate::barcode::files::is_image_name(&file) {
+                let path = save_card_replay(&text)?;
+                eprintln!(
+                    "the battle card's replay is saved as {}",
+                    escape_lines(&path.display().to_string())
+                );
+                path
+            } else {
+                file
+            };
+            w.replay(&path, set, args.mute)
+                .map_err(|e| CliError::failed(e.to_string()))
+        }
         _ => Ok(()),
+    }
+}
+
+/// Reads the battle card in a picture: its QR code's replay.
+fn read_battle_card(file: &Path) -> Result<replay::code::Decoded, CliError> {
+    use crate::barcode::{self, Content, code};
+    let name = escape_lines(&file.display().to_string());
+    let img = barcode::files::load_gray(file, barcode::files::MAX_PIXELS)
+        .map_err(|e| CliError::failed(format!("error: {name}: {e}")))?;
+    let found = barcode::decode(&img, barcode::Effort::File);
+    let Some(symbol) = found
+        .symbols
+        .iter()
+        .find(|s| code::classify(s) == Content::Battle)
+    else {
+        let why = if found.symbols.is_empty() {
+            "no barcode found; photograph the battle card's QR code flat, filling most of the picture".to_string()
+        } else {
+            format!(
+                "it holds no battle card's QR code (found: {})",
+                found
+                    .symbols
+                    .iter()
+                    .map(|s| format!("{} \"{}\"", s.format.name(), escape_lines(&s.text)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        return Err(CliError::failed(format!("error: {name}: {why}")));
+    };
+    replay::code::decode(&symbol.text).map_err(|e| CliError::failed(format!("error: {name}: {e}")))
+}
+
+/// Saves a battle card's replay in the data folder's `replays`.
+fn save_card_replay(text: &str) -> Result<PathBuf, CliError> {
+    let dir = crate::save::data_dir()
+        .map(|d| d.join("replays"))
+        .ok_or_else(|| {
+            CliError::failed("error: no data folder to keep the battle card's replay in; set BTERM_DATA_DIR, or use --headless")
+        })?;
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        CliError::failed(format!(
+            "error: cannot create {}: {e}",
+            escape_lines(&dir.display().to_string())
+        ))
+    })?;
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let hash = crate::fingerprint::fnv1a(text.as_bytes());
+    for n in 0..1000u32 {
+        let path = match n {
+            0 => dir.join(format!("card-{stamp}-{hash:016x}.ron")),
+            n => dir.join(format!("card-{stamp}-{hash:016x}-{n}.ron")),
+        };
+        match crate::save::write_new(&path, text.as_bytes()) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(CliError::failed(format!(
+                    "error: cannot write {}: {e}",
+                    escape_lines(&path.display().to_string())
+                )));
+            }
+        }
+    }
+    Err(CliError::failed(
+        "error: no free file name for the battle card's replay",
+    ))
+}
+
+/// `bterm replay share`: checks the replay, then prints its battle card.
+fn share_replay(args: &ShareArgs) -> Result<(), CliError> {
+    let set = load_set(args.cards.as_deref())?;
+    let name = args.file.display().to_string();
+    let fail = |e: replay::ReplayError| CliError::failed(format!("error: {e}"));
+    let text = replay::read(&args.file).map_err(fail)?;
+    let ruleset = replay::ruleset_of(&text, &name).map_err(fail)?;
+    dispatch(
+        ruleset,
+        ShareReplay {
+            text: &text,
+            file: &args.file,
+            cards: &set,
+            out: &args.out,
+            force: args.force,
+        },
+    )
+}
+
+/// Plays a replay to check it, and prints its battle card.
+struct ShareReplay<'a> {
+    text: &'a str,
+    file: &'a Path,
+    cards: &'a CardSet,
+    out: &'a Path,
+    force: bool,
+}
+
+impl RulesetVisitor for ShareReplay<'_> {
+    type Output = Result<(), CliError>;
+
+    fn visit<R: Ruleset>(self) -> Result<(), CliError> {
+        use crate::barcode::print::{BattleCardText, print_battle_card};
+        let name = escape_lines(&self.file.display().to_string());
+        let replay = Replay::<R>::parse(self.text, &name)
+            .map_err(|e| CliError::failed(format!("error: {e}")))?;
+        let m = replay.play(self.cards, |_| {}).map_err(|e| {
+            CliError::failed(format!(
+                "error: {name}: {e}; only a replay that plays back the same is printed"
+            ))
+        })?;
+        let qr = replay::code::encode(&replay)
+            .map_err(|e| CliError::failed(format!("error: {name}: {e}")))?;
+        let card_name = |n: &CardNumber| {
+            self.cards
+                .get(n)
+                .map_or_else(|| n.to_string(), |c| c.name().to_string())
+        };
+        let seat_cards = R::seat_cards(&replay.setup);
+        let seat_count = seat_cards.len();
+        let seats = seat_cards
+            .iter()
+            .enumerate()
+            .map(|(i, cards)| {
+                let seat = Seat::new(i).map_or_else(|| format!("P{}", i + 1), |s| s.to_string());
+                let mut names: Vec<String> = Vec::new();
+                for n in cards {
+                    let name = card_name(n);
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                let shown = if cards.len() > 8 {
+                    let keep = if seat_count > 2 { 3 } else { 5 };
+                    let more = names.len().saturating_sub(keep);
+                    names.truncate(keep);
+                    format!(
+                        "a deck of {}: {}{}",
+                        cards.len(),
+                        names.join(", "),
+                        if more > 0 {
+                            format!(" and {more} more")
+                        } else {
+                            String::new()
+                        }
+                    )
+                } else {
+                    names.join(", ")
+                };
+                (seat, shown)
+            })
+            .collect();
+        let result = match m.outcome() {
+            Some(crate::rules::Outcome::Win(s)) => format!("{s} won"),
+            Some(crate::rules::Outcome::Draw) => "a draw".to_string(),
+            None => "not finished".to_string(),
+        };
+        let words = BattleCardText {
+            title: match R::ID {
+                RulesetId::Terminal => "Terminal Battle".to_string(),
+                RulesetId::Alpha => format!("Card Game Alpha, {} seats", m.seats()),
+            },
+            seats,
+            result,
+            footer: format!(
+                "{} actions · seed {} · state {:016x}",
+                replay.actions.len(),
+                R::seed(&replay.setup),
+                replay.final_hash
+            ),
+        };
+        let out = escape_lines(&self.out.display().to_string());
+        print_battle_card(&words, &qr, self.out, self.force)
+            .map_err(|e| CliError::failed(format!("error: {}", escape_lines(&e.to_string()))))?;
+        let back = if self
+            .out
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("pdf"))
+        {
+            "print it; a photo of it plays back with `bterm replay PHOTO`".to_string()
+        } else {
+            format!("play it back with `bterm replay {out}`, or from a photo of it")
+        };
+        println!(
+            "wrote {out}: a battle card of {} actions ({} characters of QR code); {back}",
+            replay.actions.len(),
+            qr.len()
+        );
+        Ok(())
     }
 }
 

@@ -4,6 +4,8 @@
 //! (`rules: (ruleset: Terminal, …)`), so [`ruleset_of`] can tell which
 //! rules to play it by before reading the rest.
 
+pub mod code;
+
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};

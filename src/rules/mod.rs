@@ -228,6 +228,8 @@ pub trait Ruleset: Clone + Sized + 'static {
     fn version(setup: &Self::Setup) -> RulesVersion;
     /// The seed a setup starts from.
     fn seed(setup: &Self::Setup) -> u64;
+    /// The cards each seat brought (a team, a deck), in seat order.
+    fn seat_cards(setup: &Self::Setup) -> Vec<Vec<crate::cards::CardNumber>>;
     /// Checks a setup against the card set and starts the game.
     fn from_setup(setup: &Self::Setup, cards: &CardSet) -> Result<Self, Self::SetupError>;
     /// How many seats play.

@@ -783,6 +783,9 @@ impl super::Ruleset for Match {
     fn seed(setup: &Setup) -> u64 {
         setup.seed
     }
+    fn seat_cards(setup: &Setup) -> Vec<Vec<CardNumber>> {
+        setup.decks.clone()
+    }
     fn from_setup(setup: &Setup, cards: &CardSet) -> Result<Match, SetupError> {
         Match::from_setup(setup, cards)
     }

@@ -195,6 +195,9 @@ impl Ruleset for Match {
     fn seed(setup: &Setup) -> u64 {
         setup.seed
     }
+    fn seat_cards(setup: &Setup) -> Vec<Vec<crate::cards::CardNumber>> {
+        setup.teams.to_vec()
+    }
     fn from_setup(setup: &Setup, cards: &CardSet) -> Result<Self, SetupError> {
         Match::from_setup(setup, cards)
     }
