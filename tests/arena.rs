@@ -79,7 +79,7 @@ fn number(s: &str) -> CardNumber {
 }
 
 #[test]
-fn attract_plays_a_demo_and_any_button_opens_the_scan() {
+fn attract_plays_a_demo_and_a_opens_the_scan() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
     assert_eq!(screen(&app), Screen::Attract);
@@ -93,7 +93,7 @@ fn attract_plays_a_demo_and_any_button_opens_the_scan() {
         .clash
         .is_some()));
     assert!(app.world_mut().query::<&Figure>().iter(app.world()).count() >= 2);
-    press(&mut app, Side::P2, Button::C);
+    press(&mut app, Side::P2, Button::A);
     assert_eq!(screen(&app), Screen::Scan);
     assert!(
         app.world().get_resource::<Duel>().is_none(),
@@ -490,4 +490,151 @@ fn each_event_is_staged() {
         !app.world().resource::<Board>().log.is_empty(),
         "events are captioned"
     );
+}
+
+#[test]
+fn a_battle_card_scanned_plays_its_battle_in_the_viewer() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/replay-before-session.ron");
+    let replay = Replay::<bterm::rules::terminal::Match>::load(&fixture).unwrap();
+    let qr = bterm::replay::code::encode(&replay).unwrap();
+    let card = bterm::barcode::print::render_battle_card(
+        &bterm::barcode::print::BattleCardText::default(),
+        &qr,
+    )
+    .unwrap();
+    let png = dir.path().join("battle-card.png");
+    card.save(&png).unwrap();
+    let replays = dir.path().join("replays");
+    let mut s = settings(&dir);
+    s.replay_dir = Some(replays.clone());
+    s.scans = [vec![png], Vec::new()];
+    let mut app = app(s);
+    press(&mut app, Side::P1, Button::A);
+    // The picture is read on a thread, in real time.
+    let start = std::time::Instant::now();
+    while screen(&app) != Screen::Replay && start.elapsed() < Duration::from_secs(60) {
+        app.update();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        screen(&app),
+        Screen::Replay,
+        "the battle card was not played"
+    );
+    let viewing = app.world().resource::<bterm::arena::viewer::Viewing>();
+    assert_eq!(viewing.name, "the battle card");
+    assert_eq!(viewing.replay, replay);
+    assert!(viewing.error.is_none(), "{:?}", viewing.error);
+    let saved = std::fs::read_dir(&replays).unwrap().count();
+    assert_eq!(saved, 1, "the battle card's replay is kept with the others");
+}
+
+/// Waits (in real time: the gallery reads on a thread) until the gallery
+/// has read its replays.
+fn gallery_read(app: &mut App) -> usize {
+    let start = std::time::Instant::now();
+    loop {
+        app.update();
+        let g = app.world().resource::<bterm::arena::gallery::Gallery>();
+        if let Some(e) = &g.entries {
+            return e.len();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the gallery never read its replays"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn the_gallery_lists_marks_deletes_after_asking_and_plays_replays() {
+    use bterm::arena::gallery::{Gallery, Mode};
+    let dir = tempfile::tempdir().unwrap();
+    let replays = dir.path().join("replays");
+    std::fs::create_dir_all(&replays).unwrap();
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/replay-before-session.ron");
+    std::fs::copy(&fixture, replays.join("good.ron")).unwrap();
+    std::fs::write(replays.join("broken.ron"), "(rules: 12,").unwrap();
+    // The broken one is older, so the good one is listed first.
+    let old = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(replays.join("broken.ron"))
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let mut s = settings(&dir);
+    s.replay_dir = Some(replays.clone());
+    let mut app = app(s);
+    press(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::Gallery);
+    assert_eq!(gallery_read(&mut app), 2);
+    {
+        let g = app.world().resource::<Gallery>();
+        let e = g.entries.as_ref().unwrap();
+        assert!(e[0].path.ends_with("good.ron") && e[0].verified());
+        assert!(e[1].path.ends_with("broken.ron") && !e[1].verified());
+    }
+    // C, B to FAVOURITE, C: marked, and kept in the folder.
+    press(&mut app, Side::P1, Button::C);
+    assert_eq!(app.world().resource::<Gallery>().mode, Mode::Actions(0));
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::C);
+    assert!(
+        app.world()
+            .resource::<Gallery>()
+            .favourites
+            .contains("good.ron")
+    );
+    assert!(bterm::replay::gallery::favourites(&replays).contains("good.ron"));
+    // The broken one: DELETE asks first; KEEP IT keeps it.
+    press(&mut app, Side::P1, Button::B);
+    assert_eq!(app.world().resource::<Gallery>().chosen, 1);
+    for b in [Button::C, Button::B, Button::B, Button::C] {
+        press(&mut app, Side::P1, b);
+    }
+    assert_eq!(app.world().resource::<Gallery>().mode, Mode::Confirm(0));
+    press(&mut app, Side::P1, Button::C);
+    assert!(replays.join("broken.ron").exists(), "KEEP IT keeps it");
+    for b in [
+        Button::C,
+        Button::B,
+        Button::B,
+        Button::C,
+        Button::B,
+        Button::C,
+    ] {
+        press(&mut app, Side::P1, b);
+    }
+    assert!(!replays.join("broken.ron").exists(), "DELETE deletes it");
+    assert_eq!(gallery_read(&mut app), 1);
+    assert!(replays.join("good.ron").exists());
+    // PLAY: the viewer stages it.
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::C);
+    press(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::Replay);
+    let viewing = app.world().resource::<bterm::arena::viewer::Viewing>();
+    assert_eq!(viewing.name, "good.ron");
+    assert_eq!(
+        viewing.replay,
+        Replay::<bterm::rules::terminal::Match>::load(&fixture).unwrap()
+    );
+}
+
+#[test]
+fn an_empty_gallery_says_so_and_any_button_goes_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = settings(&dir);
+    s.replay_dir = Some(dir.path().join("none-yet"));
+    let mut app = app(s);
+    press(&mut app, Side::P2, Button::C);
+    assert_eq!(screen(&app), Screen::Gallery);
+    assert_eq!(gallery_read(&mut app), 0);
+    press(&mut app, Side::P2, Button::B);
+    assert_eq!(screen(&app), Screen::Attract);
 }

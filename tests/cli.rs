@@ -448,3 +448,64 @@ fn a_battle_card_prints_and_plays_back_from_a_photo() {
     .unwrap_err();
     assert!(err.to_string().contains("format 9"), "{err}");
 }
+
+/// `bterm replay list` shows every replay, the ones that do not play back
+/// with their reason, and leaves every file as it was.
+#[test]
+fn replay_list_shows_every_replay_and_why_one_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for f in ["replay-before-session.ron", "alpha-replay-4-seats.ron"] {
+        std::fs::copy(fixtures.join(f), dir.path().join(f)).unwrap();
+    }
+    std::fs::write(dir.path().join("broken.ron"), "(rules: 12,").unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (code, out, err) = bterm(&["replay", "list", "--dir", d]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Terminal Battle") && out.contains("Card Game Alpha"),
+        "{out}"
+    );
+    assert!(out.contains("Agumon"), "{out}");
+    assert!(out.contains("verified"), "{out}");
+    assert!(out.contains("does not play back: "), "{out}");
+    assert!(
+        out.contains("3 replays in") && out.contains("1 of them do not play back"),
+        "{out}"
+    );
+    let (code, out, err) = bterm(&["replay", "list", "--dir", d, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    let four = rows
+        .iter()
+        .find(|r| {
+            r["file"]
+                .as_str()
+                .unwrap()
+                .ends_with("alpha-replay-4-seats.ron")
+        })
+        .unwrap();
+    assert_eq!(four["seats"].as_array().unwrap().len(), 4);
+    assert_eq!(four["verified"], true);
+    assert!(four["result"].as_str().unwrap().ends_with("won"), "{four}");
+    let broken = rows
+        .iter()
+        .find(|r| r["file"].as_str().unwrap().ends_with("broken.ron"))
+        .unwrap();
+    assert_eq!(broken["verified"], false);
+    assert!(
+        broken["problem"]
+            .as_str()
+            .unwrap()
+            .contains("not a bterm replay")
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("broken.ron")).unwrap(),
+        "(rules: 12,"
+    );
+    let (code, _, err) = bterm(&["replay", "list", "--dir", "/nonexistent/bterm"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("is not a folder"), "{err}");
+}

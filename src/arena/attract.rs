@@ -113,13 +113,13 @@ fn press_to_start(
         return;
     }
     let key = keys.is_some_and(|k| k.any_just_pressed([KeyCode::Enter, KeyCode::Space]));
-    // B opens the collection; any other button (or Enter) starts a game.
+    // A (or Enter) starts a game, B opens the collection, C the replays.
     let mut to = key.then_some(Screen::Scan);
     for p in presses.read() {
-        to = Some(if p.button == Button::B {
-            Screen::Collection
-        } else {
-            Screen::Scan
+        to = Some(match p.button {
+            Button::A => Screen::Scan,
+            Button::B => Screen::Collection,
+            Button::C => Screen::Gallery,
         });
     }
     if let Some(screen) = to {
@@ -168,7 +168,7 @@ fn spawn_title(mut commands: Commands, cards: Res<Cards>, settings: Res<Settings
                 bottom.spawn((Ticker, label("", size::BODY, palette::DIM)));
                 bottom.spawn(label(
                     format!(
-                        "DEMO BATTLE · {} cards ready · B your collection · P1 keys 1 2 3 · P2 keys J K L",
+                        "DEMO BATTLE · {} cards ready · B your collection · C replays · P1 keys 1 2 3 · P2 keys J K L",
                         cards.0.len()
                     ),
                     size::BODY,

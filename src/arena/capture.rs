@@ -1,7 +1,8 @@
 //! Scripted runs, so the game can be looked at under a virtual display:
 //! `--screenshot FILE` saves one frame and quits; `--tour DIR` drives the
 //! game through every screen with scripted button presses and saves a PNG
-//! per screen (attract, scan, battle, result, replay), then quits.
+//! per screen (attract, collection, rankings, scan, battle, result,
+//! replay, gallery and its choices), then quits.
 
 use std::path::PathBuf;
 
@@ -10,6 +11,7 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
 use super::collection::AttractBoard;
 use super::duel::Duel;
+use super::gallery::{Gallery, Mode};
 use super::input::{Button, Press};
 use super::staging::Board;
 use super::{AppSystems, Screen};
@@ -25,7 +27,7 @@ const SAVE_FRAMES: u32 = 20;
 const TOUR_LIMIT: f32 = 300.0;
 
 /// The screens a tour saves, in order.
-pub const TOUR_SHOTS: [&str; 7] = [
+pub const TOUR_SHOTS: [&str; 9] = [
     "attract",
     "collection",
     "rankings",
@@ -33,6 +35,8 @@ pub const TOUR_SHOTS: [&str; 7] = [
     "battle",
     "result",
     "replay",
+    "gallery",
+    "gallery-choose",
 ];
 
 /// What a scripted run does.
@@ -125,6 +129,8 @@ fn tour(
     turns: Res<AttractBoard>,
     mut presses: MessageWriter<Press>,
     mut exit: MessageWriter<AppExit>,
+    mut next: ResMut<NextState<Screen>>,
+    gallery: Res<Gallery>,
 ) {
     let Some(dir) = &script.tour else { return };
     let dt = time.delta_secs();
@@ -179,6 +185,20 @@ fn tour(
         (Screen::Result, Some("result")) if t.on_screen > 2.5 => snap(&mut t, "result"),
         (Screen::Result, Some("replay")) if settled => press(&mut presses, Button::B),
         (Screen::Replay, Some("replay")) if t.on_screen > 5.0 => snap(&mut t, "replay"),
+        // Esc leaves the viewer; C on attract opens the gallery, where the
+        // battle just played is the newest replay, with its picture.
+        (Screen::Replay, Some("gallery")) if settled => next.set(Screen::Attract),
+        (Screen::Attract, Some("gallery")) if settled => press(&mut presses, Button::C),
+        (Screen::Gallery, Some("gallery")) if t.on_screen > 3.0 => snap(&mut t, "gallery"),
+        // C on a replay offers what can be done with it.
+        (Screen::Gallery, Some("gallery-choose")) if settled && gallery.mode == Mode::List => {
+            press(&mut presses, Button::C);
+        }
+        (Screen::Gallery, Some("gallery-choose"))
+            if matches!(gallery.mode, Mode::Actions(_)) && t.on_screen > 5.0 =>
+        {
+            snap(&mut t, "gallery-choose");
+        }
         (_, None) if settled => {
             exit.write(AppExit::Success);
         }

@@ -13,6 +13,7 @@ pub mod collection;
 pub mod duel;
 pub mod figures;
 pub mod framing;
+pub mod gallery;
 pub mod hud;
 pub mod input;
 mod physics;
@@ -48,7 +49,7 @@ pub struct Cards(pub CardSet);
 /// The game's screens.
 #[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Screen {
-    /// The idle arena: a demo battle between CPU teams and the rankings; A plays, B the collection.
+    /// The idle arena: a demo battle between CPU teams and the rankings; A plays, B the collection, C the replays.
     #[default]
     Attract,
     /// Players build their teams.
@@ -61,6 +62,8 @@ pub enum Screen {
     Replay,
     /// The collector's binder: each printed set's cards, owned or missing.
     Collection,
+    /// The replay gallery: every saved replay, to play, mark or delete.
+    Gallery,
 }
 
 /// The order of the game's work in a frame, configured once.
@@ -89,6 +92,8 @@ pub struct Timeouts {
     pub replay_end: f32,
     /// The collection screen without a press, back to attract.
     pub collection: f32,
+    /// The replay gallery without a press, back to attract.
+    pub gallery: f32,
     /// Seconds the attract screen shows its title, then the rankings.
     pub attract_board: f32,
 }
@@ -100,6 +105,7 @@ impl Default for Timeouts {
             result: 20.0,
             replay_end: 20.0,
             collection: 45.0,
+            gallery: 45.0,
             attract_board: 8.0,
         }
     }
@@ -208,6 +214,7 @@ impl Plugin for AppPlugin {
             hud::plugin,
             attract::plugin,
             collection::plugin,
+            gallery::plugin,
             scan::plugin,
             result::plugin,
             viewer::plugin,
@@ -219,6 +226,7 @@ impl Plugin for AppPlugin {
                 sound::output_plugin,
                 capture::plugin,
                 theme::plugin,
+                gallery::thumbnail_plugin,
             ));
         }
     }

@@ -33,9 +33,10 @@ pub struct Dispensed {
     pub message: String,
 }
 
-/// A replay the viewer should play next (from the result screen).
+/// A replay the viewer should play next (from the result screen, or a
+/// battle card scanned), and what to call it.
 #[derive(Resource, Debug, Clone)]
-pub struct PendingReplay(pub Replay<Match>);
+pub struct PendingReplay(pub Replay<Match>, pub String);
 
 #[derive(Component)]
 struct CardOnStage;
@@ -209,7 +210,10 @@ fn buttons(
             Button::A => next.set(Screen::Scan),
             Button::B => {
                 if let Some(duel) = &duel {
-                    commands.insert_resource(PendingReplay(Replay::of(&duel.table)));
+                    commands.insert_resource(PendingReplay(
+                        Replay::of(&duel.table),
+                        "the battle just played".to_string(),
+                    ));
                     next.set(Screen::Replay);
                 }
             }

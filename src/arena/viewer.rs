@@ -96,7 +96,7 @@ fn enter(
 ) {
     let (replay, name) = match (&settings.replay, pending) {
         (Some((path, r)), _) => (r.clone(), path.display().to_string()),
-        (None, Some(p)) => (p.0.clone(), "the battle just played".to_string()),
+        (None, Some(p)) => (p.0.clone(), p.1.clone()),
         (None, None) => return,
     };
     commands.remove_resource::<PendingReplay>();

@@ -89,11 +89,11 @@ pub enum NoCard {
         /// The text.
         text: String,
     },
-    /// A battle card: it holds a replay, not a Digimon.
+    /// A battle card: it holds a replay (its QR code's text), not a Digimon.
     #[error(
         "this is a bterm battle card (a replay of a battle, not a Digimon card): play it with `bterm replay FILE`"
     )]
-    BattleCard,
+    BattleCard(String),
     /// Several different cards in one picture.
     #[error("{0} different cards in one picture ({1}); scan one card at a time")]
     Several(usize, String),
@@ -164,7 +164,7 @@ impl Scanner {
                     text: symbol.text.clone(),
                 }),
             },
-            Content::Battle => Err(NoCard::BattleCard),
+            Content::Battle => Err(NoCard::BattleCard(symbol.text.clone())),
             Content::Foreign => Err(NoCard::Foreign {
                 format: symbol.format.name(),
                 text: symbol.text.clone(),

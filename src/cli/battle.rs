@@ -81,6 +81,24 @@ pub enum ReplayCommand {
     /// the whole replay: `bterm replay PICTURE` or the arena's scan screen
     /// plays it back.
     Share(ShareArgs),
+    /// List the saved replays (the data folder's `replays/`): ruleset,
+    /// players' cards, winner, date, length, and whether each plays back
+    /// the same (with the reason when it does not).
+    List(ListArgs),
+}
+
+/// `bterm replay list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// The folder of replays (default: the data folder's `replays/`).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// One JSON array instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Card files to use instead of the built-in sample set.
+    #[arg(long, value_name = "PATH")]
+    pub cards: Option<PathBuf>,
 }
 
 /// `bterm replay share FILE --out battle.png`.
@@ -381,8 +399,10 @@ impl Keyboard<'_> {
 }
 
 pub(super) fn replay(args: ReplayArgs, window: Option<&dyn Window>) -> Result<(), CliError> {
-    if let Some(ReplayCommand::Share(share)) = args.command {
-        return share_replay(&share);
+    match args.command {
+        Some(ReplayCommand::Share(share)) => return share_replay(&share),
+        Some(ReplayCommand::List(list)) => return list_replays(&list),
+        None => {}
     }
     let Some(file) = args.file else {
         return Err(CliError::usage(
@@ -500,6 +520,149 @@ fn save_card_replay(text: &str) -> Result<PathBuf, CliError> {
     ))
 }
 
+/// `bterm replay list`.
+fn list_replays(args: &ListArgs) -> Result<(), CliError> {
+    use crate::replay::gallery;
+    let set = load_set(args.cards.as_deref())?;
+    let dir = match &args.dir {
+        Some(d) => d.clone(),
+        None => crate::save::data_dir()
+            .map(|d| d.join("replays"))
+            .ok_or_else(|| {
+                CliError::failed("error: no data folder (set BTERM_DATA_DIR, or give --dir DIR)")
+            })?,
+    };
+    let shown_dir = escape_lines(&dir.display().to_string());
+    if !dir.is_dir() {
+        if args.dir.is_some() {
+            return Err(CliError::failed(format!(
+                "error: {shown_dir} is not a folder"
+            )));
+        }
+        if args.json {
+            println!("[]");
+        } else {
+            println!("no replays yet: battles are saved to {shown_dir} as they are played");
+        }
+        return Ok(());
+    }
+    let (entries, errors) = gallery::list(&dir, &set);
+    for (path, e) in &errors {
+        eprintln!(
+            "warning: {}: cannot read this folder: {e}",
+            escape_lines(&path.display().to_string())
+        );
+    }
+    let names = |seat: &[CardNumber]| {
+        if seat.is_empty() {
+            // A player who scanned nothing plays a partner the dice pick.
+            return "a default partner".to_string();
+        }
+        let mut names: Vec<String> = Vec::new();
+        for n in seat {
+            let name = set
+                .get(n)
+                .map_or_else(|| n.to_string(), |c| c.name().to_string());
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        if seat.len() > 8 {
+            let more = names.len().saturating_sub(3);
+            names.truncate(3);
+            format!("deck of {}: {} +{more}", seat.len(), names.join(", "))
+        } else {
+            names.join(", ")
+        }
+    };
+    let winner = |e: &gallery::Entry| match e.outcome {
+        Some(crate::rules::Outcome::Win(s)) => format!("{s} won"),
+        Some(crate::rules::Outcome::Draw) => "draw".to_string(),
+        None if e.verified() => "unfinished".to_string(),
+        None => "—".to_string(),
+    };
+    let date = |e: &gallery::Entry| {
+        e.modified.map_or_else(
+            || "unknown date".to_string(),
+            crate::collection::time::format,
+        )
+    };
+    if args.json {
+        let rows: Vec<serde_json::Value> = entries
+            .iter()
+            .map(|e| {
+                serde_json::json!({
+                    "file": e.path.display().to_string(),
+                    "ruleset": e.ruleset.map(|r| format!("{r:?}")),
+                    "seats": e.seats.iter().map(|s| serde_json::json!({
+                        "cards": s.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                        "names": names(s),
+                    })).collect::<Vec<_>>(),
+                    "result": winner(e),
+                    "actions": e.actions,
+                    "date": e.modified.map(crate::collection::time::format),
+                    "verified": e.verified(),
+                    "problem": e.problem,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rows).unwrap_or_else(|_| "[]".into())
+        );
+        return Ok(());
+    }
+    if entries.is_empty() {
+        println!("no replays in {shown_dir}");
+        return Ok(());
+    }
+    let mut out = std::io::stdout().lock();
+    for e in &entries {
+        let file = escape_lines(
+            &e.path
+                .strip_prefix(&dir)
+                .unwrap_or(&e.path)
+                .display()
+                .to_string(),
+        );
+        let ruleset = match e.ruleset {
+            Some(RulesetId::Terminal) => "Terminal Battle",
+            Some(RulesetId::Alpha) => "Card Game Alpha",
+            None => "?",
+        };
+        let _ = writeln!(out, "{file}  {}  {ruleset}", date(e));
+        if !e.seats.is_empty() {
+            let seats: Vec<String> = e
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("P{} {}", i + 1, escape_lines(&names(s))))
+                .collect();
+            let _ = writeln!(out, "  {}", seats.join("  vs  "));
+        }
+        match &e.problem {
+            None => {
+                let _ = writeln!(out, "  {} in {} actions · verified", winner(e), e.actions);
+            }
+            Some(p) => {
+                let _ = writeln!(out, "  does not play back: {}", escape_lines(p));
+            }
+        }
+    }
+    let bad = entries.iter().filter(|e| !e.verified()).count();
+    let _ = writeln!(
+        out,
+        "{} replays in {shown_dir}{}",
+        entries.len(),
+        if bad > 0 {
+            format!(", {bad} of them do not play back (kept as they are)")
+        } else {
+            String::new()
+        }
+    );
+    Ok(())
+}
+
 /// `bterm replay share`: checks the replay, then prints its battle card.
 fn share_replay(args: &ShareArgs) -> Result<(), CliError> {
     let set = load_set(args.cards.as_deref())?;
@@ -562,7 +725,9 @@ impl RulesetVisitor for ShareReplay<'_> {
                         names.push(name);
                     }
                 }
-                let shown = if cards.len() > 8 {
+                let shown = if cards.is_empty() {
+                    "a default partner".to_string()
+                } else if cards.len() > 8 {
                     let keep = if seat_count > 2 { 3 } else { 5 };
                     let more = names.len().saturating_sub(keep);
                     names.truncate(keep);

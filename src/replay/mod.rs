@@ -5,6 +5,7 @@
 //! rules to play it by before reading the rest.
 
 pub mod code;
+pub mod gallery;
 
 use std::path::{Path, PathBuf};
 

@@ -22,16 +22,19 @@ use super::collection::Collection;
 use super::duel::{Duel, DuelKind, DuelStarted};
 use super::figures;
 use super::input::{Button, Press, Typing};
+use super::result::PendingReplay;
 use super::sound::{Sfx, Sound};
 use super::stage::CameraShot;
 use super::{AppSystems, Cards, Screen, Settings};
 use crate::barcode::frames::FrameEvent;
 use crate::cards::{Card, CardSet};
 use crate::collection::{CardRef, NewScan, Origin};
+use crate::replay::Replay;
+use crate::rules::terminal::Match;
 use crate::rules::terminal::Side;
 use crate::rules::terminal::pick::{self, DEMO_TRIES, check_card, setup_of};
 use crate::session::{Player, clock_seed};
-use reads::{Read, Reads, read_files, show_preview};
+use reads::{Failed, Read, Reads, read_files, show_preview};
 use ui::{draw, spawn_ui};
 
 /// One player's team as it is scanned.
@@ -342,6 +345,8 @@ fn receive(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut sfx: MessageWriter<Sfx>,
+    settings: Res<Settings>,
+    mut next: ResMut<NextState<Screen>>,
 ) {
     let Some(reads) = reads else { return };
     let mut got: Vec<Read> = reads
@@ -362,10 +367,10 @@ fn receive(
                     got.push((side, "camera".into(), Ok(*card), None));
                 }
                 FrameEvent::Refused { why, .. } => {
-                    got.push((side, "camera".into(), Err(why.to_string()), None));
+                    got.push((side, "camera".into(), Err(Failed::from(why)), None));
                 }
                 FrameEvent::FrameError { message, .. } => {
-                    got.push((side, "camera".into(), Err(message), None));
+                    got.push((side, "camera".into(), Err(Failed::Why(message)), None));
                 }
                 FrameEvent::Gone { .. } | FrameEvent::Ended { .. } => {}
             }
@@ -410,7 +415,20 @@ fn receive(
                     &mut sfx,
                 );
             }
-            Err(e) => {
+            Err(Failed::Battle(text)) => match battle_card(&text, &cards.0, &settings) {
+                Ok(replay) => {
+                    // A battle card: its battle is played back.
+                    sfx.write(Sfx(Sound::Button));
+                    commands.insert_resource(PendingReplay(replay, "the battle card".to_string()));
+                    next.set(Screen::Replay);
+                    return;
+                }
+                Err(e) => {
+                    roster.teams[side.index()].message = Some((e, true));
+                    sfx.write(Sfx(Sound::Refuse));
+                }
+            },
+            Err(Failed::Why(e)) => {
                 let name = std::path::Path::new(&from)
                     .file_name()
                     .map_or(from.clone(), |n| n.to_string_lossy().into_owned());
@@ -419,6 +437,37 @@ fn receive(
             }
         }
     }
+}
+
+/// A battle card's replay, checked to play back the same (and kept with
+/// the other replays), or why it cannot be played here.
+fn battle_card(
+    text: &str,
+    cards: &crate::cards::CardSet,
+    settings: &Settings,
+) -> Result<Replay<Match>, String> {
+    use crate::replay::code;
+    let decoded = code::decode(text).map_err(|e| e.to_string())?;
+    if decoded.ruleset != crate::rules::RulesetId::Terminal {
+        return Err(
+            "a Card Game Alpha battle card: the arena stages the Terminal Battle; play it with `bterm replay PHOTO`"
+                .to_string(),
+        );
+    }
+    let replay = decoded.replay::<Match>().map_err(|e| e.to_string())?;
+    replay
+        .play(cards, |_| {})
+        .map_err(|e| format!("this battle card does not play back: {e}"))?;
+    let dir = settings
+        .replay_dir
+        .clone()
+        .or_else(|| crate::save::data_dir().map(|d| d.join("replays")));
+    if let Some(dir) = dir
+        && let Err(e) = replay.save_in(&dir)
+    {
+        warn!("the battle card's replay is not saved: {e}");
+    }
+    Ok(replay)
 }
 
 fn start_when_ready(

@@ -25,7 +25,24 @@ const VIDEO_FPS: u64 = 10;
 /// One read: whose team, from where, and the card or why not.
 /// A read: whose team, from where (a file or "camera"), the card or why
 /// not, and the fingerprint of the file's bytes (files only).
-pub(super) type Read = (Side, String, Result<Resolved, String>, Option<u64>);
+pub(super) type Read = (Side, String, Result<Resolved, Failed>, Option<u64>);
+
+/// Why a read gave no card: a battle card (its QR code's text, a replay
+/// to play), or anything else, in words.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Failed {
+    Battle(String),
+    Why(String),
+}
+
+impl From<crate::barcode::NoCard> for Failed {
+    fn from(e: crate::barcode::NoCard) -> Failed {
+        match e {
+            crate::barcode::NoCard::BattleCard(text) => Failed::Battle(text),
+            e => Failed::Why(e.to_string()),
+        }
+    }
+}
 
 /// Card reads arriving from threads: files and the live source.
 #[derive(Resource)]
@@ -157,17 +174,19 @@ pub(super) fn read_files(scanner: &Scanner, tx: &Sender<Read>, side: Side, paths
     std::thread::spawn(move || {
         let (found, errors) = files::collect(&paths);
         for e in errors {
-            let _ = tx.send((side, e.to_string(), Err(e.to_string()), None));
+            let _ = tx.send((side, e.to_string(), Err(Failed::Why(e.to_string())), None));
         }
         for path in found {
             let name = path.display().to_string();
             let loaded = files::load_gray_and_content(&path, files::MAX_PIXELS);
             let content = loaded.as_ref().ok().map(|(_, c)| *c);
-            let read = loaded.map_err(|e| e.to_string()).and_then(|(img, _)| {
-                scanner
-                    .resolve(&decode(&img, Effort::File).symbols)
-                    .map_err(|e| e.to_string())
-            });
+            let read = loaded
+                .map_err(|e| Failed::Why(e.to_string()))
+                .and_then(|(img, _)| {
+                    scanner
+                        .resolve(&decode(&img, Effort::File).symbols)
+                        .map_err(Failed::from)
+                });
             if tx.send((side, name, read, content)).is_err() {
                 return;
             }
