@@ -88,13 +88,79 @@ fn every_screen_renders_the_stage_and_its_hud() {
             text * 100.0
         );
     }
-    let replays: Vec<_> = std::fs::read_dir(data.path().join("replays"))
+    let replays: Vec<PathBuf> = std::fs::read_dir(data.path().join("replays"))
         .expect("the played battle was saved")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
         .collect();
     assert_eq!(replays.len(), 1);
+    // Its picture for the gallery, taken as it was saved.
+    let thumb = image::open(replays[0].with_extension("png")).expect("the replay's picture");
+    assert!(thumb.width() >= 160 && thumb.height() >= 90);
     // P1's team is the three cards given, the webcam photo's among them.
-    let replay = std::fs::read_to_string(replays[0].as_ref().unwrap().path()).unwrap();
+    let replay = std::fs::read_to_string(&replays[0]).unwrap();
     for number in ["Dα-001", "Dα-002", "Oα-001"] {
         assert!(replay.contains(number), "{number} not in the saved battle");
     }
+}
+
+/// `bterm replay FILE --clip OUT.gif`: rendered off-screen, the frames the
+/// size asked for, as many as the frame rate and the rounds make.
+#[test]
+fn a_replay_renders_to_a_clip() {
+    use image::AnimationDecoder;
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::env::current_dir().unwrap();
+    let gif = dir.path().join("clip.gif");
+    let out = Command::new(env!("CARGO_BIN_EXE_bterm"))
+        .args(["replay"])
+        .arg(root.join("tests/fixtures/replay-before-session.ron"))
+        .args(["--clip"])
+        .arg(&gif)
+        .args(["--to", "1", "--size", "320x180", "--fps", "4"])
+        .env("BTERM_DATA_DIR", dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the clip failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let frames = image::codecs::gif::GifDecoder::new(std::io::BufReader::new(
+        std::fs::File::open(&gif).unwrap(),
+    ))
+    .unwrap()
+    .into_frames()
+    .collect_frames()
+    .unwrap();
+    assert!(frames.len() >= 8, "{} frames", frames.len());
+    assert!(
+        stdout.contains(&format!("{} frames at 320×180", frames.len())),
+        "{stdout}"
+    );
+    let first = frames[0].buffer();
+    assert_eq!(first.dimensions(), (320, 180));
+    let last = frames.last().unwrap().buffer();
+    let lum = |img: &image::RgbaImage| {
+        let v: Vec<f64> = img
+            .pixels()
+            .map(|p| f64::from(p[0]) + f64::from(p[1]) + f64::from(p[2]))
+            .collect();
+        let mean = v.iter().sum::<f64>() / v.len() as f64;
+        (v.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / v.len() as f64).sqrt()
+    };
+    assert!(lum(last) > 15.0, "the last frame is flat");
+    // Never over a file without --force.
+    let again = Command::new(env!("CARGO_BIN_EXE_bterm"))
+        .args(["replay"])
+        .arg(root.join("tests/fixtures/replay-before-session.ron"))
+        .args(["--clip"])
+        .arg(&gif)
+        .env("BTERM_DATA_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
 }

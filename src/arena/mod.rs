@@ -9,6 +9,7 @@
 pub mod attract;
 pub mod board;
 pub mod capture;
+pub mod clip;
 pub mod collection;
 pub mod duel;
 pub mod figures;
@@ -266,6 +267,33 @@ impl crate::session::Window for Arena {
         };
         start(settings, cards, capture::Script::default())
     }
+
+    fn clip(
+        &self,
+        file: &std::path::Path,
+        cards: CardSet,
+        options: &crate::session::ClipOptions,
+        progress: &mut dyn FnMut(u32, u32, usize),
+    ) -> Result<crate::session::ClipReport, LaunchError> {
+        let replay = Replay::<Match>::load(file).map_err(|e| LaunchError::CannotStage {
+            file: file.display().to_string(),
+            why: e.to_string(),
+        })?;
+        clip::render(replay, file, cards, options, progress).map_err(LaunchError::Clip)
+    }
+}
+
+/// The `DejaVu` font for every text: the engine's default font has no "·", "—" or
+/// arrows.
+pub(crate) fn use_dejavu(app: &mut App) {
+    let font = bevy::text::Font::from_bytes(FONT.to_vec());
+    if let Err(e) = app
+        .world_mut()
+        .resource_mut::<Assets<bevy::text::Font>>()
+        .insert(AssetId::default(), font)
+    {
+        warn!("keeping the default font: {e}");
+    }
 }
 
 fn start(settings: Settings, cards: CardSet, script: capture::Script) -> Result<(), LaunchError> {
@@ -309,15 +337,7 @@ fn start(settings: Settings, cards: CardSet, script: capture::Script) -> Result<
     .insert_resource(settings)
     .insert_resource(script)
     .add_plugins(AppPlugin { windowed: true });
-    // DejaVu for every text: the engine's default font has no "·", "—" or arrows.
-    let font = bevy::text::Font::from_bytes(FONT.to_vec());
-    if let Err(e) = app
-        .world_mut()
-        .resource_mut::<Assets<bevy::text::Font>>()
-        .insert(AssetId::default(), font)
-    {
-        warn!("keeping the default font: {e}");
-    }
+    use_dejavu(&mut app);
     match app.run() {
         AppExit::Success => Ok(()),
         AppExit::Error(code) => Err(LaunchError::Stopped(code.get().into())),

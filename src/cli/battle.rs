@@ -69,6 +69,28 @@ pub struct ReplayArgs {
     /// No sound in the viewer.
     #[arg(long)]
     pub mute: bool,
+    /// Render the battle off-screen to an animated GIF instead of opening
+    /// the viewer: the viewer's shots at a fixed frame rate and size.
+    #[arg(long, value_name = "OUT.gif")]
+    pub clip: Option<PathBuf>,
+    /// With --clip: the first round shown.
+    #[arg(long, value_name = "ROUND", requires = "clip")]
+    pub from: Option<u32>,
+    /// With --clip: the last round shown.
+    #[arg(long, value_name = "ROUND", requires = "clip")]
+    pub to: Option<u32>,
+    /// With --clip: the size, width x height (854x480).
+    #[arg(long, value_name = "WxH", default_value = "854x480", value_parser = parse_size, requires = "clip")]
+    pub size: (u32, u32),
+    /// With --clip: frames per second.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60), requires = "clip")]
+    pub fps: u32,
+    /// With --clip: playback speed, one of the viewer's: 0.5, 1, 2, 4, 8.
+    #[arg(long, default_value_t = 2.0, requires = "clip")]
+    pub speed: f32,
+    /// With --clip: overwrite the clip if it exists.
+    #[arg(long, requires = "clip")]
+    pub force: bool,
     /// Card files to use instead of the built-in sample set.
     #[arg(long, value_name = "PATH")]
     pub cards: Option<PathBuf>,
@@ -420,6 +442,38 @@ pub(super) fn replay(args: ReplayArgs, window: Option<&dyn Window>) -> Result<()
         let ruleset = replay::ruleset_of(&text, &name).map_err(fail)?;
         (text, ruleset)
     };
+    if let Some(out) = &args.clip {
+        if ruleset != RulesetId::Terminal {
+            return Err(CliError::failed(
+                "error: clips are made of Terminal Battles (the arena stages those); a Card Game Alpha game has its text log: --headless",
+            ));
+        }
+        dispatch(
+            ruleset,
+            CheckReplay {
+                text: &text,
+                file: &file,
+                cards: &set,
+                print: false,
+            },
+        )?;
+        let path = if crate::barcode::files::is_image_name(&file) {
+            save_card_replay(&text)?
+        } else {
+            file.clone()
+        };
+        let options = crate::session::ClipOptions {
+            out: out.clone(),
+            from: args.from,
+            to: args.to,
+            width: args.size.0,
+            height: args.size.1,
+            fps: args.fps,
+            speed: args.speed,
+            force: args.force,
+        };
+        return make_clip(&path, set, &options, window);
+    }
     // The arena stages the Terminal Battle; an Alpha game is its log.
     let headless = args.headless || window.is_none() || ruleset != RulesetId::Terminal;
     dispatch(
@@ -450,6 +504,77 @@ pub(super) fn replay(args: ReplayArgs, window: Option<&dyn Window>) -> Result<()
         }
         _ => Ok(()),
     }
+}
+
+/// `WIDTHxHEIGHT`, 64×64 to 3840×2160.
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text
+        .split_once(['x', 'X', '×'])
+        .ok_or("write the size as WIDTHxHEIGHT, e.g. 854x480")?;
+    let (w, h): (u32, u32) = (
+        w.trim()
+            .parse()
+            .map_err(|_| format!("{w:?} is not a width"))?,
+        h.trim()
+            .parse()
+            .map_err(|_| format!("{h:?} is not a height"))?,
+    );
+    if !(64..=3840).contains(&w) || !(64..=2160).contains(&h) {
+        return Err("the size must be from 64x64 to 3840x2160".into());
+    }
+    Ok((w, h))
+}
+
+/// Renders a checked Terminal Battle replay to a clip, with a progress bar.
+fn make_clip(
+    file: &Path,
+    set: CardSet,
+    options: &crate::session::ClipOptions,
+    window: Option<&dyn Window>,
+) -> Result<(), CliError> {
+    let Some(w) = window else {
+        return Err(CliError::failed(
+            "error: this bterm was built without the arena (cargo feature `arena`), which renders clips",
+        ));
+    };
+    let out = &options.out;
+    let start = std::time::Instant::now();
+    let interactive = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let mut last_shown = (0u32, 0usize);
+    let mut progress = |round: u32, last: u32, frames: usize| {
+        if !interactive || (round, frames / 12) == (last_shown.0, last_shown.1 / 12) {
+            return;
+        }
+        last_shown = (round, frames);
+        let width = 30usize;
+        let done = if last == 0 {
+            width
+        } else {
+            (round as usize * width / last as usize).min(width)
+        };
+        eprint!(
+            "\rrendering [{}{}] round {round}/{last} · {frames} frames",
+            "#".repeat(done),
+            " ".repeat(width - done)
+        );
+    };
+    let report = w
+        .clip(file, set, options, &mut progress)
+        .map_err(|e| CliError::failed(escape_lines(&e.to_string())))?;
+    if interactive {
+        eprintln!();
+    }
+    println!(
+        "wrote {}: {} frames at {}×{}, {} fps ({:.1} s), rendered in {:.1} s",
+        escape_lines(&out.display().to_string()),
+        report.frames,
+        report.width,
+        report.height,
+        options.fps,
+        report.frames as f64 / f64::from(options.fps),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 /// Reads the battle card in a picture: its QR code's replay.

@@ -70,6 +70,42 @@ pub enum LaunchError {
     /// The game stopped with an error.
     #[error("error: the game stopped with an error (code {0})")]
     Stopped(u32),
+    /// A clip could not be rendered or written.
+    #[error("error: cannot make the clip: {0}")]
+    Clip(String),
+}
+
+/// A replay rendered off-screen to an animated picture (`bterm replay FILE
+/// --clip OUT.gif`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClipOptions {
+    /// The picture to write (a GIF).
+    pub out: std::path::PathBuf,
+    /// The first round shown (1-based; `None`: the start).
+    pub from: Option<u32>,
+    /// The last round shown (`None`: the end).
+    pub to: Option<u32>,
+    /// Size in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Frames per second (of the clip).
+    pub fps: u32,
+    /// Playback speed, one of the replay viewer's (0.5, 1, 2, 4, 8).
+    pub speed: f32,
+    /// Overwrite `out` if it exists.
+    pub force: bool,
+}
+
+/// What a clip came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClipReport {
+    /// Frames written.
+    pub frames: usize,
+    /// Their size.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
 }
 
 /// A game window the command line can open.
@@ -78,4 +114,14 @@ pub trait Window {
     fn play(&self, options: GameOptions) -> Result<(), LaunchError>;
     /// Stages a replay file already checked to play to its recorded end.
     fn replay(&self, file: &Path, cards: CardSet, mute: bool) -> Result<(), LaunchError>;
+    /// Renders a replay file (checked to play to its recorded end)
+    /// off-screen to a clip, the viewer's shots at a fixed frame rate,
+    /// calling `progress` with the round shown and the last round.
+    fn clip(
+        &self,
+        file: &Path,
+        cards: CardSet,
+        clip: &ClipOptions,
+        progress: &mut dyn FnMut(u32, u32, usize),
+    ) -> Result<ClipReport, LaunchError>;
 }

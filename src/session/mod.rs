@@ -13,7 +13,7 @@ mod player;
 mod table;
 
 pub use driver::{People, Watch, drive, drive_cpus, watch_cpus};
-pub use launch::{GameOptions, LaunchError, Window};
+pub use launch::{ClipOptions, ClipReport, GameOptions, LaunchError, Window};
 pub use player::{ParsePlayerError, Player};
 pub use table::{QuestionOf, Table, TableError};
 
