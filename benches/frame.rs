@@ -11,8 +11,6 @@ use std::time::Duration;
 use bevy::camera::RenderTarget;
 use bevy::prelude::*;
 use bevy::render::render_resource::TextureFormat;
-use bevy::window::ExitCondition;
-use bevy::winit::WinitPlugin;
 use bterm::arena::stage::ArenaCamera;
 use bterm::arena::{AppPlugin, Cards, Screen, Settings};
 use bterm::cards::CardSet;
@@ -22,21 +20,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 const WARM_UP_FRAMES: usize = 120;
 
 fn base_app() -> App {
-    let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: None,
-                exit_condition: ExitCondition::DontExit,
-                ..default()
-            })
-            .set(bevy::log::LogPlugin {
-                level: bevy::log::Level::ERROR,
-                ..default()
-            })
-            .disable::<WinitPlugin>(),
-    );
-    app
+    bterm::arena::clip::offscreen_app()
 }
 
 fn target(app: &mut App) -> RenderTarget {

@@ -40,6 +40,26 @@ const MAX_SECONDS: u32 = 20 * 60;
 /// GIF colour quantisation speed (1 best … 30 fastest).
 const GIF_SPEED: i32 = 30;
 
+/// Bevy's renderer with no window and no event loop, for rendering to an
+/// image (clips, the frame benchmark).
+pub fn offscreen_app() -> App {
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: None,
+                exit_condition: ExitCondition::DontExit,
+                ..default()
+            })
+            .set(bevy::log::LogPlugin {
+                level: bevy::log::Level::ERROR,
+                ..default()
+            })
+            .disable::<WinitPlugin>(),
+    );
+    app
+}
+
 /// The rounds of a replay (for the progress bar and `--to`).
 pub fn rounds(replay: &Replay<Match>, cards: &CardSet) -> u32 {
     let mut last = 0;
@@ -84,31 +104,18 @@ pub fn render(
             "--from {from} is after --to {to} (the battle has {last} rounds)"
         ));
     }
-    let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: None,
-                exit_condition: ExitCondition::DontExit,
-                ..default()
-            })
-            .set(bevy::log::LogPlugin {
-                level: bevy::log::Level::ERROR,
-                ..default()
-            })
-            .disable::<WinitPlugin>(),
-    )
-    .insert_resource(Cards(cards))
-    .insert_resource(Settings {
-        mute: true,
-        replay: Some((name.to_path_buf(), replay)),
-        ..Settings::default()
-    })
-    // The clock stands still while the renderer warms up.
-    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO))
-    // The layout is drawn for 720 lines.
-    .insert_resource(UiScale(super::theme::ui_scale(clip.height as f32)))
-    .add_plugins(AppPlugin { windowed: false });
+    let mut app = offscreen_app();
+    app.insert_resource(Cards(cards))
+        .insert_resource(Settings {
+            mute: true,
+            replay: Some((name.to_path_buf(), replay)),
+            ..Settings::default()
+        })
+        // The clock stands still while the renderer warms up.
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO))
+        // The layout is drawn for 720 lines.
+        .insert_resource(UiScale(super::theme::ui_scale(clip.height as f32)))
+        .add_plugins(AppPlugin { windowed: false });
     super::add_physics(&mut app);
     super::use_dejavu(&mut app);
     app.finish();

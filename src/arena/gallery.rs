@@ -22,7 +22,7 @@ use super::result::PendingReplay;
 use super::sound::{Sfx, Sound};
 use super::theme::{label, palette, size, space};
 use super::{AppSystems, Cards, Screen, Settings};
-use crate::cards::{CardNumber, CardSet};
+use crate::cards::CardSet;
 use crate::replay::Replay;
 use crate::replay::gallery::{self, Entry};
 use crate::rules::terminal::Match;
@@ -354,28 +354,6 @@ fn file_name(path: &Path) -> String {
     )
 }
 
-fn names(cards: &CardSet, seat: &[CardNumber]) -> String {
-    if seat.is_empty() {
-        return "a default partner".to_string();
-    }
-    let mut names: Vec<String> = Vec::new();
-    for n in seat {
-        let name = cards
-            .get(n)
-            .map_or_else(|| n.to_string(), |c| c.name().to_string());
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
-    if seat.len() > 8 {
-        let more = names.len().saturating_sub(3);
-        names.truncate(3);
-        format!("deck of {}: {} +{more}", seat.len(), names.join(", "))
-    } else {
-        names.join(", ")
-    }
-}
-
 /// The words of one replay's row: heading, players, result.
 fn row_text(e: &Entry, favourite: bool, cards: &CardSet) -> [String; 3] {
     let ruleset = match e.ruleset {
@@ -393,7 +371,7 @@ fn row_text(e: &Entry, favourite: bool, cards: &CardSet) -> [String; 3] {
         .seats
         .iter()
         .enumerate()
-        .map(|(i, s)| format!("P{} {}", i + 1, names(cards, s)))
+        .map(|(i, s)| format!("P{} {}", i + 1, gallery::seat_words(cards, s, 3)))
         .collect::<Vec<_>>()
         .join("  vs  ");
     let result = match (&e.problem, e.outcome) {
@@ -551,17 +529,7 @@ fn draw(
                         bottom.spawn((Blink, label(prompt, size::PROMPT, palette::GOLD)));
                     }
                     Mode::Actions(k) => {
-                        bottom
-                            .spawn(Node {
-                                flex_direction: FlexDirection::Row,
-                                column_gap: px(space::WIDE),
-                                ..default()
-                            })
-                            .with_children(|chips| {
-                                for (j, a) in ACTIONS.iter().enumerate() {
-                                    chip(chips, a, j == k);
-                                }
-                            });
+                        chip_row(bottom, &ACTIONS, k);
                         bottom.spawn(label("A / B move  ·  C chooses", size::SMALL, palette::DIM));
                     }
                     Mode::Confirm(k) => {
@@ -576,16 +544,7 @@ fn draw(
                             size::NAME,
                             palette::BAD,
                         ));
-                        bottom
-                            .spawn(Node {
-                                flex_direction: FlexDirection::Row,
-                                column_gap: px(space::WIDE),
-                                ..default()
-                            })
-                            .with_children(|chips| {
-                                chip(chips, "KEEP IT", k == 0);
-                                chip(chips, "DELETE", k == 1);
-                            });
+                        chip_row(bottom, &["KEEP IT", "DELETE"], k);
                     }
                 }
                 bottom.spawn(label(
@@ -594,6 +553,21 @@ fn draw(
                     palette::DIM,
                 ));
             });
+        });
+}
+
+/// A row of choices, the `on`th lit.
+fn chip_row(parent: &mut ChildSpawnerCommands, texts: &[&str], on: usize) {
+    parent
+        .spawn(Node {
+            flex_direction: FlexDirection::Row,
+            column_gap: px(space::WIDE),
+            ..default()
+        })
+        .with_children(|chips| {
+            for (j, t) in texts.iter().enumerate() {
+                chip(chips, t, j == on);
+            }
         });
 }
 

@@ -678,28 +678,7 @@ fn list_replays(args: &ListArgs) -> Result<(), CliError> {
             escape_lines(&path.display().to_string())
         );
     }
-    let names = |seat: &[CardNumber]| {
-        if seat.is_empty() {
-            // A player who scanned nothing plays a partner the dice pick.
-            return "a default partner".to_string();
-        }
-        let mut names: Vec<String> = Vec::new();
-        for n in seat {
-            let name = set
-                .get(n)
-                .map_or_else(|| n.to_string(), |c| c.name().to_string());
-            if !names.contains(&name) {
-                names.push(name);
-            }
-        }
-        if seat.len() > 8 {
-            let more = names.len().saturating_sub(3);
-            names.truncate(3);
-            format!("deck of {}: {} +{more}", seat.len(), names.join(", "))
-        } else {
-            names.join(", ")
-        }
-    };
+    let names = |seat: &[CardNumber]| gallery::seat_words(&set, seat, 3);
     let winner = |e: &gallery::Entry| match e.outcome {
         Some(crate::rules::Outcome::Win(s)) => format!("{s} won"),
         Some(crate::rules::Outcome::Draw) => "draw".to_string(),
@@ -831,11 +810,6 @@ impl RulesetVisitor for ShareReplay<'_> {
         })?;
         let qr = replay::code::encode(&replay)
             .map_err(|e| CliError::failed(format!("error: {name}: {e}")))?;
-        let card_name = |n: &CardNumber| {
-            self.cards
-                .get(n)
-                .map_or_else(|| n.to_string(), |c| c.name().to_string())
-        };
         let seat_cards = R::seat_cards(&replay.setup);
         let seat_count = seat_cards.len();
         let seats = seat_cards
@@ -843,32 +817,11 @@ impl RulesetVisitor for ShareReplay<'_> {
             .enumerate()
             .map(|(i, cards)| {
                 let seat = Seat::new(i).map_or_else(|| format!("P{}", i + 1), |s| s.to_string());
-                let mut names: Vec<String> = Vec::new();
-                for n in cards {
-                    let name = card_name(n);
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
-                }
-                let shown = if cards.is_empty() {
-                    "a default partner".to_string()
-                } else if cards.len() > 8 {
-                    let keep = if seat_count > 2 { 3 } else { 5 };
-                    let more = names.len().saturating_sub(keep);
-                    names.truncate(keep);
-                    format!(
-                        "a deck of {}: {}{}",
-                        cards.len(),
-                        names.join(", "),
-                        if more > 0 {
-                            format!(" and {more} more")
-                        } else {
-                            String::new()
-                        }
-                    )
-                } else {
-                    names.join(", ")
-                };
+                let shown = crate::replay::gallery::seat_words(
+                    self.cards,
+                    cards,
+                    if seat_count > 2 { 3 } else { 5 },
+                );
                 (seat, shown)
             })
             .collect();

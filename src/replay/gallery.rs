@@ -36,6 +36,35 @@ impl Entry {
     }
 }
 
+/// A seat's cards in words: a team's distinct names, or for a deck (more
+/// than 8 cards) its size and its first `keep` distinct names; a player who
+/// scanned nothing plays a default partner.
+pub fn seat_words(cards: &CardSet, seat: &[CardNumber], keep: usize) -> String {
+    if seat.is_empty() {
+        return "a default partner".to_string();
+    }
+    let mut names: Vec<String> = Vec::new();
+    for n in seat {
+        let name = cards
+            .get(n)
+            .map_or_else(|| n.to_string(), |c| c.name().to_string());
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    if seat.len() <= 8 {
+        return names.join(", ");
+    }
+    let more = names.len().saturating_sub(keep);
+    names.truncate(keep);
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!("a deck of {}: {}{more}", seat.len(), names.join(", "))
+}
+
 /// Whether a file is listed: a `.ron` file.
 pub fn is_replay_name(path: &Path) -> bool {
     path.extension()

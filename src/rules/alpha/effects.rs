@@ -185,18 +185,7 @@ impl Match {
             // The card's own Speed with its Always changes, worked out once.
             return self.info(id).map_or(0, |i| i.speed);
         }
-        let always = self
-            .abilities(id)
-            .iter()
-            .filter(|a| {
-                a.timing == Timing::Always && a.trigger.is_none() && a.conditions.is_empty()
-            })
-            .flat_map(|a| a.effects.iter())
-            .filter_map(|e| match e {
-                Effect::Speed(Target::This, c) => Some(*c),
-                _ => None,
-            });
-        let pair = self.mods_of(id);
+        let always = super::table::own_speed_changes(self.abilities(id));
         let negated = pair.clone().any(|m| m.negated);
         let mods = pair.flat_map(|m| m.speed.iter().copied());
         combine(

@@ -13,6 +13,21 @@ use super::effects::{Moment, combine};
 use crate::cards::{BattleType, Card, Requirements, Stage, base_name};
 use crate::effects::{Effect, Target, Timing};
 
+/// A card's own Speed changes that always hold: its Always abilities with
+/// no trigger and no condition that change this Digimon's Speed.
+pub(super) fn own_speed_changes(
+    abilities: &[crate::effects::Ability],
+) -> impl Iterator<Item = crate::effects::Change> + Clone + '_ {
+    abilities
+        .iter()
+        .filter(|a| a.timing == Timing::Always && a.trigger.is_none() && a.conditions.is_empty())
+        .flat_map(|a| a.effects.iter())
+        .filter_map(|e| match e {
+            Effect::Speed(Target::This, c) => Some(*c),
+            _ => None,
+        })
+}
+
 /// What kind of card a definition is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -78,17 +93,7 @@ impl Defs {
                     Some(Requirements::Jogress(x, y)) => Needs::Jogress(id(x), id(y)),
                     _ => Needs::None,
                 };
-                let always = card
-                    .alpha_abilities()
-                    .iter()
-                    .filter(|a| {
-                        a.timing == Timing::Always && a.trigger.is_none() && a.conditions.is_empty()
-                    })
-                    .flat_map(|a| a.effects.iter())
-                    .filter_map(|e| match e {
-                        Effect::Speed(Target::This, c) => Some(*c),
-                        _ => None,
-                    });
+                let always = own_speed_changes(card.alpha_abilities());
                 let moments = card
                     .alpha_abilities()
                     .iter()
