@@ -98,8 +98,9 @@ screenshot: deps build
 	mkdir -p target/screenshots
 	xvfb-run -a -s "-screen 0 1280x720x24" $(BTERM) play --screenshot target/screenshots/title.png
 
-# The real game driven through every screen (attract, scan, battle, result,
-# replay) with scripted presses; one PNG per screen in target/screenshots,
+# The real game driven through every screen (attract, collection, rankings,
+# scan, battle, result, replay, gallery and its choices) with scripted
+# presses, and a short clip; one PNG per screen in target/screenshots,
 # each checked to be a real frame with its stage and HUD.
 screenshots: deps
 	BTERM_SCREENSHOTS=$(CURDIR)/target/screenshots cargo test --test screenshots -- --nocapture
