@@ -66,9 +66,9 @@ pub struct Gallery {
     /// The last thing said (and whether it is a refusal).
     pub message: Option<(String, bool)>,
     loading: Option<Mutex<Receiver<Vec<Entry>>>>,
-    thumbs: Vec<Option<Handle<Image>>>,
+    /// The pictures of the rows on screen, by index (only those are held).
+    thumbs: std::collections::HashMap<usize, Option<Handle<Image>>>,
     age: f32,
-    shown_left: i32,
     fresh: bool,
     dirty: bool,
 }
@@ -76,12 +76,17 @@ pub struct Gallery {
 #[derive(Component)]
 struct GalleryLayer;
 
+/// The seconds left before attract, updated every frame (the rest of the
+/// screen is drawn again only when something changes).
+#[derive(Component)]
+struct Countdown;
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Gallery>()
         .add_systems(OnEnter(Screen::Gallery), enter)
         .add_systems(
             Update,
-            (receive, buttons, draw)
+            (receive, buttons, draw, countdown)
                 .chain()
                 .run_if(in_state(Screen::Gallery))
                 .in_set(AppSystems::Update),
@@ -177,17 +182,13 @@ fn enter(mut g: ResMut<Gallery>, settings: Res<Settings>, cards: Res<Cards>) {
     start_loading(&mut g, &cards.0);
 }
 
-fn receive(mut g: ResMut<Gallery>, mut images: ResMut<Assets<Image>>) {
+fn receive(mut g: ResMut<Gallery>) {
     let got = g
         .loading
         .as_ref()
         .and_then(|rx| rx.lock().ok().and_then(|rx| rx.try_recv().ok()));
     let Some(entries) = got else { return };
     g.loading = None;
-    g.thumbs = entries
-        .iter()
-        .map(|e| load_thumbnail(&thumbnail_path(&e.path)).map(|img| images.add(img)))
-        .collect();
     g.chosen = g.chosen.min(entries.len().saturating_sub(1));
     g.entries = Some(entries);
     g.dirty = true;
@@ -383,21 +384,53 @@ fn row_text(e: &Entry, favourite: bool, cards: &CardSet) -> [String; 3] {
     [head, players, result]
 }
 
+fn countdown(
+    g: Res<Gallery>,
+    settings: Res<Settings>,
+    mut texts: Query<&mut Text, With<Countdown>>,
+) {
+    let left = (settings.timeouts.gallery - g.age).max(0.0).ceil();
+    for mut t in &mut texts {
+        let words = format!("back to the start in {left} s");
+        if t.0 != words {
+            t.0 = words;
+        }
+    }
+}
+
+/// Loads the pictures of the rows from `first` (the others are let go, so
+/// a folder of thousands of replays holds five pictures).
+fn keep_thumbnails(g: &mut Gallery, first: usize, images: &mut Assets<Image>) {
+    let Some(entries) = &g.entries else { return };
+    let shown = first..(first + ROWS).min(entries.len());
+    let paths: Vec<(usize, PathBuf)> = shown
+        .clone()
+        .filter(|i| !g.thumbs.contains_key(i))
+        .map(|i| (i, thumbnail_path(&entries[i].path)))
+        .collect();
+    g.thumbs.retain(|i, _| shown.contains(i));
+    for (i, path) in paths {
+        let handle = load_thumbnail(&path).map(|img| images.add(img));
+        g.thumbs.insert(i, handle);
+    }
+}
+
 fn draw(
     mut commands: Commands,
     mut g: ResMut<Gallery>,
     cards: Res<Cards>,
-    settings: Res<Settings>,
+    mut images: ResMut<Assets<Image>>,
     layers: Query<Entity, With<GalleryLayer>>,
 ) {
-    let left = (settings.timeouts.gallery - g.age).max(0.0);
-    if left.ceil() as i32 != g.shown_left {
-        g.shown_left = left.ceil() as i32;
-        g.dirty = true;
-    }
     if !std::mem::take(&mut g.dirty) {
         return;
     }
+    let n = g.entries.as_ref().map_or(0, Vec::len);
+    let first = g
+        .chosen
+        .saturating_sub(ROWS / 2)
+        .min(n.saturating_sub(ROWS));
+    keep_thumbnails(&mut g, first, &mut images);
     for e in &layers {
         commands.entity(e).despawn();
     }
@@ -432,10 +465,6 @@ fn draw(
                     ));
                     return;
                 }
-                let first = g
-                    .chosen
-                    .saturating_sub(ROWS / 2)
-                    .min(entries.len().saturating_sub(ROWS));
                 for (i, e) in entries.iter().enumerate().skip(first).take(ROWS) {
                     let chosen = i == g.chosen;
                     let fav = g.favourites.contains(&file_name(&e.path));
@@ -465,7 +494,7 @@ fn draw(
                             justify_content: JustifyContent::Center,
                             ..default()
                         };
-                        match g.thumbs.get(i).cloned().flatten() {
+                        match g.thumbs.get(&i).cloned().flatten() {
                             Some(img) => {
                                 row.spawn((ImageNode::new(img), thumb));
                             }
@@ -547,11 +576,7 @@ fn draw(
                         chip_row(bottom, &["KEEP IT", "DELETE"], k);
                     }
                 }
-                bottom.spawn(label(
-                    format!("back to the start in {} s", g.shown_left),
-                    size::SMALL,
-                    palette::DIM,
-                ));
+                bottom.spawn((Countdown, label("", size::SMALL, palette::DIM)));
             });
         });
 }

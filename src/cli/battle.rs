@@ -614,35 +614,12 @@ fn save_card_replay(text: &str) -> Result<PathBuf, CliError> {
         .ok_or_else(|| {
             CliError::failed("error: no data folder to keep the battle card's replay in; set BTERM_DATA_DIR, or use --headless")
         })?;
-    std::fs::create_dir_all(&dir).map_err(|e| {
-        CliError::failed(format!(
-            "error: cannot create {}: {e}",
-            escape_lines(&dir.display().to_string())
-        ))
-    })?;
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let hash = crate::fingerprint::fnv1a(text.as_bytes());
-    for n in 0..1000u32 {
-        let path = match n {
-            0 => dir.join(format!("card-{stamp}-{hash:016x}.ron")),
-            n => dir.join(format!("card-{stamp}-{hash:016x}-{n}.ron")),
-        };
-        match crate::save::write_new(&path, text.as_bytes()) {
-            Ok(()) => return Ok(path),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => {
-                return Err(CliError::failed(format!(
-                    "error: cannot write {}: {e}",
-                    escape_lines(&path.display().to_string())
-                )));
-            }
-        }
-    }
-    Err(CliError::failed(
-        "error: no free file name for the battle card's replay",
-    ))
+    replay::save_text_in(&dir, &format!("card-{stamp}-{hash:016x}"), text)
+        .map_err(|e| CliError::failed(format!("error: {}", escape_lines(&e.to_string()))))
 }
 
 /// `bterm replay list`.

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::cards::{CardNumber, CardSet};
 use crate::rules::{Outcome, Ruleset, RulesetId, RulesetVisitor, dispatch};
 
-use super::{Replay, ReplayError};
+use super::Replay;
 
 /// One replay file, as listed.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -204,9 +204,6 @@ impl RulesetVisitor for Check<'_> {
         self.entry.actions = replay.actions.len();
         match replay.play(self.cards, |_| {}) {
             Ok(m) => self.entry.outcome = m.outcome(),
-            Err(err @ ReplayError::WrongRules { .. }) => {
-                self.entry.problem = Some(format!("{err}"));
-            }
             Err(err) => self.entry.problem = Some(err.to_string()),
         }
     }

@@ -89,6 +89,35 @@ pub enum ReplayError {
     },
 }
 
+/// Saves a replay's text in `dir` as `STEM.ron` (numbered `STEM-N.ron` if
+/// taken), never over a file.
+pub fn save_text_in(dir: &Path, stem: &str, text: &str) -> Result<PathBuf, ReplayError> {
+    std::fs::create_dir_all(dir).map_err(|e| ReplayError::Io {
+        path: dir.display().to_string(),
+        error: format!("cannot create the folder: {e}"),
+    })?;
+    for n in 0..10_000u32 {
+        let path = match n {
+            0 => dir.join(format!("{stem}.ron")),
+            n => dir.join(format!("{stem}-{n}.ron")),
+        };
+        match crate::save::write_new(&path, text.as_bytes()) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(ReplayError::Io {
+                    path: path.display().to_string(),
+                    error: e.to_string(),
+                });
+            }
+        }
+    }
+    Err(ReplayError::Io {
+        path: dir.display().to_string(),
+        error: "no free file name for the replay".to_string(),
+    })
+}
+
 /// Only the part of a replay file that names its rules.
 #[derive(Deserialize)]
 struct Header {
@@ -168,36 +197,12 @@ impl<R: Ruleset> Replay<R> {
     /// Saves the replay in `dir` under a new name made from the time and
     /// the seed (`battle-<seconds>-<seed>.ron`, numbered if taken).
     pub fn save_in(&self, dir: &Path) -> Result<PathBuf, ReplayError> {
-        std::fs::create_dir_all(dir).map_err(|e| ReplayError::Io {
-            path: dir.display().to_string(),
-            error: format!("cannot create the folder: {e}"),
-        })?;
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let seed = R::seed(&self.setup);
         let text = self.text(dir)?;
-        for n in 0..10_000u32 {
-            let name = match n {
-                0 => format!("battle-{stamp}-{seed:x}.ron"),
-                n => format!("battle-{stamp}-{seed:x}-{n}.ron"),
-            };
-            let path = dir.join(name);
-            match crate::save::write_new(&path, text.as_bytes()) {
-                Ok(()) => return Ok(path),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-                Err(e) => {
-                    return Err(ReplayError::Io {
-                        path: path.display().to_string(),
-                        error: e.to_string(),
-                    });
-                }
-            }
-        }
-        Err(ReplayError::Io {
-            path: dir.display().to_string(),
-            error: "no free file name for the replay".to_string(),
-        })
+        save_text_in(dir, &format!("battle-{stamp}-{seed:x}"), &text)
     }
 
     /// Plays the replay back, handing every event to `on_event`, and checks

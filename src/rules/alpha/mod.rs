@@ -653,9 +653,11 @@ impl Match {
 
     /// Every action `seat` may take now.
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        match &self.scratch.legal {
-            Some(list) if self.waiting_for() == Some(seat) => list.clone(),
-            _ => self.list_actions(seat),
+        // Only the waiting seat has anything to do.
+        if self.waiting_for() == Some(seat) {
+            self.legal().into_owned()
+        } else {
+            Vec::new()
         }
     }
 
