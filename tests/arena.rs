@@ -458,9 +458,13 @@ fn each_event_is_staged() {
             card: number("Dα-012"),
         },
     );
-    app.update();
+    // It slumps first, then breaks up.
     assert!(
-        count(&mut app, debris) > before + 3,
+        front(app.world_mut(), Side::P2).len() == 1,
+        "the deleted figure slumps before it breaks"
+    );
+    assert!(
+        run_until(&mut app, 2.0, |a| count(a, debris) > before + 3),
         "the figure breaks into debris"
     );
     assert!(front(app.world_mut(), Side::P2).is_empty());

@@ -17,13 +17,16 @@ pub mod framing;
 pub mod gallery;
 pub mod hud;
 pub mod input;
+pub mod look;
 mod physics;
 pub mod result;
+pub mod rig;
 pub mod scan;
 pub mod sound;
 pub mod stage;
 pub mod staging;
 pub mod theme;
+pub mod vfx;
 pub mod viewer;
 
 use std::path::PathBuf;
@@ -208,10 +211,12 @@ impl Plugin for AppPlugin {
         app.init_resource::<Settings>();
         app.add_plugins((
             input::plugin,
+            look::plugin,
             stage::plugin,
             figures::plugin,
             duel::plugin,
             staging::plugin,
+            vfx::plugin,
             hud::plugin,
             attract::plugin,
             collection::plugin,

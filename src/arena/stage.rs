@@ -3,10 +3,13 @@
 
 use std::f32::consts::TAU;
 
+use bevy::core_pipeline::tonemapping::Tonemapping;
+use bevy::post_process::bloom::Bloom;
 use bevy::prelude::*;
 
 use super::figures::{BenchFigure, Figure};
 use super::framing::{self, Subject};
+use super::look::Floor;
 use super::{AppSystems, Screen};
 use crate::rules::terminal::Side;
 
@@ -19,8 +22,8 @@ const ORBIT_HEIGHT: f32 = 6.0;
 pub const PLATFORM_RADIUS: f32 = 6.0;
 /// The platform's thickness; its top is at y = 0.
 pub const PLATFORM_HEIGHT: f32 = 0.5;
-/// Grid lines each way across the platform.
-const GRID_LINES: i32 = 13;
+/// Pylons of the light rig around the stage.
+const PYLONS: usize = 12;
 /// How far each Digimon stands from the centre, metres.
 const SPOT_X: f32 = 2.6;
 /// How fast the camera eases to a new shot (1/s): about 0.3 s to get there.
@@ -75,73 +78,104 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Attract), |mut shot: ResMut<CameraShot>| {
             *shot = CameraShot::Orbit;
         })
-        .add_systems(Update, move_camera.in_set(AppSystems::Update));
+        .add_systems(
+            Update,
+            (move_camera, floor_shadows).in_set(AppSystems::Update),
+        );
 }
 
 fn spawn_stage(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut floors: ResMut<Assets<Floor>>,
 ) {
+    // The platform: one mesh, its grid, light pools and the figures'
+    // shadows drawn by its own shader (no lights to add up per pixel).
     commands.spawn((
         Name::new("Platform"),
         Platform,
-        Mesh3d(meshes.add(Cylinder::new(PLATFORM_RADIUS, PLATFORM_HEIGHT))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color: Color::srgb(0.08, 0.1, 0.18),
-            metallic: 0.6,
-            perceptual_roughness: 0.35,
-            ..default()
-        })),
+        Mesh3d(
+            meshes.add(
+                Cylinder::new(PLATFORM_RADIUS, PLATFORM_HEIGHT)
+                    .mesh()
+                    .resolution(64),
+            ),
+        ),
+        MeshMaterial3d(floors.add(Floor::new(SPOT_X))),
         Transform::from_xyz(0.0, -PLATFORM_HEIGHT / 2.0, 0.0),
     ));
-    commands.spawn((
-        Name::new("Platform rim"),
-        Mesh3d(meshes.add(Torus::new(PLATFORM_RADIUS - 0.08, PLATFORM_RADIUS + 0.08))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color: Color::srgb(0.2, 0.8, 1.0),
-            emissive: LinearRgba::rgb(0.3, 2.0, 3.0),
-            ..default()
-        })),
-        Transform::from_xyz(0.0, 0.01, 0.0),
-    ));
-    // The holographic grid: thin glowing bars, clipped to the platform's circle.
-    let grid = materials.add(StandardMaterial {
-        base_color: Color::srgba(0.1, 0.6, 1.0, 0.6),
-        emissive: LinearRgba::rgb(0.1, 0.8, 1.6),
-        alpha_mode: AlphaMode::Blend,
+    let glow = |c: LinearRgba| StandardMaterial {
+        base_color: Color::BLACK,
+        emissive: c,
         unlit: true,
         ..default()
-    });
-    let step = 2.0 * PLATFORM_RADIUS / (GRID_LINES - 1) as f32;
-    for i in 0..GRID_LINES {
-        let offset = -PLATFORM_RADIUS + step * i as f32;
-        let half = (PLATFORM_RADIUS * PLATFORM_RADIUS - offset * offset)
-            .max(0.0)
-            .sqrt();
-        if half < 0.1 {
-            continue;
-        }
-        let bar = meshes.add(Cuboid::new(0.03, 0.01, 2.0 * half));
+    };
+    commands.spawn((
+        Name::new("Platform rim"),
+        Mesh3d(meshes.add(Torus::new(PLATFORM_RADIUS - 0.06, PLATFORM_RADIUS + 0.06))),
+        MeshMaterial3d(materials.add(glow(LinearRgba::rgb(0.4, 2.4, 4.0)))),
+        Transform::from_xyz(0.0, 0.0, 0.0),
+    ));
+    // The light rig: a ring of pylons around the stage with glowing heads,
+    // and a beam from above onto each fighter's spot in its side's colour.
+    let pylon = meshes.add(Cuboid::new(0.25, 3.2, 0.25));
+    let head = meshes.add(
+        Sphere::new(0.22)
+            .mesh()
+            .ico(2)
+            .unwrap_or_else(|_| Sphere::new(0.22).mesh().build()),
+    );
+    let dark = materials.add(glow(LinearRgba::rgb(0.02, 0.03, 0.06)));
+    let lamp = [
+        materials.add(glow(LinearRgba::rgb(0.6, 1.6, 5.0))),
+        materials.add(glow(LinearRgba::rgb(5.0, 1.2, 0.6))),
+    ];
+    for i in 0..PYLONS {
+        let a = (i as f32 + 0.5) / PYLONS as f32 * TAU;
+        let at = Vec3::new(a.sin(), 0.0, a.cos()) * (PLATFORM_RADIUS + 2.2);
+        // P1's half of the ring is blue, P2's red.
+        let side = usize::from(at.x > 0.0);
         commands.spawn((
-            Mesh3d(bar.clone()),
-            MeshMaterial3d(grid.clone()),
-            Transform::from_xyz(offset, 0.01, 0.0),
+            Mesh3d(pylon.clone()),
+            MeshMaterial3d(dark.clone()),
+            Transform::from_translation(at + Vec3::Y * 1.1),
         ));
         commands.spawn((
-            Mesh3d(bar),
-            MeshMaterial3d(grid.clone()),
-            Transform::from_xyz(0.0, 0.01, offset).with_rotation(Quat::from_rotation_y(TAU / 4.0)),
+            Mesh3d(head.clone()),
+            MeshMaterial3d(lamp[side].clone()),
+            Transform::from_translation(at + Vec3::Y * 2.8),
         ));
     }
+    let beam = meshes.add(Cone::new(1.3, 9.0).mesh().resolution(24).build());
+    for (side, colour) in [
+        (Side::P1, LinearRgba::rgb(0.05, 0.12, 0.35)),
+        (Side::P2, LinearRgba::rgb(0.35, 0.08, 0.05)),
+    ] {
+        commands.spawn((
+            Name::new("Beam"),
+            Mesh3d(beam.clone()),
+            MeshMaterial3d(materials.add(StandardMaterial {
+                base_color: Color::BLACK,
+                emissive: colour,
+                alpha_mode: AlphaMode::Add,
+                unlit: true,
+                cull_mode: None,
+                ..default()
+            })),
+            Transform::from_translation(spot(side) + Vec3::Y * 4.5),
+        ));
+    }
+    // Lights for what is not cel-shaded (cards on the collection screen,
+    // the result screen's podium): a warm key and a cool fill, no shadows.
     commands.spawn((
-        PointLight {
-            intensity: 4_000_000.0,
-            range: 40.0,
-            shadow_maps_enabled: true,
+        DirectionalLight {
+            illuminance: 9_000.0,
+            color: Color::srgb(1.0, 0.95, 0.85),
+            shadow_maps_enabled: false,
             ..default()
         },
-        Transform::from_xyz(4.0, 10.0, 4.0),
+        Transform::from_xyz(4.0, 10.0, 6.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
     commands.spawn((
         PointLight {
@@ -158,8 +192,53 @@ fn spawn_stage(
         // A kiosk PC may have no GPU (software Vulkan): multisampling would
         // multiply the cost of every pixel for little gain at 720p.
         Msaa::Off,
+        // HDR, so techniques, eyes and the rig's lamps glow past white;
+        // bloom from a small mip chain (cheap on a software renderer).
+        Bloom {
+            intensity: 0.18,
+            max_mip_dimension: 256,
+            ..Bloom::NATURAL
+        },
+        Tonemapping::TonyMcMapface,
         Transform::from_xyz(0.0, ORBIT_HEIGHT, ORBIT_RADIUS).looking_at(Vec3::ZERO, Vec3::Y),
     ));
+}
+
+/// The figures' soft shadows on the floor follow them.
+fn floor_shadows(
+    mut floors: ResMut<Assets<Floor>>,
+    platform: Query<&MeshMaterial3d<Floor>, With<Platform>>,
+    figures: Query<(&Figure, &GlobalTransform)>,
+) {
+    let Some(handle) = platform.iter().next() else {
+        return;
+    };
+    let mut shadows = [Vec4::ZERO; 4];
+    let mut n = 0;
+    // Front figures first, then the benches nearest the centre.
+    let mut all: Vec<(f32, Vec4)> = figures
+        .iter()
+        .map(|(f, g)| {
+            let p = g.translation();
+            let r = f.bounds.1 * 0.55;
+            // Higher off the floor, a fainter shadow.
+            let dark = (0.75 - p.y * 0.15).clamp(0.2, 0.75);
+            (p.length(), Vec4::new(p.x, p.z, r.max(0.3), dark))
+        })
+        .collect();
+    all.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (_, s) in all.into_iter().take(4) {
+        shadows[n] = s;
+        n += 1;
+    }
+    if let Some(floor) = floors.get(&handle.0)
+        && floor.u.shadows == shadows
+    {
+        return;
+    }
+    if let Some(mut floor) = floors.get_mut(&handle.0) {
+        floor.u.shadows = shadows;
+    }
 }
 
 /// The eye and the point looked at for a shot at time `t`, holding the
@@ -184,11 +263,11 @@ pub fn framing(shot: CameraShot, t: f32, subjects: &[Subject]) -> (Vec3, Vec3) {
             )
         }
         // Both Digimon from the front, slightly above.
-        CameraShot::Wide => fitted(Vec3::new(0.0, 0.28, 1.0), 9.0, 1.2),
+        CameraShot::Wide => fitted(Vec3::new(0.0, 0.28, 1.0), 6.0, 1.08),
         // Over the other Digimon's shoulder, both in the frame.
-        CameraShot::Focus(side) => fitted(framing::over_shoulder(side), 5.0, 1.0),
+        CameraShot::Focus(side) => fitted(framing::over_shoulder(side), 4.0, 1.0),
         // Low and closer, where the techniques meet.
-        CameraShot::Centre => fitted(Vec3::new(0.0, 0.15, 1.0), 6.0, 1.0),
+        CameraShot::Centre => fitted(Vec3::new(0.0, 0.15, 1.0), 4.5, 1.0),
         // The binder page stands at the centre, 2.4 m up, facing the camera.
         CameraShot::Binder => (Vec3::new(0.0, 2.4, 9.0), Vec3::new(0.0, 2.4, 0.0)),
     }

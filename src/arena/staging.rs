@@ -9,10 +9,12 @@ use bevy::prelude::*;
 use super::AppSystems;
 pub use super::board::{Board, SideBoard};
 use super::duel::{Duel, DuelStarted, Staged};
-use super::figures::{self, BenchFigure, Figure, FigurePart};
+use super::figures::{self, BenchFigure, Figure, FigureKit, FigurePart};
+use super::look::Toon;
+use super::rig::Move;
 use super::sound::{Sfx, Sound};
 use super::stage::{CameraShot, Shake, spot};
-use crate::cards::{CardNumber, CardSet};
+use super::vfx::{self, Element, VfxStore};
 use crate::rules::Outcome;
 use crate::rules::terminal::{Event, Side};
 
@@ -34,6 +36,10 @@ pub struct Projectile {
     pub radius: f32,
     /// Seconds until it lands.
     pub left: f32,
+    /// What it is made of.
+    pub element: Element,
+    /// Its basic attack power.
+    pub power: u32,
 }
 
 /// A piece of a broken figure or a spark (physics throws it).
@@ -68,7 +74,7 @@ pub(super) fn plugin(app: &mut App) {
         (
             set_stage.run_if(resource_exists::<Duel>),
             stage_events.run_if(resource_exists::<Duel>),
-            (fly, fade_debris, fade_flash, banner_time),
+            (fly, break_dying, fade_debris, fade_flash, banner_time),
         )
             .chain()
             .in_set(AppSystems::Update),
@@ -97,8 +103,7 @@ fn set_stage(
     duel: Res<Duel>,
     mut board: ResMut<Board>,
     props: Props,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut kit: FigureKit,
     mut shot: ResMut<CameraShot>,
 ) {
     if started.read().last().is_none() {
@@ -109,16 +114,9 @@ fn set_stage(
     for side in Side::BOTH {
         let s = &board.sides[side.index()];
         if let Some(card) = s.front {
-            figures::spawn_front(
-                &mut commands,
-                &mut meshes,
-                &mut materials,
-                &duel.cards,
-                card,
-                side,
-            );
+            figures::spawn_front(&mut commands, &mut kit, &duel.cards, card, side);
         }
-        spawn_benches(&mut commands, &mut meshes, &mut materials, &duel, side);
+        spawn_benches(&mut commands, &mut kit, &duel, side);
     }
     if *shot != CameraShot::Orbit {
         *shot = CameraShot::Wide;
@@ -126,13 +124,7 @@ fn set_stage(
 }
 
 /// The lines waiting behind the front, as small figures at the side.
-fn spawn_benches(
-    commands: &mut Commands,
-    meshes: &mut Assets<Mesh>,
-    materials: &mut Assets<StandardMaterial>,
-    duel: &Duel,
-    side: Side,
-) {
+fn spawn_benches(commands: &mut Commands, kit: &mut FigureKit, duel: &Duel, side: Side) {
     let front = duel.m().front_line(side);
     for (i, line) in duel.m().lines(side).iter().enumerate() {
         if i == front || !line.in_play {
@@ -143,10 +135,26 @@ fn spawn_benches(
             .get(&line.stages[line.at])
             .and_then(|c| c.as_digimon())
         {
-            figures::spawn_bench(commands, meshes, materials, d, side, i, BENCH_SIZE);
+            figures::spawn_bench(commands, kit, d, side, i, BENCH_SIZE);
         }
     }
 }
+
+/// A deleted figure slumping before it breaks up (seconds left).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Dying(pub f32);
+
+type FrontFigures<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static mut Figure,
+        &'static Transform,
+        Option<&'static Dying>,
+    ),
+    Without<BenchFigure>,
+>;
 
 #[expect(
     clippy::too_many_arguments,
@@ -157,16 +165,11 @@ fn stage_events(
     mut commands: Commands,
     duel: Res<Duel>,
     mut board: ResMut<Board>,
-    mut figures_q: Query<(Entity, &mut Figure, &Transform, &Children), Without<BenchFigure>>,
+    mut figures_q: FrontFigures,
     benches: Query<(Entity, &Figure), With<BenchFigure>>,
-    parts: Query<(
-        &FigurePart,
-        &GlobalTransform,
-        &Mesh3d,
-        &MeshMaterial3d<StandardMaterial>,
-    )>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    parts: Parts,
+    mut kit: FigureKit,
+    vfx_store: Option<Res<VfxStore>>,
     mut shot: ResMut<CameraShot>,
     mut shake: ResMut<Shake>,
     mut sfx: MessageWriter<Sfx>,
@@ -184,7 +187,7 @@ fn stage_events(
             Event::Digivolved { side, to, .. }
             | Event::Jogressed { side, to, .. }
             | Event::SteppedIn { side, card: to } => {
-                replace_front(&mut commands, &figures_q, *side);
+                replace_front(&mut commands, &figures_q, &parts, *side);
                 let joined = matches!(e, Event::Jogressed { .. });
                 let stepped = matches!(e, Event::SteppedIn { .. });
                 // The partner line of a Jogress, or the line stepping in,
@@ -194,75 +197,95 @@ fn stage_events(
                         commands.entity(b).despawn();
                     }
                 }
-                if let Some(f) = figures::spawn_front(
-                    &mut commands,
-                    &mut meshes,
-                    &mut materials,
-                    cards,
-                    *to,
-                    *side,
-                ) {
+                if let Some(f) = figures::spawn_front(&mut commands, &mut kit, cards, *to, *side) {
                     commands.entity(f).insert(DuelProp);
+                    if !stepped {
+                        // The old figure turns into the new one: it starts
+                        // small and white-hot, spins and grows into itself.
+                        commands.entity(f).entry::<Figure>().and_modify(|mut fig| {
+                            fig.glow = 0.9;
+                            fig.age = 1.0;
+                            fig.cue = Some(Move::Digivolve);
+                        });
+                    }
                 }
-                if !stepped {
-                    flash(
-                        &mut commands,
-                        &mut meshes,
-                        &mut materials,
-                        spot(*side) + Vec3::Y,
-                        2.5,
-                        Color::srgb(1.0, 0.95, 0.6),
-                    );
+                if !stepped && let Some(store) = &vfx_store {
+                    vfx::evolution_light(&mut commands, store, spot(*side));
                 }
             }
-            Event::TechniqueChosen { side, base, .. } => {
+            Event::TechniqueChosen {
+                side, base, slot, ..
+            } => {
+                let front = board.sides[side.index()].front;
+                let d = front
+                    .and_then(|c| cards.get(&c))
+                    .and_then(|c| c.as_digimon());
+                let name = d.map_or("", |d| d.technique(*slot).name.as_str());
+                let element = Element::of(name, d);
                 for (_, mut f, _, _) in &mut figures_q {
                     if f.side == *side {
                         f.lunge = 0.5;
+                        f.cue = Some(element.stance());
                     }
                 }
                 launch(
                     &mut commands,
-                    &mut meshes,
-                    &mut materials,
+                    &mut kit,
+                    vfx_store.as_deref(),
                     *side,
                     *base,
-                    cards,
-                    board.sides[side.index()].front,
+                    element,
                 );
             }
-            Event::Clash { winner, .. } => {
-                if let Some(w) = winner {
-                    for (_, mut f, _, _) in &mut figures_q {
-                        if f.side == w.other() {
-                            f.recoil = 0.6;
-                        }
+            Event::Clash { winner, powers, .. } => {
+                let loser = winner.map(Side::other);
+                for (_, mut f, tf, _) in &mut figures_q {
+                    let lost = loser.is_none_or(|l| l == f.side);
+                    if lost {
+                        f.recoil = 0.6;
+                        f.flash = 0.25;
+                        f.cue = Some(Move::Hit);
+                        let by = powers[f.side.other().index()];
+                        vfx::damage_number(&mut commands, tf.translation + f.bounds.0, by, f.side);
+                    } else {
+                        f.cue = Some(Move::Block);
                     }
                 }
                 let centre = Vec3::new(0.0, 1.1, 0.0);
-                flash(
-                    &mut commands,
-                    &mut meshes,
-                    &mut materials,
-                    centre,
-                    1.8,
-                    Color::WHITE,
-                );
-                sparks(&mut commands, &mut meshes, &mut materials, centre, 10);
-                shake.0 = 0.4;
+                flash(&mut commands, &mut kit, centre, 1.8, Color::WHITE);
+                let big = powers.iter().copied().max().unwrap_or(0);
+                if let Some(store) = &vfx_store {
+                    vfx::shock_ring(&mut commands, store, centre, 2.0 + big as f32 / 600.0);
+                }
+                // A big blow shakes the camera harder.
+                shake.0 = 0.25 + (big as f32 / 1200.0).min(1.0) * 0.45;
             }
             Event::Deleted { side, .. } => {
-                for (root, f, _, children) in &figures_q {
-                    if f.side == *side {
-                        break_apart(&mut commands, root, children, &parts, *side);
+                for (root, mut f, _, dying) in &mut figures_q {
+                    if f.side == *side && dying.is_none() {
+                        f.cue = Some(Move::Delete);
+                        f.flash = 0.6;
+                        commands.entity(root).insert(Dying(DYING_SECONDS));
                     }
                 }
                 shake.0 = 0.6;
+            }
+            Event::BattleEnded {
+                outcome: Outcome::Win(w),
+            } => {
+                for (_, mut f, _, _) in &mut figures_q {
+                    if Side::of(*w) == Some(f.side) {
+                        f.cue = Some(Move::Cheer);
+                    }
+                }
             }
             _ => {}
         }
     }
 }
+
+/// How long a deleted figure slumps before it breaks up, seconds.
+const DYING_SECONDS: f32 = 0.45;
 
 /// The sound an event makes, if any.
 fn sound_of(e: &Event) -> Option<Sound> {
@@ -299,51 +322,53 @@ pub fn camera_for(e: &Event) -> Option<CameraShot> {
     })
 }
 
-/// The old front figure of `side` leaves (it is replaced by a new one).
-fn replace_front(
-    commands: &mut Commands,
-    figures_q: &Query<(Entity, &mut Figure, &Transform, &Children), Without<BenchFigure>>,
-    side: Side,
-) {
-    for (e, f, _, _) in figures_q {
+/// The old front figure of `side` leaves (it is replaced by a new one);
+/// one still slumping from its deletion breaks up now.
+fn replace_front(commands: &mut Commands, figures_q: &FrontFigures, parts: &Parts, side: Side) {
+    for (e, f, _, dying) in figures_q {
         if f.side == side {
-            commands.entity(e).despawn();
+            if dying.is_some() {
+                break_apart(commands, e, parts, side);
+            } else {
+                commands.entity(e).despawn();
+            }
         }
     }
 }
 
+/// Every figure's parts.
+type Parts<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static FigurePart,
+        &'static GlobalTransform,
+        &'static Mesh3d,
+        &'static MeshMaterial3d<Toon>,
+    ),
+>;
+
 /// A deleted figure: each part becomes a piece of debris thrown by physics.
-fn break_apart(
-    commands: &mut Commands,
-    root: Entity,
-    children: &Children,
-    parts: &Query<(
-        &FigurePart,
-        &GlobalTransform,
-        &Mesh3d,
-        &MeshMaterial3d<StandardMaterial>,
-    )>,
-    side: Side,
-) {
+fn break_apart(commands: &mut Commands, root: Entity, parts: &Parts, side: Side) {
     let away = if side == Side::P1 { -1.0 } else { 1.0 };
-    for (i, child) in children.iter().enumerate() {
-        let Ok((part, global, mesh, material)) = parts.get(child) else {
-            continue;
-        };
+    for (i, (part, global, mesh, material)) in
+        parts.iter().filter(|p| p.0.owner == root).enumerate()
+    {
         let tf = global.compute_transform();
         // Spread deterministically by part index: each piece flies its own way.
         let a = i as f32 * 2.399;
+        let size = tf.scale.max_element() / part.scale.max_element().max(1e-3);
         let impulse = Vec3::new(
             away * (0.6 + 0.4 * a.cos().abs()),
             1.2 + 0.5 * a.sin().abs(),
             a.sin() * 0.8,
-        ) * tf.scale.x;
+        ) * size.min(1.5);
         commands.spawn((
             DuelProp,
             Debris {
                 impulse: impulse * 0.2,
                 spin: Vec3::new(a.cos(), a.sin(), 0.5) * 0.02,
-                radius: part.0.radius() * tf.scale.x,
+                radius: (part.radius() * size).max(0.02),
                 left: DEBRIS_SECONDS,
             },
             mesh.clone(),
@@ -354,19 +379,38 @@ fn break_apart(
     commands.entity(root).despawn();
 }
 
+/// Deleted figures break up when they have slumped.
+fn break_dying(
+    time: Res<Time>,
+    mut commands: Commands,
+    mut q: Query<(Entity, &Figure, &Transform, &mut Dying)>,
+    parts: Parts,
+    vfx_store: Option<Res<VfxStore>>,
+) {
+    for (e, f, tf, mut d) in &mut q {
+        d.0 -= time.delta_secs();
+        if d.0 <= 0.0 {
+            if let Some(store) = &vfx_store {
+                vfx::data_burst(
+                    &mut commands,
+                    store,
+                    tf.translation + f.bounds.0,
+                    f.bounds.1,
+                );
+            }
+            break_apart(&mut commands, e, &parts, f.side);
+        }
+    }
+}
+
 fn launch(
     commands: &mut Commands,
-    meshes: &mut Assets<Mesh>,
-    materials: &mut Assets<StandardMaterial>,
+    kit: &mut FigureKit,
+    store: Option<&VfxStore>,
     side: Side,
     power: u32,
-    cards: &CardSet,
-    front: Option<CardNumber>,
+    element: Element,
 ) {
-    let colour = front
-        .and_then(|c| cards.get(&c))
-        .and_then(|c| c.as_digimon())
-        .map_or(Color::WHITE, figures::field_colour);
     let from =
         spot(side) + Vec3::new(0.0, 1.2, 0.0) + (spot(side.other()) - spot(side)).normalize() * 0.6;
     let to = spot(side.other()) + Vec3::Y;
@@ -374,81 +418,38 @@ fn launch(
     // vertical part cancels the (scaled) gravity on the way.
     let velocity = (to - from) / FLIGHT + Vec3::Y * 0.5 * 9.81 * 0.35 * FLIGHT;
     let radius = 0.12 + (power as f32 / 1000.0).min(1.5) * 0.18;
-    commands.spawn((
+    let mut e = commands.spawn((
         DuelProp,
         Projectile {
             target: side.other(),
             velocity,
             radius,
             left: FLIGHT,
+            element,
+            power,
         },
-        Mesh3d(meshes.add(Sphere::new(radius))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color: colour,
-            emissive: LinearRgba::from(colour) * 6.0,
-            ..default()
-        })),
         Transform::from_translation(from),
-        PointLight {
-            color: colour,
-            intensity: 200_000.0,
-            range: 6.0,
-            ..default()
-        },
     ));
+    match store {
+        Some(store) => {
+            let (trail, core) = vfx::technique_look(store, element, radius);
+            e.insert(trail).with_child(core);
+        }
+        None => {
+            e.insert(Mesh3d(kit.meshes.add(Sphere::new(radius))));
+        }
+    }
 }
 
-fn flash(
-    commands: &mut Commands,
-    meshes: &mut Assets<Mesh>,
-    materials: &mut Assets<StandardMaterial>,
-    at: Vec3,
-    size: f32,
-    colour: Color,
-) {
+/// A flash of light that swells and fades.
+fn flash(commands: &mut Commands, kit: &mut FigureKit, at: Vec3, size: f32, colour: Color) {
     commands.spawn((
         DuelProp,
         Flash { left: 0.5, size },
-        Mesh3d(meshes.add(Sphere::new(0.5))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color: colour.with_alpha(0.7),
-            emissive: LinearRgba::from(colour) * 8.0,
-            alpha_mode: AlphaMode::Blend,
-            unlit: true,
-            ..default()
-        })),
+        Mesh3d(kit.meshes.add(Sphere::new(0.5))),
+        MeshMaterial3d(kit.toons.add(Toon::glowing(colour, 6.0))),
         Transform::from_translation(at).with_scale(Vec3::splat(0.1)),
     ));
-}
-
-fn sparks(
-    commands: &mut Commands,
-    meshes: &mut Assets<Mesh>,
-    materials: &mut Assets<StandardMaterial>,
-    at: Vec3,
-    n: usize,
-) {
-    let mesh = meshes.add(Cuboid::new(0.08, 0.08, 0.08));
-    let material = materials.add(StandardMaterial {
-        base_color: Color::srgb(1.0, 0.8, 0.3),
-        emissive: LinearRgba::rgb(6.0, 4.0, 1.0),
-        ..default()
-    });
-    for i in 0..n {
-        let a = i as f32 / n as f32 * std::f32::consts::TAU;
-        commands.spawn((
-            DuelProp,
-            Debris {
-                impulse: Vec3::new(a.cos(), 0.8, a.sin()) * 0.004,
-                spin: Vec3::splat(0.0001),
-                radius: 0.04,
-                left: 1.2,
-            },
-            Mesh3d(mesh.clone()),
-            MeshMaterial3d(material.clone()),
-            Transform::from_translation(at),
-        ));
-    }
 }
 
 /// A technique lands when its flight time is up (physics carried it there).
@@ -456,19 +457,14 @@ fn fly(
     time: Res<Time>,
     mut commands: Commands,
     mut q: Query<(Entity, &mut Projectile, &Transform)>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    vfx_store: Option<Res<VfxStore>>,
 ) {
     for (e, mut p, tf) in &mut q {
         p.left -= time.delta_secs();
         if p.left <= 0.0 {
-            sparks(
-                &mut commands,
-                &mut meshes,
-                &mut materials,
-                tf.translation,
-                6,
-            );
+            if let Some(store) = &vfx_store {
+                vfx::impact(&mut commands, store, p.element, tf.translation, p.power);
+            }
             commands.entity(e).despawn();
         }
     }

@@ -1,11 +1,13 @@
 //! Cards: the model, card files (`assets/cards/*.ron`), validation with
 //! `file:line:column` errors, and look-up by number or name.
 
+pub mod figure;
 mod load;
 mod model;
 mod number;
 mod set;
 
+pub use figure::{FigureSpec, Figures};
 pub use load::{
     Limits, LoadError, LoadErrorKind, LoadErrors, read_ron, write_ron, write_ron_compact,
 };

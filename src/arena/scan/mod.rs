@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::collection::Collection;
 use super::duel::{Duel, DuelKind, DuelStarted};
-use super::figures;
+use super::figures::{self, FigureKit};
 use super::input::{Button, Press, Typing};
 use super::result::PendingReplay;
 use super::sound::{Sfx, Sound};
@@ -145,8 +145,7 @@ fn add_card(
     in_set: bool,
     new: bool,
     commands: &mut Commands,
-    meshes: &mut Assets<Mesh>,
-    materials: &mut Assets<StandardMaterial>,
+    kit: &mut FigureKit,
     sfx: &mut MessageWriter<Sfx>,
 ) {
     let team = &mut roster.teams[side.index()];
@@ -168,7 +167,7 @@ fn add_card(
                     .iter()
                     .filter(|(c, _)| c.as_digimon().is_some())
                     .count();
-                let e = figures::spawn_bench(commands, meshes, materials, d, side, slot, 1.0);
+                let e = figures::spawn_bench(commands, kit, d, side, slot, 1.0);
                 commands
                     .entity(e)
                     .insert((DespawnOnExit(Screen::Scan), ScannedFigure(side)));
@@ -240,8 +239,7 @@ fn typing(
     mut typing: ResMut<Typing>,
     cards: Res<Cards>,
     mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut kit: FigureKit,
     mut sfx: MessageWriter<Sfx>,
 ) {
     let Some(keys) = keys else { return };
@@ -301,8 +299,7 @@ fn typing(
                 true,
                 false,
                 &mut commands,
-                &mut meshes,
-                &mut materials,
+                &mut kit,
                 &mut sfx,
             ),
             Err(e) => {
@@ -342,8 +339,7 @@ fn receive(
     mut roster: ResMut<Roster>,
     cards: Res<Cards>,
     mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut kit: FigureKit,
     mut sfx: MessageWriter<Sfx>,
     settings: Res<Settings>,
     mut next: ResMut<NextState<Screen>>,
@@ -410,8 +406,7 @@ fn receive(
                     r.in_set,
                     new,
                     &mut commands,
-                    &mut meshes,
-                    &mut materials,
+                    &mut kit,
                     &mut sfx,
                 );
             }
