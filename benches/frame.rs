@@ -2,9 +2,10 @@
 //! rendered off-screen at 1280×720 on this machine's GPU (or its software
 //! Vulkan driver). Run with `make bench-frame`; the README reports the ratio.
 //!
-//! The battle scene is the real game: stage, grid and lights, a CPU-vs-CPU
-//! battle with its figures, techniques in flight, debris under physics and
-//! the HUD.
+//! The battle scene is the real game: stage, floor and light rig, a
+//! CPU-vs-CPU battle with its rigged figures, techniques and their
+//! particles, debris under physics and the HUD; bloom as the game decides
+//! it on this renderer, and once more with bloom forced on.
 
 use std::time::Duration;
 
@@ -51,14 +52,16 @@ fn empty_scene() -> App {
     finish(app)
 }
 
-/// The attract screen's demo battle with the battle HUD on top.
-fn battle_scene() -> App {
+/// The attract screen's demo battle with the battle HUD on top; `bloom`
+/// as the game decides it (`None`: off on a software renderer) or forced.
+fn battle_scene(bloom: Option<bool>) -> App {
     let mut app = base_app();
     app.insert_resource(Cards(CardSet::embedded()))
         .insert_resource(Settings {
             seed: Some(3),
             mute: true,
             show_speed: 2.0,
+            bloom,
             ..Settings::default()
         })
         .add_plugins(AppPlugin { windowed: false });
@@ -87,8 +90,11 @@ fn frames(c: &mut Criterion) {
     let mut empty = empty_scene();
     group.bench_function("empty_3d_scene", |b| b.iter(|| empty.update()));
     drop(empty);
-    let mut battle = battle_scene();
+    let mut battle = battle_scene(None);
     group.bench_function("battle_scene", |b| b.iter(|| battle.update()));
+    drop(battle);
+    let mut bloom = battle_scene(Some(true));
+    group.bench_function("battle_scene_with_bloom", |b| b.iter(|| bloom.update()));
     group.finish();
 }
 

@@ -142,6 +142,8 @@ pub struct Settings {
     pub replay: Option<(PathBuf, Replay<Match>)>,
     /// The collection's database; `None` keeps nothing (tests).
     pub collection: Option<PathBuf>,
+    /// Bloom: `None` decides by the renderer (see `stage`).
+    pub bloom: Option<bool>,
 }
 
 impl Default for Settings {
@@ -159,6 +161,7 @@ impl Default for Settings {
             seed: None,
             replay: None,
             collection: None,
+            bloom: None,
         }
     }
 }
@@ -182,6 +185,10 @@ impl Settings {
                 .db
                 .clone()
                 .or_else(|| crate::collection::default_path(None).ok()),
+            // A still is not real time: it shows the whole look.
+            bloom: args
+                .bloom
+                .or((args.tour.is_some() || args.screenshot.is_some()).then_some(true)),
         }
     }
 }

@@ -19,6 +19,9 @@ use crate::replay::Replay;
 use crate::rules::Outcome;
 use crate::rules::terminal::{Match, Side, pick};
 
+/// The dispensed card's height above the stage (its centre), metres: below
+/// the result's title in the wide shot.
+const CARD_Y: f32 = 1.55;
 /// The card's size on stage, metres (a Data Carddass card is 59 × 86 mm).
 const CARD_SIZE: Vec2 = Vec2::new(1.6, 2.33);
 
@@ -118,7 +121,7 @@ fn enter(
                         cull_mode: None,
                         ..default()
                     })),
-                    Transform::from_xyz(0.0, 2.2, 1.5),
+                    Transform::from_xyz(0.0, CARD_Y, 1.5),
                 ));
             }
             Err(e) => warn!("cannot render the dispensed card: {e}"),
@@ -268,7 +271,7 @@ fn spin_card(time: Res<Time>, mut q: Query<&mut Transform, With<CardOnStage>>) {
     for mut tf in &mut q {
         let t = time.elapsed_secs();
         tf.rotation = Quat::from_rotation_y((t * 0.6).sin() * 0.5);
-        tf.translation.y = 2.2 + 0.08 * (t * 1.5).sin();
+        tf.translation.y = CARD_Y + 0.08 * (t * 1.5).sin();
     }
 }
 

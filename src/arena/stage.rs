@@ -3,14 +3,16 @@
 
 use std::f32::consts::TAU;
 
+use bevy::camera::Hdr;
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::post_process::bloom::Bloom;
 use bevy::prelude::*;
+use bevy::render::renderer::RenderAdapterInfo;
 
 use super::figures::{BenchFigure, Figure};
 use super::framing::{self, Subject};
-use super::look::Floor;
-use super::{AppSystems, Screen};
+use super::look::{Floor, Glow};
+use super::{AppSystems, Screen, Settings};
 use crate::rules::terminal::Side;
 
 /// Seconds for one full camera orbit in the idle arena.
@@ -80,14 +82,14 @@ pub(super) fn plugin(app: &mut App) {
         })
         .add_systems(
             Update,
-            (move_camera, floor_shadows).in_set(AppSystems::Update),
+            (move_camera, floor_shadows, set_bloom).in_set(AppSystems::Update),
         );
 }
 
 fn spawn_stage(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut glows: ResMut<Assets<Glow>>,
     mut floors: ResMut<Assets<Floor>>,
 ) {
     // The platform: one mesh, its grid, light pools and the figures'
@@ -105,16 +107,11 @@ fn spawn_stage(
         MeshMaterial3d(floors.add(Floor::new(SPOT_X))),
         Transform::from_xyz(0.0, -PLATFORM_HEIGHT / 2.0, 0.0),
     ));
-    let glow = |c: LinearRgba| StandardMaterial {
-        base_color: Color::BLACK,
-        emissive: c,
-        unlit: true,
-        ..default()
-    };
+    let glow = Glow::solid;
     commands.spawn((
         Name::new("Platform rim"),
         Mesh3d(meshes.add(Torus::new(PLATFORM_RADIUS - 0.06, PLATFORM_RADIUS + 0.06))),
-        MeshMaterial3d(materials.add(glow(LinearRgba::rgb(0.4, 2.4, 4.0)))),
+        MeshMaterial3d(glows.add(glow(LinearRgba::rgb(0.4, 2.4, 4.0)))),
         Transform::from_xyz(0.0, 0.0, 0.0),
     ));
     // The light rig: a ring of pylons around the stage with glowing heads,
@@ -126,10 +123,10 @@ fn spawn_stage(
             .ico(2)
             .unwrap_or_else(|_| Sphere::new(0.22).mesh().build()),
     );
-    let dark = materials.add(glow(LinearRgba::rgb(0.02, 0.03, 0.06)));
+    let dark = glows.add(glow(LinearRgba::rgb(0.02, 0.03, 0.06)));
     let lamp = [
-        materials.add(glow(LinearRgba::rgb(0.6, 1.6, 5.0))),
-        materials.add(glow(LinearRgba::rgb(5.0, 1.2, 0.6))),
+        glows.add(glow(LinearRgba::rgb(0.6, 1.6, 5.0))),
+        glows.add(glow(LinearRgba::rgb(5.0, 1.2, 0.6))),
     ];
     for i in 0..PYLONS {
         let a = (i as f32 + 0.5) / PYLONS as f32 * TAU;
@@ -149,20 +146,13 @@ fn spawn_stage(
     }
     let beam = meshes.add(Cone::new(1.3, 9.0).mesh().resolution(24).build());
     for (side, colour) in [
-        (Side::P1, LinearRgba::rgb(0.05, 0.12, 0.35)),
-        (Side::P2, LinearRgba::rgb(0.35, 0.08, 0.05)),
+        (Side::P1, LinearRgba::rgb(0.012, 0.03, 0.09)),
+        (Side::P2, LinearRgba::rgb(0.09, 0.022, 0.012)),
     ] {
         commands.spawn((
             Name::new("Beam"),
             Mesh3d(beam.clone()),
-            MeshMaterial3d(materials.add(StandardMaterial {
-                base_color: Color::BLACK,
-                emissive: colour,
-                alpha_mode: AlphaMode::Add,
-                unlit: true,
-                cull_mode: None,
-                ..default()
-            })),
+            MeshMaterial3d(glows.add(Glow::additive(colour).soft(3.0))),
             Transform::from_translation(spot(side) + Vec3::Y * 4.5),
         ));
     }
@@ -192,16 +182,50 @@ fn spawn_stage(
         // A kiosk PC may have no GPU (software Vulkan): multisampling would
         // multiply the cost of every pixel for little gain at 720p.
         Msaa::Off,
-        // HDR, so techniques, eyes and the rig's lamps glow past white;
-        // bloom from a small mip chain (cheap on a software renderer).
-        Bloom {
-            intensity: 0.18,
-            max_mip_dimension: 256,
-            ..Bloom::NATURAL
-        },
+        // HDR, so techniques, eyes and the rig's lamps glow past white and
+        // are tonemapped back; bloom is added by `set_bloom`.
+        Hdr,
         Tonemapping::TonyMcMapface,
         Transform::from_xyz(0.0, ORBIT_HEIGHT, ORBIT_RADIUS).looking_at(Vec3::ZERO, Vec3::Y),
     ));
+}
+
+/// The arena camera's bloom.
+pub fn bloom() -> Bloom {
+    Bloom {
+        intensity: 0.2,
+        max_mip_dimension: 256,
+        ..Bloom::NATURAL
+    }
+}
+
+/// Whether to bloom: as the settings say, else on unless the renderer is
+/// software (lavapipe, llvmpipe, SwiftShader: there Bevy's bloom passes
+/// cost more than the whole scene; the glows stay, only the halo goes).
+pub fn wants_bloom(setting: Option<bool>, software: bool) -> bool {
+    setting.unwrap_or(!software)
+}
+
+/// Puts bloom on the camera or takes it off, once the renderer is known.
+fn set_bloom(
+    mut commands: Commands,
+    settings: Res<Settings>,
+    adapter: Option<Res<RenderAdapterInfo>>,
+    camera: Query<(Entity, Has<Bloom>), With<ArenaCamera>>,
+) {
+    let Some(adapter) = adapter else {
+        return;
+    };
+    // wgpu's `DeviceType::Cpu` (Bevy does not re-export the type).
+    let software = format!("{:?}", adapter.device_type) == "Cpu";
+    let want = wants_bloom(settings.bloom, software);
+    for (e, has) in &camera {
+        if want && !has {
+            commands.entity(e).insert(bloom());
+        } else if !want && has {
+            commands.entity(e).remove::<Bloom>();
+        }
+    }
 }
 
 /// The figures' soft shadows on the floor follow them.

@@ -55,15 +55,6 @@ pub struct Debris {
     pub left: f32,
 }
 
-/// A flash of light that swells and fades.
-#[derive(Component, Debug, Clone, Copy)]
-pub struct Flash {
-    /// Seconds left.
-    pub left: f32,
-    /// Its full size, m.
-    pub size: f32,
-}
-
 /// Everything a duel put on stage (cleared when the next one starts).
 #[derive(Component, Debug, Clone, Copy)]
 pub struct DuelProp;
@@ -74,7 +65,7 @@ pub(super) fn plugin(app: &mut App) {
         (
             set_stage.run_if(resource_exists::<Duel>),
             stage_events.run_if(resource_exists::<Duel>),
-            (fly, break_dying, fade_debris, fade_flash, banner_time),
+            (fly, break_dying, fade_debris, banner_time),
         )
             .chain()
             .in_set(AppSystems::Update),
@@ -252,9 +243,9 @@ fn stage_events(
                     }
                 }
                 let centre = Vec3::new(0.0, 1.1, 0.0);
-                flash(&mut commands, &mut kit, centre, 1.8, Color::WHITE);
                 let big = powers.iter().copied().max().unwrap_or(0);
                 if let Some(store) = &vfx_store {
+                    vfx::flash(&mut commands, store, centre, 1.0);
                     vfx::shock_ring(&mut commands, store, centre, 2.0 + big as f32 / 600.0);
                 }
                 // A big blow shakes the camera harder.
@@ -441,17 +432,6 @@ fn launch(
     }
 }
 
-/// A flash of light that swells and fades.
-fn flash(commands: &mut Commands, kit: &mut FigureKit, at: Vec3, size: f32, colour: Color) {
-    commands.spawn((
-        DuelProp,
-        Flash { left: 0.5, size },
-        Mesh3d(kit.meshes.add(Sphere::new(0.5))),
-        MeshMaterial3d(kit.toons.add(Toon::glowing(colour, 6.0))),
-        Transform::from_translation(at).with_scale(Vec3::splat(0.1)),
-    ));
-}
-
 /// A technique lands when its flight time is up (physics carried it there).
 fn fly(
     time: Res<Time>,
@@ -481,22 +461,6 @@ fn fade_debris(
             commands.entity(e).despawn();
         } else if d.left < 0.5 {
             tf.scale = Vec3::splat(d.left / 0.5);
-        }
-    }
-}
-
-fn fade_flash(
-    time: Res<Time>,
-    mut commands: Commands,
-    mut q: Query<(Entity, &mut Flash, &mut Transform)>,
-) {
-    for (e, mut f, mut tf) in &mut q {
-        f.left -= time.delta_secs();
-        if f.left <= 0.0 {
-            commands.entity(e).despawn();
-        } else {
-            let t = 1.0 - f.left / 0.5;
-            tf.scale = Vec3::splat(f.size * t.sqrt());
         }
     }
 }

@@ -9,6 +9,7 @@
 use bevy::prelude::*;
 
 use super::AppSystems;
+use super::look::Glow;
 use super::stage::ArenaCamera;
 use super::staging::DuelProp;
 use super::theme::{self, palette, size};
@@ -249,17 +250,19 @@ pub struct VfxStore {
     shard: Handle<Mesh>,
     ring: Handle<Mesh>,
     /// Per element: the glowing (additive) material and the solid one.
-    glow: Vec<(Element, Handle<StandardMaterial>, Handle<StandardMaterial>)>,
+    glow: Vec<(Element, Handle<Glow>, Handle<Glow>)>,
     /// Deletion's data motes.
-    data: Handle<StandardMaterial>,
+    data: Handle<Glow>,
     /// Smoke and dust.
-    dust: Handle<StandardMaterial>,
+    dust: Handle<Glow>,
     /// The evolution light.
-    evolve: Handle<StandardMaterial>,
+    evolve: Handle<Glow>,
+    /// A white flash.
+    flash: Handle<Glow>,
 }
 
 impl VfxStore {
-    fn mats(&self, e: Element) -> (Handle<StandardMaterial>, Handle<StandardMaterial>) {
+    fn mats(&self, e: Element) -> (Handle<Glow>, Handle<Glow>) {
         self.glow
             .iter()
             .find(|(x, _, _)| *x == e)
@@ -277,29 +280,18 @@ impl VfxStore {
     }
 }
 
-fn additive(colour: LinearRgba) -> StandardMaterial {
-    StandardMaterial {
-        base_color: Color::BLACK,
-        emissive: colour,
-        alpha_mode: AlphaMode::Add,
-        unlit: true,
-        ..default()
-    }
+fn additive(colour: LinearRgba) -> Glow {
+    Glow::additive(colour)
 }
 
-fn solid(colour: LinearRgba, glow: LinearRgba) -> StandardMaterial {
-    StandardMaterial {
-        base_color: Color::LinearRgba(colour),
-        emissive: glow * 0.5,
-        unlit: true,
-        ..default()
-    }
+fn solid(colour: LinearRgba, glow: LinearRgba) -> Glow {
+    Glow::solid(colour + glow * 0.15)
 }
 
 fn setup_store(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut materials: ResMut<Assets<Glow>>,
 ) {
     let glow = Element::ALL
         .iter()
@@ -307,7 +299,7 @@ fn setup_store(
             let (core, glow) = e.colours();
             (
                 e,
-                materials.add(additive(glow * 0.35)),
+                materials.add(additive(glow * 0.45).soft(1.0)),
                 materials.add(solid(core, glow)),
             )
         })
@@ -330,13 +322,9 @@ fn setup_store(
         ),
         glow,
         data: materials.add(additive(LinearRgba::rgb(0.4, 2.6, 1.6))),
-        dust: materials.add(StandardMaterial {
-            base_color: Color::srgba(0.55, 0.55, 0.6, 0.45),
-            alpha_mode: AlphaMode::Blend,
-            unlit: true,
-            ..default()
-        }),
-        evolve: materials.add(additive(LinearRgba::rgb(2.5, 2.3, 1.4))),
+        dust: materials.add(Glow::blended(LinearRgba::new(0.3, 0.3, 0.34, 0.4)).soft(1.0)),
+        evolve: materials.add(additive(LinearRgba::rgb(2.5, 2.3, 1.4)).soft(1.2)),
+        flash: materials.add(additive(LinearRgba::rgb(3.0, 2.9, 2.6)).soft(2.5)),
     });
 }
 
@@ -353,7 +341,7 @@ fn mote(
     commands: &mut Commands,
     store: &VfxStore,
     m: Mote,
-    material: Handle<StandardMaterial>,
+    material: Handle<Glow>,
     at: Vec3,
     p: Particle,
     rot: Quat,
@@ -573,7 +561,7 @@ pub fn impact(commands: &mut Commands, store: &VfxStore, element: Element, at: V
                     accel: Vec3::Y * -9.0,
                     spin: d * 8.0,
                     stretch: Vec3::new(0.5, 1.6, 0.5),
-                    ..particle(d * 4.5 * big + Vec3::Y * 2.0, 0.7, (0.22 * big, 0.1))
+                    ..particle(d * 4.5 * big + Vec3::Y * 2.0, 0.7, (0.12 * big, 0.05))
                 },
                 Quat::from_rotation_arc(Vec3::Y, d),
             ),
@@ -657,6 +645,19 @@ pub fn impact(commands: &mut Commands, store: &VfxStore, element: Element, at: V
             Quat::from_rotation_z(0.9) * Quat::from_rotation_x(1.2),
         );
     }
+}
+
+/// A flash of light that swells and fades at `at`.
+pub fn flash(commands: &mut Commands, store: &VfxStore, at: Vec3, size: f32) {
+    mote(
+        commands,
+        store,
+        Mote::Ball,
+        store.flash.clone(),
+        at,
+        particle(Vec3::ZERO, 0.3, (0.1, size)),
+        Quat::IDENTITY,
+    );
 }
 
 /// A shock ring that runs across the floor from `at`.

@@ -180,6 +180,19 @@ pub struct PlayArgs {
     /// The collection's database (default: `collection.sqlite` in the data folder).
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
+    /// Bloom (the glow around lights): on or off. By default it is on,
+    /// except on a software renderer (no GPU), where it would halve the
+    /// frame rate; screenshots and tours always have it.
+    #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
+    pub bloom: Option<bool>,
+}
+
+fn parse_on_off(s: &str) -> Result<bool, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "on" | "yes" | "true" => Ok(true),
+        "off" | "no" | "false" => Ok(false),
+        _ => Err(format!("\"{s}\": say on or off")),
+    }
 }
 
 impl PlayArgs {
@@ -200,6 +213,7 @@ impl PlayArgs {
             tour: self.tour,
             frames: self.frames,
             db: self.db,
+            bloom: self.bloom,
         }
     }
 }

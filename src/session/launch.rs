@@ -38,6 +38,10 @@ pub struct GameOptions {
     pub frames: Option<u32>,
     /// The collection's database (default: the data folder's).
     pub db: Option<PathBuf>,
+    /// Bloom on the arena's lights: `None` decides by the renderer (off on
+    /// a software renderer, where it costs more than the rest of the
+    /// frame; on for screenshots and tours).
+    pub bloom: Option<bool>,
 }
 
 /// Why the game window could not run.
