@@ -305,6 +305,9 @@ pub struct Rig {
 /// A joint's rotation keyframes in a move: (seconds, rotation).
 pub type Keys = Vec<(f32, Quat)>;
 
+/// A move's keyframes: each joint's rotations, and the mover's offsets.
+pub type MoveKeys = (Vec<(Joint, Keys)>, Vec<(f32, Vec3)>);
+
 /// Something a figure does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Move {
@@ -358,7 +361,7 @@ impl Move {
 
     /// Its rotation keyframes per joint (every joint it moves starts and
     /// ends at rest) and the mover's offset keyframes.
-    pub fn keys(self) -> (Vec<(Joint, Keys)>, Vec<(f32, Vec3)>) {
+    pub fn keys(self) -> MoveKeys {
         let d = self.seconds();
         let rest = Quat::IDENTITY;
         // A track that goes through `mid` keys and back to rest.

@@ -24,8 +24,8 @@ const ORBIT_HEIGHT: f32 = 6.0;
 pub const PLATFORM_RADIUS: f32 = 6.0;
 /// The platform's thickness; its top is at y = 0.
 pub const PLATFORM_HEIGHT: f32 = 0.5;
-/// Pylons of the light rig around the stage.
-const PYLONS: usize = 12;
+/// Pylons of the light rig behind the stage.
+const PYLONS: usize = 8;
 /// How far each Digimon stands from the centre, metres.
 const SPOT_X: f32 = 2.6;
 /// How fast the camera eases to a new shot (1/s): about 0.3 s to get there.
@@ -129,7 +129,9 @@ fn spawn_stage(
         glows.add(glow(LinearRgba::rgb(5.0, 1.2, 0.6))),
     ];
     for i in 0..PYLONS {
-        let a = (i as f32 + 0.5) / PYLONS as f32 * TAU;
+        // Along the back of the stage only: never between the battle
+        // shots' cameras and the figures.
+        let a = (100.0 + 160.0 * i as f32 / (PYLONS - 1) as f32).to_radians();
         let at = Vec3::new(a.sin(), 0.0, a.cos()) * (PLATFORM_RADIUS + 2.2);
         // P1's half of the ring is blue, P2's red.
         let side = usize::from(at.x > 0.0);
@@ -200,7 +202,7 @@ pub fn bloom() -> Bloom {
 }
 
 /// Whether to bloom: as the settings say, else on unless the renderer is
-/// software (lavapipe, llvmpipe, SwiftShader: there Bevy's bloom passes
+/// software (lavapipe, llvmpipe, `SwiftShader`: there Bevy's bloom passes
 /// cost more than the whole scene; the glows stay, only the halo goes).
 pub fn wants_bloom(setting: Option<bool>, software: bool) -> bool {
     setting.unwrap_or(!software)
@@ -238,7 +240,6 @@ fn floor_shadows(
         return;
     };
     let mut shadows = [Vec4::ZERO; 4];
-    let mut n = 0;
     // Front figures first, then the benches nearest the centre.
     let mut all: Vec<(f32, Vec4)> = figures
         .iter()
@@ -251,9 +252,8 @@ fn floor_shadows(
         })
         .collect();
     all.sort_by(|a, b| a.0.total_cmp(&b.0));
-    for (_, s) in all.into_iter().take(4) {
+    for (n, (_, s)) in all.into_iter().take(4).enumerate() {
         shadows[n] = s;
-        n += 1;
     }
     if let Some(floor) = floors.get(&handle.0)
         && floor.u.shadows == shadows

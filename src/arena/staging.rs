@@ -84,10 +84,6 @@ pub fn clear_props(commands: &mut Commands, props: &Query<Entity, PropFilter>) {
 
 type Props<'w, 's> = Query<'w, 's, Entity, PropFilter>;
 
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a system: each argument is a resource or query it needs"
-)]
 fn set_stage(
     mut started: MessageReader<DuelStarted>,
     mut commands: Commands,

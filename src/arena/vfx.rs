@@ -336,7 +336,6 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Spawns one particle.
-#[expect(clippy::too_many_arguments, reason = "a particle's whole description")]
 fn mote(
     commands: &mut Commands,
     store: &VfxStore,
