@@ -109,6 +109,8 @@ pub fn render(
         .insert_resource(Settings {
             mute: true,
             replay: Some((name.to_path_buf(), replay)),
+            // The same look on every machine (a clip is not real time).
+            bloom: Some(true),
             ..Settings::default()
         })
         // The clock stands still while the renderer warms up.

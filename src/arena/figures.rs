@@ -42,7 +42,7 @@ pub fn facing(side: Side) -> Quat {
 
 /// A Digimon's rig: its own figure data, or one derived from its card.
 pub fn rig_of(d: &Digimon) -> Rig {
-    match Figures::embedded().get(&d.number) {
+    match Figures::embedded().for_digimon(d) {
         Some(spec) => rig::build(spec),
         None => rig::build(&rig::derive(d)),
     }
@@ -52,7 +52,11 @@ pub fn rig_of(d: &Digimon) -> Rig {
 /// it takes: its centre from the figure's feet, and its radius (metres,
 /// at the level's scale).
 pub fn figure_bounds(d: &Digimon, side: Side) -> (Vec3, f32) {
-    let (centre, radius) = rig_of(d).bounds();
+    bounds_of(&rig_of(d), d, side)
+}
+
+fn bounds_of(rig: &Rig, d: &Digimon, side: Side) -> (Vec3, f32) {
+    let (centre, radius) = rig.bounds();
     let scale = level_scale(d.level.stage());
     (facing(side) * centre * scale, radius * scale)
 }
@@ -65,12 +69,6 @@ pub fn level_scale(stage: Stage) -> f32 {
         Stage::Perfect => 1.25,
         Stage::Ultimate => 1.5,
     }
-}
-
-/// The Field's colour as the cards print it.
-pub fn field_colour(d: &Digimon) -> Color {
-    let [r, g, b] = crate::barcode::print::field_colour(d.field);
-    Color::srgb_u8(r, g, b)
 }
 
 /// A figure on the stage.
@@ -101,13 +99,17 @@ pub struct Figure {
 }
 
 /// One of a figure's meshes (the stage breaks these into debris): its
-/// shape (with its own scale) and the figure it belongs to.
+/// shape (with its own scale), the scale its mesh is drawn at (a shared
+/// unit mesh times the shape's size and the part's own scale), and the
+/// figure it belongs to.
 #[derive(Component, Debug, Clone, Copy)]
 pub struct FigurePart {
     /// Its shape.
     pub shape: Shape,
     /// Its own scale.
     pub scale: Vec3,
+    /// The scale of its transform, at rest.
+    pub local: Vec3,
     /// The figure's root.
     pub owner: Entity,
 }
@@ -134,7 +136,7 @@ pub struct FigureStore {
     graph: Handle<AnimationGraph>,
     nodes: HashMap<Move, AnimationNodeIndex>,
     outline: Handle<Outline>,
-    meshes: HashMap<[i32; 4], Handle<Mesh>>,
+    meshes: HashMap<[i32; 2], Handle<Mesh>>,
 }
 
 /// What spawning a figure needs.
@@ -168,30 +170,34 @@ impl FigureStore {
     /// The mesh for a shape, and the scale that fits it (unit meshes are
     /// shared by every ball, box, cone and cylinder).
     fn mesh(&mut self, meshes: &mut Assets<Mesh>, shape: Shape) -> (Handle<Mesh>, Vec3) {
-        let q = |x: f32| (x * 200.0).round() as i32;
+        // Capsules and rings are kept by their proportions (a capsule of
+        // radius r is a unit-radius one scaled by r), so the cache stays
+        // small however many different figures a kiosk shows.
+        let q = |x: f32| (x * 20.0).round().clamp(0.0, 2000.0) as i32;
         let (key, scale) = match shape {
-            Shape::Ball(r) => ([0, 0, 0, 0], Vec3::splat(r)),
-            Shape::Block(s) => ([1, 0, 0, 0], s),
-            Shape::Cone(r, h) => ([2, 0, 0, 0], Vec3::new(r, h, r)),
-            Shape::Cylinder(r, h) => ([3, 0, 0, 0], Vec3::new(r, h, r)),
-            Shape::Capsule(r, l) => ([4, q(r), q(l), 0], Vec3::ONE),
-            Shape::Torus(t, r) => ([5, q(t), q(r), 0], Vec3::ONE),
+            Shape::Ball(r) => ([0, 0], Vec3::splat(r)),
+            Shape::Block(s) => ([1, 0], s),
+            Shape::Cone(r, h) => ([2, 0], Vec3::new(r, h, r)),
+            Shape::Cylinder(r, h) => ([3, 0], Vec3::new(r, h, r)),
+            Shape::Capsule(r, l) => ([4, q(l.max(0.01) / r.max(0.001))], Vec3::splat(r)),
+            Shape::Torus(t, r) => ([5, q(t / r.max(0.001))], Vec3::splat(r)),
         };
         let handle = self
             .meshes
             .entry(key)
             .or_insert_with(|| {
+                let ratio = key[1] as f32 / 20.0;
                 meshes.add(match shape {
                     Shape::Ball(_) => Sphere::new(1.0).mesh().uv(24, 16),
                     Shape::Block(_) => Cuboid::new(1.0, 1.0, 1.0).mesh().build(),
                     Shape::Cone(..) => Cone::new(1.0, 1.0).mesh().resolution(20).build(),
                     Shape::Cylinder(..) => Cylinder::new(1.0, 1.0).mesh().resolution(20).build(),
-                    Shape::Capsule(r, l) => Capsule3d::new(r, l.max(0.01))
+                    Shape::Capsule(..) => Capsule3d::new(1.0, ratio.max(0.01))
                         .mesh()
                         .latitudes(12)
                         .longitudes(20)
                         .build(),
-                    Shape::Torus(t, r) => Torus::new((r - t).max(0.001), r + t)
+                    Shape::Torus(..) => Torus::new((1.0 - ratio).max(0.001), 1.0 + ratio)
                         .mesh()
                         .minor_resolution(10)
                         .major_resolution(32)
@@ -283,7 +289,9 @@ pub fn spawn_figure(
     let mut transitions = AnimationTransitions::new();
     if let Some(&idle) = kit.store.nodes.get(&Move::Idle) {
         // Each figure breathes in its own rhythm.
-        let phase = (d.number.to_string().len() as f32 * 0.37 + side.index() as f32 * 0.9)
+        let seed = crate::fingerprint::fnv1a(d.number.to_string().as_bytes());
+        let phase = ((seed % 1000) as f32 / 1000.0 + side.index() as f32 * 0.37)
+            * Move::Idle.seconds()
             % Move::Idle.seconds();
         transitions
             .play(&mut player, idle, Duration::ZERO)
@@ -304,7 +312,10 @@ pub fn spawn_figure(
                 flash: 0.0,
                 glow: 0.0,
                 cue: None,
-                bounds: figure_bounds(d, side),
+                bounds: {
+                    let (c, r) = bounds_of(&rig, d, side);
+                    (c * size, r * size)
+                },
             },
             Transform::from_translation(home)
                 .with_rotation(facing(side))
@@ -346,6 +357,7 @@ pub fn spawn_figure(
                 FigurePart {
                     shape: p.shape,
                     scale: p.scale,
+                    local: p.scale * fit,
                     owner: root,
                 },
                 Mesh3d(mesh.clone()),

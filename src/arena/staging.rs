@@ -174,7 +174,13 @@ fn stage_events(
             Event::Digivolved { side, to, .. }
             | Event::Jogressed { side, to, .. }
             | Event::SteppedIn { side, card: to } => {
-                replace_front(&mut commands, &figures_q, &parts, *side);
+                replace_front(
+                    &mut commands,
+                    &figures_q,
+                    &parts,
+                    vfx_store.as_deref(),
+                    *side,
+                );
                 let joined = matches!(e, Event::Jogressed { .. });
                 let stepped = matches!(e, Event::SteppedIn { .. });
                 // The partner line of a Jogress, or the line stepping in,
@@ -215,20 +221,13 @@ fn stage_events(
                         f.cue = Some(element.stance());
                     }
                 }
-                launch(
-                    &mut commands,
-                    &mut kit,
-                    vfx_store.as_deref(),
-                    *side,
-                    *base,
-                    element,
-                );
+                launch(&mut commands, vfx_store.as_deref(), *side, *base, element);
             }
             Event::Clash { winner, powers, .. } => {
-                let loser = winner.map(Side::other);
+                // The loser is thrown back and shows the blow it took; the
+                // winner braces. Equal powers: nobody loses, both brace.
                 for (_, mut f, tf, _) in &mut figures_q {
-                    let lost = loser.is_none_or(|l| l == f.side);
-                    if lost {
+                    if *winner == Some(f.side.other()) {
                         f.recoil = 0.6;
                         f.flash = 0.25;
                         f.cue = Some(Move::Hit);
@@ -311,11 +310,17 @@ pub fn camera_for(e: &Event) -> Option<CameraShot> {
 
 /// The old front figure of `side` leaves (it is replaced by a new one);
 /// one still slumping from its deletion breaks up now.
-fn replace_front(commands: &mut Commands, figures_q: &FrontFigures, parts: &Parts, side: Side) {
-    for (e, f, _, dying) in figures_q {
+fn replace_front(
+    commands: &mut Commands,
+    figures_q: &FrontFigures,
+    parts: &Parts,
+    store: Option<&VfxStore>,
+    side: Side,
+) {
+    for (e, f, tf, dying) in figures_q {
         if f.side == side {
             if dying.is_some() {
-                break_apart(commands, e, parts, side);
+                break_apart(commands, (e, f, tf.translation), parts, store);
             } else {
                 commands.entity(e).despawn();
             }
@@ -335,8 +340,18 @@ type Parts<'w, 's> = Query<
     ),
 >;
 
-/// A deleted figure: each part becomes a piece of debris thrown by physics.
-fn break_apart(commands: &mut Commands, root: Entity, parts: &Parts, side: Side) {
+/// A deleted figure breaks up: into data (glowing motes that rise from it)
+/// and into its parts, each a piece of debris thrown by physics.
+fn break_apart(
+    commands: &mut Commands,
+    (root, figure, at): (Entity, &Figure, Vec3),
+    parts: &Parts,
+    store: Option<&VfxStore>,
+) {
+    if let Some(store) = store {
+        vfx::data_burst(commands, store, at + figure.bounds.0, figure.bounds.1);
+    }
+    let side = figure.side;
     let away = if side == Side::P1 { -1.0 } else { 1.0 };
     for (i, (part, global, mesh, material)) in
         parts.iter().filter(|p| p.0.owner == root).enumerate()
@@ -344,7 +359,8 @@ fn break_apart(commands: &mut Commands, root: Entity, parts: &Parts, side: Side)
         let tf = global.compute_transform();
         // Spread deterministically by part index: each piece flies its own way.
         let a = i as f32 * 2.399;
-        let size = tf.scale.max_element() / part.scale.max_element().max(1e-3);
+        // The figure's scale: the world scale over the part's own.
+        let size = tf.scale.max_element() / part.local.max_element().max(1e-4);
         let impulse = Vec3::new(
             away * (0.6 + 0.4 * a.cos().abs()),
             1.2 + 0.5 * a.sin().abs(),
@@ -377,22 +393,18 @@ fn break_dying(
     for (e, f, tf, mut d) in &mut q {
         d.0 -= time.delta_secs();
         if d.0 <= 0.0 {
-            if let Some(store) = &vfx_store {
-                vfx::data_burst(
-                    &mut commands,
-                    store,
-                    tf.translation + f.bounds.0,
-                    f.bounds.1,
-                );
-            }
-            break_apart(&mut commands, e, &parts, f.side);
+            break_apart(
+                &mut commands,
+                (e, f, tf.translation),
+                &parts,
+                vfx_store.as_deref(),
+            );
         }
     }
 }
 
 fn launch(
     commands: &mut Commands,
-    kit: &mut FigureKit,
     store: Option<&VfxStore>,
     side: Side,
     power: u32,
@@ -417,14 +429,9 @@ fn launch(
         },
         Transform::from_translation(from),
     ));
-    match store {
-        Some(store) => {
-            let (trail, core) = vfx::technique_look(store, element, radius);
-            e.insert(trail).with_child(core);
-        }
-        None => {
-            e.insert(Mesh3d(kit.meshes.add(Sphere::new(radius))));
-        }
+    if let Some(store) = store {
+        let (trail, core) = vfx::technique_look(store, element, radius);
+        e.insert(trail).with_child(core);
     }
 }
 

@@ -48,8 +48,11 @@ impl Element {
     /// The element of a technique called `name` used by `d`: the words in
     /// its name first, then the Digimon's Field and attribute.
     pub fn of(name: &str, d: Option<&Digimon>) -> Element {
+        // Whole words, or their beginnings ("electr" for "Electro"), so a
+        // "Slice" is no "ice".
         let n = name.to_lowercase();
-        let any = |ws: &[&str]| ws.iter().any(|w| n.contains(w));
+        let words: Vec<&str> = n.split(|c: char| !c.is_alphanumeric()).collect();
+        let any = |ws: &[&str]| ws.iter().any(|w| words.iter().any(|x| x.starts_with(w)));
         if any(&[
             "fire",
             "flame",
@@ -66,7 +69,6 @@ impl Element {
             "inferno",
             "meteor",
             "gaia",
-            "crimson",
         ]) {
             Element::Fire
         } else if any(&[
@@ -128,7 +130,7 @@ impl Element {
         } else if any(&[
             "claw", "punch", "kick", "slash", "tail", "horn", "hammer", "tackle", "crash", "roll",
             "strike", "axe", "blade", "sword", "fist", "break", "whip", "knuckle", "slam", "bite",
-            "rush", "dash", "spike", "net", "thread", "ivy", "shield",
+            "rush", "dash", "spike", "net", "thread", "ivy", "shield", "slic",
         ]) {
             Element::Physical
         } else {
@@ -241,6 +243,8 @@ pub struct DamageNumber {
 
 /// How long a damage number shows, seconds.
 const NUMBER_SECONDS: f32 = 1.4;
+/// The text shadow's opacity (Bevy's default), faded with the number.
+const SHADOW_ALPHA: f32 = 0.75;
 
 /// Meshes and materials every effect shares.
 #[derive(Resource)]
@@ -786,23 +790,28 @@ pub fn damage_number(commands: &mut Commands, at: Vec3, amount: u32, side: Side)
     ));
 }
 
-/// Damage numbers rise, swell in, and fade.
+/// A damage number's parts.
+type Numbers = (
+    Entity,
+    &'static mut DamageNumber,
+    &'static mut Node,
+    &'static mut TextColor,
+    Option<&'static mut TextShadow>,
+    Option<&'static ComputedNode>,
+    &'static mut Visibility,
+);
+
+/// Damage numbers rise and fade.
 fn rise_numbers(
     time: Res<Time>,
     mut commands: Commands,
     ui_scale: Option<Res<UiScale>>,
     camera: Query<(&Camera, &GlobalTransform), With<ArenaCamera>>,
-    mut q: Query<(
-        Entity,
-        &mut DamageNumber,
-        &mut Node,
-        &mut TextColor,
-        &mut Visibility,
-    )>,
+    mut q: Query<Numbers>,
 ) {
     let scale = ui_scale.map_or(1.0, |s| s.0);
     let cam = camera.iter().next();
-    for (e, mut n, mut node, mut colour, mut vis) in &mut q {
+    for (e, mut n, mut node, mut colour, mut shadow, computed, mut vis) in &mut q {
         n.age += time.delta_secs();
         if n.age >= NUMBER_SECONDS {
             commands.entity(e).despawn();
@@ -814,11 +823,15 @@ fn rise_numbers(
             continue;
         };
         *vis = Visibility::Inherited;
-        // Centred on the point (the text is about 3 characters wide).
-        node.left = Val::Px(px.x / scale - size::HEADLINE * 0.9);
-        node.top = Val::Px(px.y / scale - size::HEADLINE * 0.6);
+        // Centred on the point (its laid-out size is in physical pixels).
+        let half = computed.map_or(Vec2::ZERO, |c| c.size() * c.inverse_scale_factor() / 2.0);
+        node.left = Val::Px(px.x / scale - half.x);
+        node.top = Val::Px(px.y / scale - half.y);
         let fade = 1.0 - ((n.age - NUMBER_SECONDS * 0.6) / (NUMBER_SECONDS * 0.4)).clamp(0.0, 1.0);
         colour.0 = colour.0.with_alpha(fade);
+        if let Some(shadow) = shadow.as_mut() {
+            shadow.color = shadow.color.with_alpha(SHADOW_ALPHA * fade);
+        }
     }
 }
 
@@ -837,6 +850,10 @@ mod tests {
         assert_eq!(Element::of("Darkness Gear", None), Element::Dark);
         assert_eq!(Element::of("Sharp Claw", None), Element::Physical);
         assert_eq!(Element::of("Vulcan's Hammer", None), Element::Physical);
+        // Words, not letters inside them.
+        assert_eq!(Element::of("Wing Slice", None), Element::Physical);
+        assert_eq!(Element::of("Twin Slicer", None), Element::Physical);
+        assert_eq!(Element::of("Crimson Lightning", None), Element::Lightning);
     }
 
     #[test]
@@ -861,11 +878,16 @@ mod tests {
     }
 
     #[test]
-    fn spreads_are_unit_and_repeatable() {
-        for i in 0..50 {
-            let d = spread(3, i);
-            assert!((d.length() - 1.0).abs() < 1e-3);
-            assert_eq!(d, spread(3, i));
+    fn bursts_spread_every_way() {
+        let dirs: Vec<Vec3> = (0..64).map(|i| spread(3, i)).collect();
+        for (axis, name) in [(Vec3::X, "x"), (Vec3::Y, "y"), (Vec3::Z, "z")] {
+            assert!(dirs.iter().any(|d| d.dot(axis) > 0.5), "none along +{name}");
+            assert!(
+                dirs.iter().any(|d| d.dot(axis) < -0.5),
+                "none along -{name}"
+            );
         }
+        let mean = dirs.iter().sum::<Vec3>() / dirs.len() as f32;
+        assert!(mean.length() < 0.3, "lopsided: {mean}");
     }
 }

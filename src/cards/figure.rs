@@ -350,6 +350,7 @@ pub enum EarKind {
 
 /// A signature part.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Feature {
     /// Horns: how many (1 to 3), how long (metres at Level IV size, 0.1 to
     /// 1.0), and where.
@@ -523,7 +524,9 @@ impl FigureSpec {
 /// Every card's figure data.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Figures {
-    by_card: BTreeMap<CardNumber, FigureSpec>,
+    /// Each card's figure, with the card's name (a card set of one's own
+    /// may give the number to another Digimon: then the figure is not its).
+    by_card: BTreeMap<CardNumber, (String, FigureSpec)>,
 }
 
 impl Figures {
@@ -540,8 +543,8 @@ impl Figures {
                 match Figures::parse(file, text, &cards) {
                     Ok(f) => all.by_card.extend(f.by_card),
                     // A test keeps this from happening; the game still
-                    // runs on derived figures if it does.
-                    Err(e) => eprintln!("warning: {e}"),
+                    // runs, on derived figures, if it does.
+                    Err(e) => eprintln!("warning: {e}; its cards get figures from their types"),
                 }
             }
             all
@@ -567,20 +570,29 @@ impl Figures {
         for (key, spec) in raw {
             let at = format!("{file}:{}: {key}", line_of(&key));
             let number: CardNumber = key.parse().map_err(|e| format!("{at}: {e}"))?;
-            match cards.get(&number) {
-                Some(c) if c.as_digimon().is_some() => {}
+            let name = match cards.get(&number) {
+                Some(c) if c.as_digimon().is_some() => c.name().to_string(),
                 Some(_) => return Err(format!("{at}: not a Digimon card, so it has no figure")),
                 None => return Err(format!("{at}: no card has this number")),
-            }
+            };
             spec.check().map_err(|e| format!("{at}: {e}"))?;
-            by_card.insert(number, spec);
+            by_card.insert(number, (name, spec));
         }
         Ok(Figures { by_card })
     }
 
     /// A card's figure data, if it has its own.
     pub fn get(&self, card: &CardNumber) -> Option<&FigureSpec> {
-        self.by_card.get(card)
+        self.by_card.get(card).map(|(_, spec)| spec)
+    }
+
+    /// A Digimon's figure data, if it has its own: the number's, when the
+    /// number names the same Digimon as the shipped card.
+    pub fn for_digimon(&self, d: &super::Digimon) -> Option<&FigureSpec> {
+        self.by_card
+            .get(&d.number)
+            .filter(|(name, _)| *name == d.name)
+            .map(|(_, spec)| spec)
     }
 
     /// How many cards have their own figure.
@@ -615,10 +627,14 @@ mod tests {
     #[test]
     fn the_shipped_figures_load_and_cover_every_shipped_digimon() {
         let cards = cards();
+        let mut each = 0;
         for (file, text) in EMBEDDED_FIGURES {
-            Figures::parse(file, text, &cards).unwrap_or_else(|e| panic!("{e}"));
+            each += Figures::parse(file, text, &cards)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .len();
         }
         let figures = Figures::embedded();
+        assert_eq!(figures.len(), each, "a card has figures in two files");
         let missing: Vec<String> = cards
             .cards()
             .iter()
@@ -663,6 +679,31 @@ mod tests {
         let bad = good.replace("#F0A020", "orange");
         let e = Figures::parse("f.ron", &bad, &cards).unwrap_err();
         assert!(e.starts_with("f.ron:2:") && e.contains("#RRGGBB"), "{e}");
+    }
+
+    #[test]
+    fn a_number_given_to_another_digimon_does_not_take_its_figure() {
+        let cards = cards();
+        let mut d = cards
+            .resolve("Agumon")
+            .unwrap()
+            .as_digimon()
+            .unwrap()
+            .clone();
+        assert!(Figures::embedded().for_digimon(&d).is_some());
+        d.name = "Somebody Else".into();
+        assert!(Figures::embedded().for_digimon(&d).is_none());
+    }
+
+    #[test]
+    fn a_misspelled_part_field_is_refused() {
+        let cards = cards();
+        let text = r##"{
+    "Dα-001": (plan: Raptor, colours: (body: "#F0A020", accent: "#FFFFFF"),
+        parts: [Tail(length: 0.8, thicknes: 0.2, tip: Plain)]),
+}"##;
+        let e = Figures::parse("f.ron", text, &cards).unwrap_err();
+        assert!(e.starts_with("f.ron:3:") && e.contains("thicknes"), "{e}");
     }
 
     #[test]

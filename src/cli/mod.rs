@@ -181,8 +181,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
     /// Bloom (the glow around lights): on or off. By default it is on,
-    /// except on a software renderer (no GPU), where it would halve the
-    /// frame rate; screenshots and tours always have it.
+    /// except on a software renderer (no GPU), where it costs about a third
+    /// of the frame rate; screenshots and tours have it unless this says off.
     #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
     pub bloom: Option<bool>,
 }

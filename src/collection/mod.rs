@@ -354,8 +354,20 @@ impl Store {
             conn,
             path: path.to_path_buf(),
         };
-        store.prepare()?;
-        Ok(store)
+        // Two bterms opening a new file at once race to set it up (WAL,
+        // the schema); SQLite may answer the loser "busy" at once rather
+        // than wait. Setting up again is harmless: it only does what is
+        // still undone.
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match store.prepare() {
+                Err(StoreError::Busy { .. }) if tries < 8 => {
+                    std::thread::sleep(Duration::from_millis(40 * tries));
+                }
+                other => return other.map(|()| store),
+            }
+        }
     }
 
     /// An empty collection in memory (for `--no-collect` dry runs and tests).

@@ -26,20 +26,22 @@ fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
     let p = in.world_position.xyz;
     let n = normalize(in.world_normal);
     let radius = stage.params.x;
+    // Every line first (their derivatives need every pixel), then the
+    // side or the top.
+    let band = line(p.y * 4.0, 0.04);
+    let cell = stage.params.z;
+    let g = max(line(p.x / cell, 0.015), line(p.z / cell, 0.015));
+    let r = length(p.xz);
+    let ring = line(r / (radius / 3.0), 0.012);
     if (n.y < 0.5) {
         // The side: dark banded metal with a glowing seam.
-        let band = line(p.y * 4.0, 0.04);
         let c = vec3<f32>(0.05, 0.07, 0.13) + vec3<f32>(0.1, 0.6, 1.2) * band * 0.8;
         return vec4<f32>(c, 1.0);
     }
-    let r = length(p.xz);
     var c = vec3<f32>(0.045, 0.06, 0.11) * (1.0 - 0.35 * r / radius);
     // The grid, fading towards the rim.
-    let cell = stage.params.z;
-    let g = max(line(p.x / cell, 0.015), line(p.z / cell, 0.015));
     c += vec3<f32>(0.03, 0.16, 0.34) * g * (0.25 + 0.75 * (1.0 - r / radius));
     // Concentric rings.
-    let ring = line(r / (radius / 3.0), 0.012);
     c += vec3<f32>(0.05, 0.22, 0.45) * ring * 0.5;
     // Pools of light at the two spots.
     let sx = stage.params.y;
