@@ -30,6 +30,8 @@ const FLASH_SECONDS: f32 = 0.25;
 const GLOW_SECONDS: f32 = 0.9;
 /// How long moves blend into each other, seconds.
 const BLEND_SECONDS: f32 = 0.12;
+/// How long a figure takes to turn into light as it digivolves, seconds.
+const LEAVE_SECONDS: f32 = 0.35;
 
 /// The way a side's figures face: towards the other side.
 pub fn facing(side: Side) -> Quat {
@@ -416,8 +418,51 @@ pub fn spawn_front(
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(PreStartup, setup_store).add_systems(
         Update,
-        (animate, play_cues, light_up).in_set(AppSystems::Update),
+        (animate, play_cues, light_up, fade_out).in_set(AppSystems::Update),
     );
+}
+
+/// A figure turning into its next level: it shrinks into white light and
+/// goes, while the new one grows out of the light (no longer a [`Figure`]:
+/// nothing stages it, no shot frames it).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Leaving {
+    /// Seconds left.
+    pub left: f32,
+    /// Its size when it began to go.
+    pub size: f32,
+}
+
+/// Starts `e`, the figure `f`, turning into light.
+pub fn leave(commands: &mut Commands, e: Entity, f: &Figure) {
+    commands.entity(e).remove::<Figure>().insert(Leaving {
+        left: LEAVE_SECONDS,
+        size: f.size,
+    });
+}
+
+/// Leaving figures shrink and whiten, then go.
+fn fade_out(
+    time: Res<Time>,
+    mut commands: Commands,
+    mut toons: ResMut<Assets<Toon>>,
+    mut q: Query<(Entity, &mut Leaving, &mut Transform, &FigureLook)>,
+) {
+    for (e, mut l, mut tf, look) in &mut q {
+        l.left -= time.delta_secs();
+        if l.left <= 0.0 {
+            commands.entity(e).despawn();
+            continue;
+        }
+        let t = 1.0 - l.left / LEAVE_SECONDS;
+        tf.scale = Vec3::splat(l.size * (1.0 - 0.45 * t));
+        let white = Vec4::new(1.0, 0.95, 0.85, 0.0) * 3.0 * t.sqrt();
+        for (h, rest) in &look.toons {
+            if let Some(mut m) = toons.get_mut(h) {
+                m.u.emissive = *rest + white;
+            }
+        }
+    }
 }
 
 /// Entrance, lunge and recoil (all offsets from home, so the animation can

@@ -174,15 +174,15 @@ fn stage_events(
             Event::Digivolved { side, to, .. }
             | Event::Jogressed { side, to, .. }
             | Event::SteppedIn { side, card: to } => {
+                let joined = matches!(e, Event::Jogressed { .. });
+                let stepped = matches!(e, Event::SteppedIn { .. });
                 replace_front(
                     &mut commands,
                     &figures_q,
-                    &parts,
-                    vfx_store.as_deref(),
+                    (&parts, vfx_store.as_deref()),
                     *side,
+                    !stepped,
                 );
-                let joined = matches!(e, Event::Jogressed { .. });
-                let stepped = matches!(e, Event::SteppedIn { .. });
                 // The partner line of a Jogress, or the line stepping in,
                 // leaves the bench.
                 for (b, f) in &benches {
@@ -308,19 +308,23 @@ pub fn camera_for(e: &Event) -> Option<CameraShot> {
     })
 }
 
-/// The old front figure of `side` leaves (it is replaced by a new one);
-/// one still slumping from its deletion breaks up now.
+/// The old front figure of `side` leaves (it is replaced by a new one):
+/// one still slumping from its deletion breaks up now; one that digivolves
+/// (`morph`) turns into light as the new one grows out of it.
 fn replace_front(
     commands: &mut Commands,
     figures_q: &FrontFigures,
-    parts: &Parts,
-    store: Option<&VfxStore>,
+    (parts, store): (&Parts, Option<&VfxStore>),
     side: Side,
+    morph: bool,
 ) {
     for (e, f, tf, dying) in figures_q {
         if f.side == side {
             if dying.is_some() {
                 break_apart(commands, (e, f, tf.translation), parts, store);
+            } else if morph {
+                figures::leave(commands, e, f);
+                commands.entity(e).insert(DuelProp);
             } else {
                 commands.entity(e).despawn();
             }
