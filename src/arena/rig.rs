@@ -890,6 +890,18 @@ impl Kit {
     }
 }
 
+/// Each arm's side (+1 left, −1 right) and joints: upper arm, forearm, hand.
+const ARMS: [(f32, Joint, Joint, Joint); 2] = [
+    (1.0, Joint::ArmL, Joint::ForearmL, Joint::HandL),
+    (-1.0, Joint::ArmR, Joint::ForearmR, Joint::HandR),
+];
+
+/// Each leg's side and joints: thigh, shin.
+const LEGS: [(f32, Joint, Joint); 2] = [
+    (1.0, Joint::ThighL, Joint::ShinL),
+    (-1.0, Joint::ThighR, Joint::ShinR),
+];
+
 fn biped(k: &mut Kit) {
     let b = k.b;
     let h = b.height;
@@ -907,10 +919,7 @@ fn biped(k: &mut Kit) {
         Vec3::new(width * 0.95, 0.13, width * 0.75),
         Tint::Body,
     );
-    for (s, thigh, shin) in [
-        (1.0, Joint::ThighL, Joint::ShinL),
-        (-1.0, Joint::ThighR, Joint::ShinR),
-    ] {
+    for (s, thigh, shin) in LEGS {
         k.bone(thigh, Joint::Hips, Vec3::new(s * width * 0.55, -0.04, 0.0));
         k.limb(thigh, limb_r * 1.15, leg * 0.45, Tint::Body);
         k.bone(shin, thigh, Vec3::new(0.0, -leg * 0.5, 0.0));
@@ -950,13 +959,7 @@ fn biped(k: &mut Kit) {
         Vec3::new(width * 1.1, torso * 0.3, width * 0.8),
         Tint::Body,
     );
-    for (i, (s, a, f, hj)) in [
-        (1.0, Joint::ArmL, Joint::ForearmL, Joint::HandL),
-        (-1.0, Joint::ArmR, Joint::ForearmR, Joint::HandR),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, (s, a, f, hj)) in ARMS.into_iter().enumerate() {
         let shoulder = Vec3::new(s * (width * 1.15 + limb_r), torso * 0.3, 0.0);
         k.bone(a, Joint::Chest, shoulder);
         k.shoulders[i] = Some((a, Vec3::new(0.0, limb_r * 0.5, 0.0)));
@@ -1012,10 +1015,7 @@ fn raptor(k: &mut Kit) {
         Vec3::new(width * 0.95, 0.18, width * 0.95),
         Tint::Body,
     );
-    for (s, thigh, shin) in [
-        (1.0, Joint::ThighL, Joint::ShinL),
-        (-1.0, Joint::ThighR, Joint::ShinR),
-    ] {
+    for (s, thigh, shin) in LEGS {
         k.bone(thigh, Joint::Hips, Vec3::new(s * width * 0.7, 0.0, 0.0));
         // A heavy thigh, a shin slanting back, a long foot.
         k.blob(
@@ -1078,13 +1078,7 @@ fn raptor(k: &mut Kit) {
         Vec3::new(width * 0.9, torso * 0.26, width * 0.8),
         Tint::Body,
     );
-    for (i, (s, a, f, hj)) in [
-        (1.0, Joint::ArmL, Joint::ForearmL, Joint::HandL),
-        (-1.0, Joint::ArmR, Joint::ForearmR, Joint::HandR),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, (s, a, f, hj)) in ARMS.into_iter().enumerate() {
         k.bone(
             a,
             Joint::Chest,
@@ -1284,10 +1278,7 @@ fn flyer(k: &mut Kit) {
         )
         .scaled(Vec3::new(body_r * 0.7, body_r * 0.8, body_r * 0.65)),
     );
-    for (s, thigh, shin) in [
-        (1.0, Joint::ThighL, Joint::ShinL),
-        (-1.0, Joint::ThighR, Joint::ShinR),
-    ] {
+    for (s, thigh, shin) in LEGS {
         k.bone(
             thigh,
             Joint::Hips,
@@ -1320,13 +1311,7 @@ fn flyer(k: &mut Kit) {
     k.eyes(head, head_r, 0.45);
     k.snout = Some(head + Vec3::new(0.0, -head_r * 0.1, head_r * 0.9));
     // Small arms folded under the wings (Garudamon has real ones: Biped).
-    for (i, (s, a, f, hj)) in [
-        (1.0, Joint::ArmL, Joint::ForearmL, Joint::HandL),
-        (-1.0, Joint::ArmR, Joint::ForearmR, Joint::HandR),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, (s, a, f, hj)) in ARMS.into_iter().enumerate() {
         k.bone(a, Joint::Chest, Vec3::new(s * body_r * 0.8, 0.0, 0.05));
         k.bone(f, a, Vec3::new(0.0, -0.12, 0.0));
         k.bone(hj, f, Vec3::new(0.0, -0.1, 0.0));
@@ -1443,13 +1428,7 @@ fn serpent(k: &mut Kit) {
     k.eyes(head + Vec3::new(0.0, head_r * 0.2, 0.0), head_r, 0.5);
     k.snout = Some(head + Vec3::new(0.0, -head_r * 0.1, head_r * 1.1));
     // Fins at the sides instead of arms.
-    for (i, (s, a, f, hj)) in [
-        (1.0, Joint::ArmL, Joint::ForearmL, Joint::HandL),
-        (-1.0, Joint::ArmR, Joint::ForearmR, Joint::HandR),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, (s, a, f, hj)) in ARMS.into_iter().enumerate() {
         k.bone(a, Joint::Chest, Vec3::new(s * r0 * 0.9, -0.15, 0.0));
         k.add(
             Part::new(
@@ -1660,13 +1639,7 @@ fn blob(k: &mut Kit) {
     k.head = (head, r * 0.85);
     k.eyes(head + Vec3::new(0.0, r * 0.05, r * 0.05), r, 0.35);
     let arm = 0.3 * b.arms;
-    for (i, (s, a, f, hj)) in [
-        (1.0, Joint::ArmL, Joint::ForearmL, Joint::HandL),
-        (-1.0, Joint::ArmR, Joint::ForearmR, Joint::HandR),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, (s, a, f, hj)) in ARMS.into_iter().enumerate() {
         k.bone(a, Joint::Chest, Vec3::new(s * r * 0.9, -r * 0.2, 0.05));
         k.limb_along(
             a,
