@@ -23,7 +23,7 @@ use super::hud::{centred_column, screen_layer};
 use super::input::{Button, Press};
 use super::sound::{Sfx, Sound};
 use super::stage::{ArenaCamera, CameraShot};
-use super::theme::{label, palette, size, space};
+use super::theme::{centred_at, label, palette, size, space};
 use super::{AppSystems, Cards, Screen, Settings};
 use crate::cards::{Card, CardKind, CardNumber, CardSet};
 use crate::collection::rankings::{BattleRecord, Rankings};
@@ -467,12 +467,10 @@ fn place_badges(
     mut badges: Query<(&Badge, &mut Node, &ComputedNode)>,
 ) {
     let (camera, at) = *camera;
-    let s = scale.0.max(0.01);
     for (badge, mut node, computed) in &mut badges {
-        if let Ok(p) = camera.world_to_viewport(at, badge.0) {
-            let half = computed.size() * computed.inverse_scale_factor() / 2.0;
-            node.left = px(p.x / s - half.x / s);
-            node.top = px(p.y / s - half.y / s);
+        if let Some((left, top)) = centred_at((camera, at), badge.0, scale.0, Some(computed)) {
+            node.left = left;
+            node.top = top;
         }
     }
 }

@@ -131,6 +131,18 @@ pub struct FigureLook {
     lit: bool,
 }
 
+impl FigureLook {
+    /// Lights every material of the figure white, `strength` over its own glow.
+    fn whiten(&self, toons: &mut Assets<Toon>, strength: f32) {
+        let white = Vec4::new(1.0, 0.95, 0.85, 0.0) * strength;
+        for (h, rest) in &self.toons {
+            if let Some(mut t) = toons.get_mut(h) {
+                t.u.emissive = *rest + white;
+            }
+        }
+    }
+}
+
 /// What every figure shares: the moves as one animation graph, the
 /// outline material, and meshes by shape.
 #[derive(Resource)]
@@ -456,12 +468,7 @@ fn fade_out(
         }
         let t = 1.0 - l.left / LEAVE_SECONDS;
         tf.scale = Vec3::splat(l.size * (1.0 - 0.45 * t));
-        let white = Vec4::new(1.0, 0.95, 0.85, 0.0) * 3.0 * t.sqrt();
-        for (h, rest) in &look.toons {
-            if let Some(mut m) = toons.get_mut(h) {
-                m.u.emissive = *rest + white;
-            }
-        }
+        look.whiten(&mut toons, 3.0 * t.sqrt());
     }
 }
 
@@ -532,12 +539,7 @@ fn light_up(mut toons: ResMut<Assets<Toon>>, mut q: Query<(&Figure, &mut FigureL
             continue;
         }
         look.lit = level > 0.0;
-        let white = Vec4::new(1.0, 0.95, 0.85, 0.0) * level * 2.5;
-        for (h, rest) in &look.toons {
-            if let Some(mut t) = toons.get_mut(h) {
-                t.u.emissive = *rest + white;
-            }
-        }
+        look.whiten(&mut toons, level * 2.5);
     }
 }
 

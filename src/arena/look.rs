@@ -276,6 +276,14 @@ impl Material for Floor {
     }
 }
 
+/// A smooth sphere of `radius` (an icosphere: even facets for glows).
+pub fn ball(radius: f32) -> Mesh {
+    Sphere::new(radius)
+        .mesh()
+        .ico(2)
+        .unwrap_or_else(|_| Sphere::new(radius).mesh().build())
+}
+
 /// Adds the materials: with a renderer their shaders and pipelines,
 /// without one (the headless tests) just their asset stores.
 pub(super) fn plugin(app: &mut App) {

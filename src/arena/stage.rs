@@ -1,5 +1,6 @@
-//! The stage: the platform, its holographic floor grid, lights, and the
-//! camera: a slow orbit when idle, cuts to the action in a battle.
+//! The stage: the platform (its floor shader draws the grid, light pools
+//! and the figures' shadows), the light rig, bloom, and the camera: a slow
+//! orbit when idle, cuts to the action in a battle.
 
 use std::f32::consts::TAU;
 
@@ -117,12 +118,7 @@ fn spawn_stage(
     // The light rig: a ring of pylons around the stage with glowing heads,
     // and a beam from above onto each fighter's spot in its side's colour.
     let pylon = meshes.add(Cuboid::new(0.25, 3.2, 0.25));
-    let head = meshes.add(
-        Sphere::new(0.22)
-            .mesh()
-            .ico(2)
-            .unwrap_or_else(|_| Sphere::new(0.22).mesh().build()),
-    );
+    let head = meshes.add(super::look::ball(0.22));
     let dark = glows.add(glow(LinearRgba::rgb(0.02, 0.03, 0.06)));
     let lamp = [
         glows.add(glow(LinearRgba::rgb(0.6, 1.6, 5.0))),
@@ -201,14 +197,6 @@ pub fn bloom() -> Bloom {
     }
 }
 
-/// Whether to bloom: as the settings say, else on unless the renderer is
-/// software (lavapipe, llvmpipe, `SwiftShader`: there Bevy's bloom passes
-/// add about 30 ms to a 53 ms frame at 720p; the glows stay, only their
-/// halo goes).
-pub fn wants_bloom(setting: Option<bool>, software: bool) -> bool {
-    setting.unwrap_or(!software)
-}
-
 /// Puts bloom on the camera or takes it off, once, when the renderer and
 /// the camera are known.
 fn set_bloom(
@@ -226,7 +214,11 @@ fn set_bloom(
     };
     // wgpu's `DeviceType::Cpu` (Bevy does not re-export the type).
     let software = format!("{:?}", adapter.device_type) == "Cpu";
-    let want = wants_bloom(settings.bloom, software);
+    // Bloom as the settings say, else on unless the renderer is software
+    // (lavapipe, llvmpipe, SwiftShader: there Bevy's bloom passes add
+    // about 30 ms to a 53 ms frame at 720p; the glows stay, only their
+    // halo goes).
+    let want = settings.bloom.unwrap_or(!software);
     for (e, has) in &camera {
         if want && !has {
             commands.entity(e).insert(bloom());

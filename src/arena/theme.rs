@@ -152,6 +152,24 @@ fn follow_window(
     }
 }
 
+/// Where a UI node goes to sit centred on a point of the world, as its
+/// left and top in the UI's units (`ui_scale`: the [`UiScale`]; the node's
+/// laid-out size, once known, centres it); `None` when the point is not on
+/// screen.
+pub fn centred_at(
+    (camera, eye): (&Camera, &GlobalTransform),
+    world: Vec3,
+    ui_scale: f32,
+    node: Option<&ComputedNode>,
+) -> Option<(Val, Val)> {
+    let p = camera.world_to_viewport(eye, world).ok()?;
+    // The node's size is in physical pixels; its inverse scale factor
+    // (window and UI scale together) turns it into the UI's units.
+    let half = node.map_or(Vec2::ZERO, |n| n.size() * n.inverse_scale_factor() / 2.0);
+    let s = ui_scale.max(0.01);
+    Some((Val::Px(p.x / s - half.x), Val::Px(p.y / s - half.y)))
+}
+
 /// The UI scale for a window this many logical pixels high.
 pub fn ui_scale(height: f32) -> f32 {
     (height / DESIGN_HEIGHT).clamp(0.5, 4.0)

@@ -9,10 +9,10 @@
 use bevy::prelude::*;
 
 use super::AppSystems;
-use super::look::Glow;
+use super::look::{Glow, ball};
 use super::stage::ArenaCamera;
 use super::staging::DuelProp;
-use super::theme::{self, palette, size};
+use super::theme::{self, centred_at, palette, size};
 use crate::cards::{Attribute, Digimon, Field};
 use crate::fingerprint::fnv1a;
 use crate::rules::terminal::Side;
@@ -284,14 +284,6 @@ impl VfxStore {
     }
 }
 
-fn additive(colour: LinearRgba) -> Glow {
-    Glow::additive(colour)
-}
-
-fn solid(colour: LinearRgba, glow: LinearRgba) -> Glow {
-    Glow::solid(colour + glow * 0.15)
-}
-
 fn setup_store(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
@@ -303,18 +295,13 @@ fn setup_store(
             let (core, glow) = e.colours();
             (
                 e,
-                materials.add(additive(glow * 0.45).soft(1.0)),
-                materials.add(solid(core, glow)),
+                materials.add(Glow::additive(glow * 0.45).soft(1.0)),
+                materials.add(Glow::solid(core + glow * 0.15)),
             )
         })
         .collect();
     commands.insert_resource(VfxStore {
-        ball: meshes.add(
-            Sphere::new(1.0)
-                .mesh()
-                .ico(2)
-                .unwrap_or_else(|_| Sphere::new(1.0).mesh().build()),
-        ),
+        ball: meshes.add(ball(1.0)),
         cube: meshes.add(Cuboid::new(1.0, 1.0, 1.0)),
         shard: meshes.add(Cone::new(0.5, 1.0).mesh().resolution(5).build()),
         ring: meshes.add(
@@ -325,10 +312,10 @@ fn setup_store(
                 .build(),
         ),
         glow,
-        data: materials.add(additive(LinearRgba::rgb(0.4, 2.6, 1.6))),
+        data: materials.add(Glow::additive(LinearRgba::rgb(0.4, 2.6, 1.6))),
         dust: materials.add(Glow::blended(LinearRgba::new(0.3, 0.3, 0.34, 0.4)).soft(1.0)),
-        evolve: materials.add(additive(LinearRgba::rgb(2.5, 2.3, 1.4)).soft(1.2)),
-        flash: materials.add(additive(LinearRgba::rgb(3.0, 2.9, 2.6)).soft(2.5)),
+        evolve: materials.add(Glow::additive(LinearRgba::rgb(2.5, 2.3, 1.4)).soft(1.2)),
+        flash: materials.add(Glow::additive(LinearRgba::rgb(3.0, 2.9, 2.6)).soft(2.5)),
     });
 }
 
@@ -818,15 +805,13 @@ fn rise_numbers(
             continue;
         }
         let world = n.at + Vec3::Y * (0.6 + n.age * 0.8);
-        let Some(px) = cam.and_then(|(c, gt)| c.world_to_viewport(gt, world).ok()) else {
+        let Some((left, top)) = cam.and_then(|c| centred_at(c, world, scale, computed)) else {
             *vis = Visibility::Hidden;
             continue;
         };
         *vis = Visibility::Inherited;
-        // Centred on the point (its laid-out size is in physical pixels).
-        let half = computed.map_or(Vec2::ZERO, |c| c.size() * c.inverse_scale_factor() / 2.0);
-        node.left = Val::Px(px.x / scale - half.x);
-        node.top = Val::Px(px.y / scale - half.y);
+        node.left = left;
+        node.top = top;
         let fade = 1.0 - ((n.age - NUMBER_SECONDS * 0.6) / (NUMBER_SECONDS * 0.4)).clamp(0.0, 1.0);
         colour.0 = colour.0.with_alpha(fade);
         if let Some(shadow) = shadow.as_mut() {

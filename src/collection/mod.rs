@@ -358,16 +358,8 @@ impl Store {
         // the schema); SQLite may answer the loser "busy" at once rather
         // than wait. Setting up again is harmless: it only does what is
         // still undone.
-        let mut tries = 0;
-        loop {
-            tries += 1;
-            match store.prepare() {
-                Err(StoreError::Busy { .. }) if tries < 8 => {
-                    std::thread::sleep(Duration::from_millis(40 * tries));
-                }
-                other => return other.map(|()| store),
-            }
-        }
+        when_busy_again(|| store.prepare())?;
+        Ok(store)
     }
 
     /// An empty collection in memory (for `--no-collect` dry runs and tests).
@@ -483,25 +475,15 @@ impl Store {
         mut f: impl FnMut(&rusqlite::Transaction<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
         let shown = self.path.display().to_string();
-        let mut tries = 0;
-        loop {
-            tries += 1;
-            let result = (|| {
-                let tx = self
-                    .conn
-                    .transaction_with_behavior(TransactionBehavior::Immediate)
-                    .map_err(|e| sql_error(&shown, &e))?;
-                let value = f(&tx)?;
-                tx.commit().map_err(|e| sql_error(&shown, &e))?;
-                Ok(value)
-            })();
-            match result {
-                Err(StoreError::Busy { .. }) if tries < 5 => {
-                    std::thread::sleep(Duration::from_millis(50 * tries));
-                }
-                other => return other,
-            }
-        }
+        when_busy_again(|| {
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(|e| sql_error(&shown, &e))?;
+            let value = f(&tx)?;
+            tx.commit().map_err(|e| sql_error(&shown, &e))?;
+            Ok(value)
+        })
     }
 
     /// Records scans in one transaction, creating the batch with the first
@@ -1238,6 +1220,21 @@ fn record_one(tx: &Connection, batch: i64, s: &NewScan) -> Result<Recorded, rusq
 }
 
 /// SQLite's answer as a [`StoreError`] naming the file.
+/// Runs `f` again, after a growing pause, while another process keeps the
+/// database busy past SQLite's own wait (up to 8 tries in all).
+fn when_busy_again<T>(mut f: impl FnMut() -> Result<T, StoreError>) -> Result<T, StoreError> {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match f() {
+            Err(StoreError::Busy { .. }) if tries < 8 => {
+                std::thread::sleep(Duration::from_millis(40 * tries));
+            }
+            other => return other,
+        }
+    }
+}
+
 fn sql_error(path: &str, e: &rusqlite::Error) -> StoreError {
     let path = path.to_string();
     let why = e.to_string();
