@@ -8,12 +8,14 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
+use bevy_hanabi::ParticleEffect;
 use bterm::ai::Strength;
 use bterm::arena::duel::{Duel, DuelKind, DuelStarted, Show, Staged};
 use bterm::arena::figures::Figure;
 use bterm::arena::input::{Button, Press};
 use bterm::arena::scan::Roster;
 use bterm::arena::sound::{Sfx, Sound};
+use bterm::arena::sparks::{Fading, Following};
 use bterm::arena::staging::{Board, Debris, Projectile};
 use bterm::arena::{AppPlugin, Cards, Screen, Settings, Timeouts};
 use bterm::cards::{CardNumber, CardSet};
@@ -390,6 +392,24 @@ fn each_event_is_staged() {
         count(&mut app, projectiles),
         before + 1,
         "a technique flies"
+    );
+    let trails = |w: &mut World| w.query::<&Following>().iter(w).count();
+    let fading = |w: &mut World| w.query::<(&ParticleEffect, &Fading)>().iter(w).count();
+    assert_eq!(count(&mut app, trails), 1, "it sheds a trail of particles");
+    assert!(
+        run_until(&mut app, 3.0, |a| count(a, projectiles) == 0),
+        "it lands"
+    );
+    app.update();
+    assert_eq!(count(&mut app, trails), 0, "the trail stops following");
+    assert_eq!(
+        count(&mut app, fading),
+        2,
+        "a burst where it lands, and the trail lingering"
+    );
+    assert!(
+        run_until(&mut app, 3.0, |a| count(a, fading) == 0),
+        "the effects leave once their particles are gone"
     );
     assert_eq!(
         app.world().resource::<Board>().sides[0].technique,

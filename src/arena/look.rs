@@ -286,7 +286,7 @@ pub fn ball(radius: f32) -> Mesh {
 
 /// Adds the materials: with a renderer their shaders and pipelines,
 /// without one (the headless tests) just their asset stores.
-pub(super) fn plugin(app: &mut App) {
+pub fn plugin(app: &mut App) {
     if app.is_plugin_added::<bevy::render::RenderPlugin>() {
         embedded_asset!(app, "shaders/toon.wgsl");
         embedded_asset!(app, "shaders/outline.wgsl");

@@ -23,6 +23,7 @@ pub mod result;
 pub mod rig;
 pub mod scan;
 pub mod sound;
+pub mod sparks;
 pub mod stage;
 pub mod staging;
 pub mod theme;

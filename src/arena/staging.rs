@@ -421,21 +421,22 @@ fn launch(
     // vertical part cancels the (scaled) gravity on the way.
     let velocity = (to - from) / FLIGHT + Vec3::Y * 0.5 * 9.81 * 0.35 * FLIGHT;
     let radius = 0.12 + (power as f32 / 1000.0).min(1.5) * 0.18;
-    let mut e = commands.spawn((
-        DuelProp,
-        Projectile {
-            target: side.other(),
-            velocity,
-            radius,
-            left: FLIGHT,
-            element,
-            power,
-        },
-        Transform::from_translation(from),
-    ));
+    let id = commands
+        .spawn((
+            DuelProp,
+            Projectile {
+                target: side.other(),
+                velocity,
+                radius,
+                left: FLIGHT,
+                element,
+                power,
+            },
+            Transform::from_translation(from),
+        ))
+        .id();
     if let Some(store) = store {
-        let (trail, core) = vfx::technique_look(store, element, radius);
-        e.insert(trail).with_child(core);
+        vfx::technique_look(commands, store, (id, from), element, radius);
     }
 }
 

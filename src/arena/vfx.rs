@@ -2,19 +2,21 @@
 //! or physical, from its name, the Digimon's Field and attribute), its
 //! trail in flight and its burst on impact, shock rings, the data a
 //! deleted Digimon breaks up into, the light of a digivolution, and damage
-//! numbers that rise from the figure that took the blow. Particles are
-//! small meshes shared by every particle of a kind (the renderer draws
-//! them as instances), moved here without physics.
+//! numbers that rise from the figure that took the blow. Particles are GPU
+//! effects ([`super::sparks`]); the shapes of light (rings, flashes,
+//! slashes, the evolution column) are meshes shared by every flare of a
+//! kind, moved here without physics.
 
 use bevy::prelude::*;
+use bevy_hanabi::EffectAsset;
 
 use super::AppSystems;
 use super::look::{Glow, ball};
+use super::sparks::{self, Spark, Sparks};
 use super::stage::ArenaCamera;
 use super::staging::DuelProp;
 use super::theme::{self, centred_at, palette, size};
 use crate::cards::{Attribute, Digimon, Field};
-use crate::fingerprint::fnv1a;
 use crate::rules::terminal::Side;
 
 /// What a technique is made of.
@@ -189,45 +191,37 @@ impl Element {
     }
 }
 
-/// The shapes particles take.
+/// The shapes flares take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Mote {
+enum Shape {
     Ball,
-    Cube,
-    Shard,
     Ring,
 }
 
-/// A particle: moved, grown or shrunk, and cleared by [`move_particles`].
+/// A shape of light (a ring, a flash, a slash, a column) that swells or
+/// shrinks, drifts and fades out: moved and cleared by [`move_flares`].
+/// The particles are GPU effects ([`super::sparks`]).
 #[derive(Component, Debug, Clone, Copy)]
-pub struct Particle {
+pub struct Flare {
     /// Velocity, m/s.
     pub vel: Vec3,
-    /// Acceleration, m/s² (gravity is negative y).
-    pub accel: Vec3,
-    /// Drag: the share of its speed it loses each second.
-    pub drag: f32,
     /// Seconds it lives.
     pub life: f32,
     /// Seconds it has lived.
     pub age: f32,
     /// Its size at birth and at death.
     pub sizes: (f32, f32),
-    /// Its spin, radians per second about each axis.
-    pub spin: Vec3,
     /// Its shape's stretch.
     pub stretch: Vec3,
 }
 
-/// A technique's trail: particles dropped behind it as it flies.
+/// A technique's trail of rings (holy light, a physical blow's rush).
 #[derive(Component, Debug, Clone, Copy)]
 pub struct Trail {
     /// What it is made of.
     pub element: Element,
-    /// Seconds until the next particle.
+    /// Seconds until the next ring.
     pub next: f32,
-    /// A counter that spreads the particles (no randomness on stage).
-    pub n: u32,
     /// Where it was last frame.
     pub last: Option<Vec3>,
 }
@@ -246,23 +240,20 @@ const NUMBER_SECONDS: f32 = 1.4;
 /// The text shadow's opacity (Bevy's default), faded with the number.
 const SHADOW_ALPHA: f32 = 0.75;
 
-/// Meshes and materials every effect shares.
+/// Meshes, materials and particle effects every effect shares.
 #[derive(Resource)]
 pub struct VfxStore {
     ball: Handle<Mesh>,
-    cube: Handle<Mesh>,
     shard: Handle<Mesh>,
     ring: Handle<Mesh>,
     /// Per element: the glowing (additive) material and the solid one.
     glow: Vec<(Element, Handle<Glow>, Handle<Glow>)>,
-    /// Deletion's data motes.
-    data: Handle<Glow>,
-    /// Smoke and dust.
-    dust: Handle<Glow>,
     /// The evolution light.
     evolve: Handle<Glow>,
     /// A white flash.
     flash: Handle<Glow>,
+    /// The particle effects.
+    sparks: Sparks,
 }
 
 impl VfxStore {
@@ -271,15 +262,13 @@ impl VfxStore {
             .iter()
             .find(|(x, _, _)| *x == e)
             .map(|(_, g, s)| (g.clone(), s.clone()))
-            .unwrap_or_else(|| (self.data.clone(), self.data.clone()))
+            .unwrap_or_else(|| (self.flash.clone(), self.flash.clone()))
     }
 
-    fn mesh(&self, m: Mote) -> Handle<Mesh> {
+    fn mesh(&self, m: Shape) -> Handle<Mesh> {
         match m {
-            Mote::Ball => self.ball.clone(),
-            Mote::Cube => self.cube.clone(),
-            Mote::Shard => self.shard.clone(),
-            Mote::Ring => self.ring.clone(),
+            Shape::Ball => self.ball.clone(),
+            Shape::Ring => self.ring.clone(),
         }
     }
 }
@@ -288,6 +277,7 @@ fn setup_store(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<Glow>>,
+    mut effects: ResMut<Assets<EffectAsset>>,
 ) {
     let glow = Element::ALL
         .iter()
@@ -302,7 +292,6 @@ fn setup_store(
         .collect();
     commands.insert_resource(VfxStore {
         ball: meshes.add(ball(1.0)),
-        cube: meshes.add(Cuboid::new(1.0, 1.0, 1.0)),
         shard: meshes.add(Cone::new(0.5, 1.0).mesh().resolution(5).build()),
         ring: meshes.add(
             Torus::new(0.92, 1.0)
@@ -312,70 +301,71 @@ fn setup_store(
                 .build(),
         ),
         glow,
-        data: materials.add(Glow::additive(LinearRgba::rgb(0.4, 2.6, 1.6))),
-        dust: materials.add(Glow::blended(LinearRgba::new(0.3, 0.3, 0.34, 0.4)).soft(1.0)),
         evolve: materials.add(Glow::additive(LinearRgba::rgb(2.5, 2.3, 1.4)).soft(1.2)),
         flash: materials.add(Glow::additive(LinearRgba::rgb(3.0, 2.9, 2.6)).soft(2.5)),
+        sparks: Sparks::build(&mut effects),
     });
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_systems(PreStartup, setup_store).add_systems(
-        Update,
-        (drop_trails, move_particles, rise_numbers).in_set(AppSystems::Update),
-    );
+/// The effects: their shared meshes, materials and particle effects, and
+/// the systems that move them (also used alone by `examples/effects.rs`).
+pub fn plugin(app: &mut App) {
+    app.add_plugins(sparks::plugin)
+        .add_systems(PreStartup, setup_store)
+        .add_systems(
+            Update,
+            (drop_trails, move_flares, rise_numbers).in_set(AppSystems::Update),
+        );
 }
 
-/// Spawns one particle.
-fn mote(
+/// Spawns one flare.
+fn flare(
     commands: &mut Commands,
     store: &VfxStore,
-    m: Mote,
+    m: Shape,
     material: Handle<Glow>,
     at: Vec3,
-    p: Particle,
+    f: Flare,
     rot: Quat,
 ) {
     commands.spawn((
         DuelProp,
-        p,
+        f,
         Mesh3d(store.mesh(m)),
         MeshMaterial3d(material),
         Transform::from_translation(at)
             .with_rotation(rot)
-            .with_scale(p.stretch * p.sizes.0),
+            .with_scale(f.stretch * f.sizes.0),
     ));
 }
 
-/// A spread of directions, the same every time for the same `seed`.
-fn spread(seed: u64, i: u32) -> Vec3 {
-    let h = fnv1a(&[seed.to_le_bytes(), u64::from(i).to_le_bytes()].concat());
-    let a = (h & 0xFFFF) as f32 / 65535.0 * std::f32::consts::TAU;
-    let y = ((h >> 16) & 0xFFFF) as f32 / 65535.0 * 2.0 - 1.0;
-    let r = (1.0 - y * y).max(0.0).sqrt();
-    Vec3::new(r * a.cos(), y, r * a.sin())
-}
-
-fn particle(vel: Vec3, life: f32, sizes: (f32, f32)) -> Particle {
-    Particle {
-        vel,
-        accel: Vec3::ZERO,
-        drag: 0.0,
+/// A flare that stays where it is born.
+fn still(life: f32, sizes: (f32, f32)) -> Flare {
+    Flare {
+        vel: Vec3::ZERO,
         life,
         age: 0.0,
         sizes,
-        spin: Vec3::ZERO,
         stretch: Vec3::ONE,
     }
 }
 
-/// A technique's trail (on the projectile) and its glowing core (a child,
-/// so physics, which moves the projectile, never rescales it).
+/// How much bigger than usual a blow of `power` looks.
+fn bigness(power: u32) -> f32 {
+    0.7 + (power as f32 / 1000.0).min(1.2) * 0.5
+}
+
+/// A technique in flight, `entity` at `at`: its glowing core (a child, so
+/// physics, which moves the technique, never rescales it), its ring trail
+/// (on the technique) and its particle trail (an effect that follows it and
+/// lingers after it lands).
 pub fn technique_look(
+    commands: &mut Commands,
     store: &VfxStore,
+    (entity, at): (Entity, Vec3),
     element: Element,
     radius: f32,
-) -> (impl Bundle, impl Bundle) {
+) {
     let (_, solid) = store.mats(element);
     let (mesh, scale, rot) = match element {
         Element::Ice => (
@@ -390,25 +380,31 @@ pub fn technique_look(
         ),
         _ => (store.ball.clone(), Vec3::ONE, Quat::IDENTITY),
     };
-    (
-        (
+    commands
+        .entity(entity)
+        .insert((
             Trail {
                 element,
                 next: 0.0,
-                n: 0,
                 last: None,
             },
             Visibility::default(),
-        ),
-        (
+        ))
+        .with_child((
             Mesh3d(mesh),
             MeshMaterial3d(solid),
             Transform::from_rotation(rot).with_scale(scale * radius),
-        ),
-    )
+        ));
+    store.sparks.trail(
+        commands,
+        element,
+        entity,
+        at,
+        (radius / 0.2).clamp(0.7, 1.6),
+    );
 }
 
-/// Drops trail particles behind techniques in flight.
+/// Drops rings behind holy and physical techniques in flight.
 fn drop_trails(
     time: Res<Time>,
     mut commands: Commands,
@@ -423,99 +419,24 @@ fn drop_trails(
             .last
             .map_or(Vec3::X, |l| (at - l).normalize_or(Vec3::X));
         trail.last = Some(at);
+        let (every, look) = match trail.element {
+            Element::Holy => (0.1, still(0.35, (0.15, 0.5))),
+            Element::Physical => (0.05, still(0.18, (0.25, 0.4))),
+            _ => continue,
+        };
         trail.next -= dt;
         while trail.next <= 0.0 {
-            trail.next += 0.025;
-            trail.n += 1;
-            let d = spread(7, trail.n);
-            let (glow, solid) = store.mats(trail.element);
-            match trail.element {
-                Element::Fire => mote(
-                    &mut commands,
-                    &store,
-                    Mote::Ball,
-                    glow,
-                    at + d * 0.08,
-                    Particle {
-                        accel: Vec3::Y * 1.5,
-                        ..particle(d * 0.4, 0.4, (0.2, 0.05))
-                    },
-                    Quat::IDENTITY,
-                ),
-                Element::Ice => mote(
-                    &mut commands,
-                    &store,
-                    Mote::Cube,
-                    solid,
-                    at + d * 0.12,
-                    Particle {
-                        accel: Vec3::Y * -2.0,
-                        spin: d * 6.0,
-                        ..particle(d * 0.3, 0.5, (0.06, 0.0))
-                    },
-                    Quat::from_rotation_arc(Vec3::Y, d),
-                ),
-                Element::Lightning => mote(
-                    &mut commands,
-                    &store,
-                    Mote::Cube,
-                    glow,
-                    at + d * 0.15,
-                    Particle {
-                        stretch: Vec3::new(0.15, 1.0, 0.15),
-                        ..particle(Vec3::ZERO, 0.12, (0.35, 0.3))
-                    },
-                    Quat::from_rotation_arc(Vec3::Y, (heading + d).normalize_or(Vec3::Y)),
-                ),
-                Element::Dark => mote(
-                    &mut commands,
-                    &store,
-                    Mote::Ball,
-                    glow,
-                    at + d * 0.1,
-                    Particle {
-                        drag: 1.5,
-                        ..particle(d.cross(heading) * 0.8, 0.5, (0.12, 0.3))
-                    },
-                    Quat::IDENTITY,
-                ),
-                Element::Holy => {
-                    if trail.n % 4 == 0 {
-                        mote(
-                            &mut commands,
-                            &store,
-                            Mote::Ring,
-                            glow,
-                            at,
-                            particle(Vec3::ZERO, 0.35, (0.15, 0.5)),
-                            Quat::from_rotation_arc(Vec3::Y, heading),
-                        );
-                    } else {
-                        mote(
-                            &mut commands,
-                            &store,
-                            Mote::Ball,
-                            glow,
-                            at + d * 0.15,
-                            particle(d * 0.2, 0.3, (0.05, 0.0)),
-                            Quat::IDENTITY,
-                        );
-                    }
-                }
-                Element::Physical => {
-                    if trail.n % 2 == 0 {
-                        mote(
-                            &mut commands,
-                            &store,
-                            Mote::Ring,
-                            glow,
-                            at,
-                            particle(Vec3::ZERO, 0.18, (0.25, 0.4)),
-                            Quat::from_rotation_arc(Vec3::Y, heading),
-                        );
-                    }
-                }
-            }
+            trail.next += every;
+            let (glow, _) = store.mats(trail.element);
+            flare(
+                &mut commands,
+                &store,
+                Shape::Ring,
+                glow,
+                at,
+                look,
+                Quat::from_rotation_arc(Vec3::Y, heading),
+            );
         }
     }
 }
@@ -523,114 +444,37 @@ fn drop_trails(
 /// A technique lands: a burst in its element at `at`.
 pub fn impact(commands: &mut Commands, store: &VfxStore, element: Element, at: Vec3, power: u32) {
     let (glow, solid) = store.mats(element);
-    let big = 0.7 + (power as f32 / 1000.0).min(1.2) * 0.5;
-    let seed = u64::from(power) ^ element as u64;
-    for i in 0..16 {
-        let d = spread(seed, i);
-        match element {
-            Element::Fire => mote(
-                commands,
-                store,
-                Mote::Ball,
-                glow.clone(),
-                at,
-                Particle {
-                    drag: 2.5,
-                    accel: Vec3::Y * 2.0,
-                    ..particle(d * 4.0 * big, 0.55, (0.3 * big, 0.05))
-                },
-                Quat::IDENTITY,
-            ),
-            Element::Ice => mote(
-                commands,
-                store,
-                Mote::Shard,
-                solid.clone(),
-                at,
-                Particle {
-                    accel: Vec3::Y * -9.0,
-                    spin: d * 8.0,
-                    stretch: Vec3::new(0.5, 1.6, 0.5),
-                    ..particle(d * 4.5 * big + Vec3::Y * 2.0, 0.7, (0.12 * big, 0.05))
-                },
-                Quat::from_rotation_arc(Vec3::Y, d),
-            ),
-            Element::Lightning => mote(
-                commands,
-                store,
-                Mote::Cube,
-                glow.clone(),
-                at + d * 0.3,
-                Particle {
-                    stretch: Vec3::new(0.12, 1.0, 0.12),
-                    ..particle(d * 2.0, 0.25, (0.6 * big, 0.1))
-                },
-                Quat::from_rotation_arc(Vec3::Y, d),
-            ),
-            Element::Dark => mote(
-                commands,
-                store,
-                Mote::Ball,
-                glow.clone(),
-                at,
-                Particle {
-                    drag: 3.0,
-                    ..particle(d * 3.0 * big, 0.7, (0.15, 0.45 * big))
-                },
-                Quat::IDENTITY,
-            ),
-            Element::Holy => mote(
-                commands,
-                store,
-                Mote::Ball,
-                glow.clone(),
-                at,
-                Particle {
-                    drag: 2.0,
-                    accel: Vec3::Y * 1.0,
-                    ..particle(d * 3.5 * big, 0.6, (0.1, 0.02))
-                },
-                Quat::IDENTITY,
-            ),
-            Element::Physical => mote(
-                commands,
-                store,
-                Mote::Ball,
-                store.dust.clone(),
-                at - Vec3::Y * 0.4,
-                Particle {
-                    drag: 3.0,
-                    ..particle(
-                        Vec3::new(d.x, d.y.abs() * 0.4, d.z) * 3.0,
-                        0.6,
-                        (0.12, 0.35),
-                    )
-                },
-                Quat::IDENTITY,
-            ),
-        }
-    }
+    let big = bigness(power);
+    let seed = power ^ ((element as u32) << 16);
+    let centre = if element == Element::Physical {
+        at - Vec3::Y * 0.4
+    } else {
+        at
+    };
+    store
+        .sparks
+        .burst(commands, Spark::Impact(element), centre, big, seed);
     // A ring of light across the blow.
-    mote(
+    flare(
         commands,
         store,
-        Mote::Ring,
-        glow.clone(),
+        Shape::Ring,
+        glow,
         at,
-        particle(Vec3::ZERO, 0.3, (0.2, 1.4 * big)),
+        still(0.3, (0.2, 1.4 * big)),
         Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
     );
     if element == Element::Physical {
         // The slash: a thin bright arc across the target.
-        mote(
+        flare(
             commands,
             store,
-            Mote::Ring,
+            Shape::Ring,
             solid,
             at,
-            Particle {
+            Flare {
                 stretch: Vec3::new(1.0, 0.2, 0.35),
-                ..particle(Vec3::ZERO, 0.22, (0.9 * big, 1.2 * big))
+                ..still(0.22, (0.9 * big, 1.2 * big))
             },
             Quat::from_rotation_z(0.9) * Quat::from_rotation_x(1.2),
         );
@@ -639,13 +483,13 @@ pub fn impact(commands: &mut Commands, store: &VfxStore, element: Element, at: V
 
 /// A flash of light that swells and fades at `at`.
 pub fn flash(commands: &mut Commands, store: &VfxStore, at: Vec3, size: f32) {
-    mote(
+    flare(
         commands,
         store,
-        Mote::Ball,
+        Shape::Ball,
         store.flash.clone(),
         at,
-        particle(Vec3::ZERO, 0.3, (0.1, size)),
+        still(0.3, (0.1, size)),
         Quat::IDENTITY,
     );
 }
@@ -653,13 +497,13 @@ pub fn flash(commands: &mut Commands, store: &VfxStore, at: Vec3, size: f32) {
 /// A shock ring that runs across the floor from `at`.
 pub fn shock_ring(commands: &mut Commands, store: &VfxStore, at: Vec3, size: f32) {
     let (glow, _) = store.mats(Element::Physical);
-    mote(
+    flare(
         commands,
         store,
-        Mote::Ring,
+        Shape::Ring,
         glow,
         Vec3::new(at.x, 0.05, at.z),
-        particle(Vec3::ZERO, 0.5, (0.3, size)),
+        still(0.5, (0.3, size)),
         Quat::IDENTITY,
     );
 }
@@ -667,93 +511,62 @@ pub fn shock_ring(commands: &mut Commands, store: &VfxStore, at: Vec3, size: f32
 /// A deleted figure breaks up into data: glowing motes that rise and
 /// scatter from the sphere it stood in.
 pub fn data_burst(commands: &mut Commands, store: &VfxStore, centre: Vec3, radius: f32) {
-    for i in 0..40 {
-        let d = spread(99, i);
-        mote(
-            commands,
-            store,
-            Mote::Cube,
-            store.data.clone(),
-            centre + d * radius * 0.7,
-            Particle {
-                drag: 0.8,
-                accel: Vec3::Y * 2.2,
-                spin: d * 4.0,
-                ..particle(d * 0.8, 1.1 + (i % 5) as f32 * 0.1, (0.07, 0.0))
-            },
-            Quat::from_rotation_arc(Vec3::Y, d),
-        );
-    }
+    store
+        .sparks
+        .burst(commands, Spark::Data, centre, radius.max(0.3), 99);
     shock_ring(commands, store, centre, 2.0);
 }
 
-/// The light of a digivolution: a column and rising rings at `at`.
+/// The light of a digivolution: a column, rising rings and motes at `at`.
 pub fn evolution_light(commands: &mut Commands, store: &VfxStore, at: Vec3) {
-    mote(
+    flare(
         commands,
         store,
-        Mote::Ball,
+        Shape::Ball,
         store.evolve.clone(),
         at + Vec3::Y * 1.5,
-        Particle {
+        Flare {
             stretch: Vec3::new(0.5, 4.0, 0.5),
-            ..particle(Vec3::ZERO, 0.9, (0.6, 0.05))
+            ..still(0.9, (0.6, 0.05))
         },
         Quat::IDENTITY,
     );
     for i in 0..4 {
-        mote(
+        flare(
             commands,
             store,
-            Mote::Ring,
+            Shape::Ring,
             store.evolve.clone(),
             at + Vec3::Y * (0.1 + 0.3 * i as f32),
-            particle(Vec3::Y * (1.2 + 0.4 * i as f32), 0.9, (0.5, 1.3)),
-            Quat::IDENTITY,
-        );
-    }
-    for i in 0..20 {
-        let d = spread(5, i);
-        mote(
-            commands,
-            store,
-            Mote::Cube,
-            store.evolve.clone(),
-            at + Vec3::new(d.x, 0.1, d.z) * 1.2,
-            Particle {
-                spin: d * 3.0,
-                ..particle(Vec3::Y * (1.5 + d.y.abs() * 2.0), 0.9, (0.08, 0.0))
+            Flare {
+                vel: Vec3::Y * (1.2 + 0.4 * i as f32),
+                ..still(0.9, (0.5, 1.3))
             },
             Quat::IDENTITY,
         );
     }
+    store
+        .sparks
+        .burst(commands, Spark::Evolve, at + Vec3::Y * 0.1, 1.0, 5);
 }
 
-/// Moves, grows and clears particles.
-fn move_particles(
+/// Moves, grows and clears flares.
+fn move_flares(
     time: Res<Time>,
     mut commands: Commands,
-    mut q: Query<(Entity, &mut Particle, &mut Transform)>,
+    mut q: Query<(Entity, &mut Flare, &mut Transform)>,
 ) {
     let dt = time.delta_secs();
-    for (e, mut p, mut tf) in &mut q {
-        p.age += dt;
-        if p.age >= p.life {
+    for (e, mut f, mut tf) in &mut q {
+        f.age += dt;
+        if f.age >= f.life {
             commands.entity(e).despawn();
             continue;
         }
-        let accel = p.accel;
-        let drag = p.drag;
-        p.vel += accel * dt;
-        p.vel *= (1.0 - drag * dt).max(0.0);
-        tf.translation += p.vel * dt;
-        if p.spin != Vec3::ZERO {
-            let s = p.spin * dt;
-            tf.rotation = Quat::from_euler(EulerRot::XYZ, s.x, s.y, s.z) * tf.rotation;
-        }
-        let t = p.age / p.life;
-        let size = p.sizes.0 + (p.sizes.1 - p.sizes.0) * t;
-        tf.scale = p.stretch * size.max(0.0);
+        tf.translation += f.vel * dt;
+        let t = f.age / f.life;
+        let size = f.sizes.0 + (f.sizes.1 - f.sizes.0) * t;
+        tf.scale = f.stretch * size.max(0.0);
     }
 }
 
@@ -860,19 +673,5 @@ mod tests {
             }
         }
         assert_eq!(seen.len(), Element::ALL.len(), "{seen:?}");
-    }
-
-    #[test]
-    fn bursts_spread_every_way() {
-        let dirs: Vec<Vec3> = (0..64).map(|i| spread(3, i)).collect();
-        for (axis, name) in [(Vec3::X, "x"), (Vec3::Y, "y"), (Vec3::Z, "z")] {
-            assert!(dirs.iter().any(|d| d.dot(axis) > 0.5), "none along +{name}");
-            assert!(
-                dirs.iter().any(|d| d.dot(axis) < -0.5),
-                "none along -{name}"
-            );
-        }
-        let mean = dirs.iter().sum::<Vec3>() / dirs.len() as f32;
-        assert!(mean.length() < 0.3, "lopsided: {mean}");
     }
 }
