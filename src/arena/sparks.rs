@@ -1,5 +1,5 @@
 //! Particles: the sparks, embers, shards, puffs and data motes of the
-//! arena's effects, simulated and drawn on the GPU by bevy_hanabi (it runs
+//! arena's effects, simulated and drawn on the GPU by `bevy_hanabi` (it runs
 //! on the software renderer the screenshots and clips use).
 //!
 //! Every look is one [`EffectAsset`], built once at start-up from a small
@@ -12,6 +12,9 @@ use std::collections::HashMap;
 
 use bevy::prelude::*;
 use bevy_hanabi::prelude::*;
+
+/// The particle effect asset (the rest of the arena names it from here).
+pub use bevy_hanabi::EffectAsset;
 
 use super::AppSystems;
 use super::staging::DuelProp;
@@ -367,7 +370,7 @@ impl Look {
         .init(age)
         .init(life)
         .init(spin)
-        .init(size.clone())
+        .init(size)
         .update(size)
         .render(ColorOverLifetimeModifier::new(colour))
         .render(orient)

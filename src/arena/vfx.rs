@@ -8,11 +8,10 @@
 //! kind, moved here without physics.
 
 use bevy::prelude::*;
-use bevy_hanabi::EffectAsset;
 
 use super::AppSystems;
 use super::look::{Glow, ball};
-use super::sparks::{self, Spark, Sparks};
+use super::sparks::{self, EffectAsset, Spark, Sparks};
 use super::stage::ArenaCamera;
 use super::staging::DuelProp;
 use super::theme::{self, centred_at, palette, size};
