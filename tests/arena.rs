@@ -662,3 +662,58 @@ fn an_empty_gallery_says_so_and_any_button_goes_back() {
     press(&mut app, Side::P2, Button::B);
     assert_eq!(screen(&app), Screen::Attract);
 }
+
+#[test]
+fn a_card_game_alpha_replay_is_staged_on_the_table_card_for_card() {
+    use bterm::arena::table::{PendingTable, TableCard, TableGame, cpu_game, goals};
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(settings(&dir));
+    let cards = CardSet::embedded();
+    let replay = cpu_game(2, 3, &cards).expect("a CPU game");
+    let actions = replay.actions.len();
+    app.world_mut()
+        .insert_resource(PendingTable(replay, "test".into()));
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Table);
+    app.update();
+    app.update();
+    assert_eq!(screen(&app), Screen::Table);
+    let on_table = |app: &mut App| {
+        app.world_mut()
+            .query::<&TableCard>()
+            .iter(app.world())
+            .copied()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(on_table(&mut app).len(), 64, "both decks are dealt");
+    // Step by step (B), every card lies where the rules put it.
+    let mut flips = 0;
+    let mut was_up = std::collections::HashMap::new();
+    for step in 0..=actions {
+        press(&mut app, Side::P1, Button::B);
+        app.update();
+        app.update();
+        let game = app.world().resource::<TableGame>();
+        assert!(game.paused, "a step pauses the game");
+        let layout = game.m.as_ref().unwrap().layout();
+        let want = goals(&layout, true);
+        let shown = on_table(&mut app);
+        assert_eq!(shown.len(), want.len(), "step {step}: cards on the table");
+        for c in shown {
+            let (goal, up) = want[&c.id];
+            assert_eq!(c.goal, goal, "step {step}: {:?} out of place", c.number);
+            assert_eq!(c.face_up, up);
+            if was_up.insert(c.id, up).is_some_and(|before| before != up) {
+                flips += 1;
+            }
+        }
+    }
+    assert!(flips > 0, "cards turn over as the game goes");
+    let game = app.world().resource::<TableGame>();
+    assert_eq!(game.next, actions);
+    assert_eq!(game.verdict, Some(Ok(())), "the replay verifies");
+    // Opened from the game, an ended table goes back to attract.
+    assert!(run_until(&mut app, 40.0, |a| screen(a) == Screen::Attract));
+    assert!(on_table(&mut app).is_empty(), "the table is cleared");
+}

@@ -51,7 +51,7 @@ fn start_demo(
     mut count: ResMut<DemoCount>,
     mut started: MessageWriter<DuelStarted>,
 ) {
-    if settings.replay.is_some() {
+    if settings.opens_on_replay() {
         return;
     }
     count.0 += 1;
@@ -108,8 +108,12 @@ fn press_to_start(
     mut next: ResMut<NextState<Screen>>,
     mut sfx: MessageWriter<Sfx>,
 ) {
-    if settings.replay.is_some() {
-        next.set(Screen::Replay);
+    if settings.opens_on_replay() {
+        next.set(if settings.table.is_some() {
+            Screen::Table
+        } else {
+            Screen::Replay
+        });
         return;
     }
     let key = keys.is_some_and(|k| k.any_just_pressed([KeyCode::Enter, KeyCode::Space]));
@@ -129,7 +133,7 @@ fn press_to_start(
 }
 
 fn spawn_title(mut commands: Commands, cards: Res<Cards>, settings: Res<Settings>) {
-    if settings.replay.is_some() {
+    if settings.opens_on_replay() {
         return;
     }
     commands

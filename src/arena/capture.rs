@@ -2,7 +2,9 @@
 //! `--screenshot FILE` saves one frame and quits; `--tour DIR` drives the
 //! game through every screen with scripted button presses and saves a PNG
 //! per screen (attract, collection, rankings, scan, battle, result,
-//! replay, gallery and its choices), then quits.
+//! replay, gallery and its choices; then a Card Game Alpha game between
+//! CPUs on its table: 2 seats in Preparation and in a battle, 4 seats, the
+//! result), then quits.
 
 use std::path::PathBuf;
 
@@ -14,7 +16,8 @@ use super::duel::Duel;
 use super::gallery::{Gallery, Mode};
 use super::input::{Button, Press};
 use super::staging::Board;
-use super::{AppSystems, Screen};
+use super::table::{PendingTable, TableGame, cpu_game};
+use super::{AppSystems, Cards, Screen};
 use crate::rules::terminal::Side;
 use crate::session::GameOptions;
 
@@ -27,7 +30,7 @@ const SAVE_FRAMES: u32 = 20;
 const TOUR_LIMIT: f32 = 300.0;
 
 /// The screens a tour saves, in order.
-pub const TOUR_SHOTS: [&str; 9] = [
+pub const TOUR_SHOTS: [&str; 13] = [
     "attract",
     "collection",
     "rankings",
@@ -37,6 +40,10 @@ pub const TOUR_SHOTS: [&str; 9] = [
     "replay",
     "gallery",
     "gallery-choose",
+    "alpha-table",
+    "alpha-battle",
+    "alpha-4-seat",
+    "alpha-result",
 ];
 
 /// What a scripted run does.
@@ -131,6 +138,7 @@ fn tour(
     mut exit: MessageWriter<AppExit>,
     mut next: ResMut<NextState<Screen>>,
     gallery: Res<Gallery>,
+    (cards, mut table): (Res<Cards>, Option<ResMut<TableGame>>),
 ) {
     let Some(dir) = &script.tour else { return };
     let dt = time.delta_secs();
@@ -198,6 +206,57 @@ fn tour(
             if matches!(gallery.mode, Mode::Actions(_)) && t.on_screen > 5.0 =>
         {
             snap(&mut t, "gallery-choose");
+        }
+        // A Card Game Alpha game between CPUs, on its table.
+        (Screen::Gallery, Some("alpha-table")) if settled => {
+            if let Some(replay) = cpu_game(2, 3, &cards.0) {
+                commands.insert_resource(PendingTable(replay, "a CPU game".into()));
+            }
+            next.set(Screen::Table);
+        }
+        // In a Preparation Phase, once the cards are dealt.
+        (Screen::Table, Some("alpha-table"))
+            if t.on_screen > 3.0
+                && table
+                    .as_ref()
+                    .is_some_and(|g| g.phase.starts_with("Preparation")) =>
+        {
+            snap(&mut t, "alpha-table");
+        }
+        // The first attack, as its banner goes up.
+        (Screen::Table, Some("alpha-battle")) if settled => {
+            if let Some(game) = table.as_mut()
+                && game
+                    .banner
+                    .as_ref()
+                    .is_some_and(|(b, left)| b.contains("ATTACKS") && *left < 1.2)
+            {
+                snap(&mut t, "alpha-battle");
+            }
+        }
+        (Screen::Table, Some("alpha-4-seat")) if settled => {
+            let seats = table.as_ref().map_or(0, |g| g.replay.setup.decks.len());
+            if seats == 2 {
+                if let Some(replay) = cpu_game(4, 5, &cards.0) {
+                    commands.insert_resource(PendingTable(replay, "a CPU game".into()));
+                }
+                next.set(Screen::Attract);
+            } else if t.on_screen > 8.0 {
+                snap(&mut t, "alpha-4-seat");
+            }
+        }
+        (Screen::Attract, Some("alpha-4-seat")) => next.set(Screen::Table),
+        (Screen::Table, Some("alpha-result")) if settled => {
+            if let Some(game) = table.as_mut() {
+                let last = game.replay.actions.len();
+                if game.next + 1 < last {
+                    game.skip_to(last - 1, &cards.0);
+                    game.paused = false;
+                    t.on_screen = 0.0;
+                } else if game.ended() && t.on_screen > 2.0 {
+                    snap(&mut t, "alpha-result");
+                }
+            }
         }
         (_, None) if settled => {
             exit.write(AppExit::Success);

@@ -565,7 +565,7 @@ fn spawn_board(
     mut board: ResMut<AttractBoard>,
 ) {
     *board = AttractBoard::default();
-    if settings.replay.is_some() {
+    if settings.opens_on_replay() {
         return;
     }
     let rankings = collection.as_ref().and_then(|c| c.rankings(5));

@@ -20,6 +20,7 @@ use super::hud::{centred_column, screen_layer};
 use super::input::{Button, Press};
 use super::result::PendingReplay;
 use super::sound::{Sfx, Sound};
+use super::table::PendingTable;
 use super::theme::{label, palette, size, space};
 use super::{AppSystems, Cards, Screen, Settings};
 use crate::cards::CardSet;
@@ -281,13 +282,14 @@ fn act(i: usize, g: &mut Gallery, commands: &mut Commands, next: &mut NextState<
                 g.message = Some((format!("{name} does not play back: {problem}"), true));
                 return Mode::List;
             }
-            if entry.ruleset != Some(RulesetId::Terminal) {
-                g.message = Some((
-                    format!(
-                        "{name} is a Card Game Alpha game: play it in a terminal with `bterm replay FILE`"
-                    ),
-                    true,
-                ));
+            if entry.ruleset == Some(RulesetId::Alpha) {
+                match Replay::<crate::rules::alpha::Match>::load(&entry.path) {
+                    Ok(replay) => {
+                        commands.insert_resource(PendingTable(replay, name));
+                        next.set(Screen::Table);
+                    }
+                    Err(e) => g.message = Some((e.to_string(), true)),
+                }
                 return Mode::List;
             }
             match Replay::<Match>::load(&entry.path) {

@@ -185,7 +185,7 @@ fn leave_keys(
         Screen::Attract => {
             exit.write(AppExit::Success);
         }
-        Screen::Replay if settings.replay.is_some() => {
+        Screen::Replay | Screen::Table if settings.opens_on_replay() => {
             exit.write(AppExit::Success);
         }
         _ => next.set(Screen::Attract),

@@ -26,6 +26,7 @@ pub mod sound;
 pub mod sparks;
 pub mod stage;
 pub mod staging;
+pub mod table;
 pub mod theme;
 pub mod vfx;
 pub mod viewer;
@@ -69,6 +70,8 @@ pub enum Screen {
     Collection,
     /// The replay gallery: every saved replay, to play, mark or delete.
     Gallery,
+    /// A Card Game Alpha game staged on the table.
+    Table,
 }
 
 /// The order of the game's work in a frame, configured once.
@@ -141,6 +144,9 @@ pub struct Settings {
     pub seed: Option<u64>,
     /// `bterm replay FILE`: the game opens on this replay and quits after it.
     pub replay: Option<(PathBuf, Replay<Match>)>,
+    /// `bterm replay FILE` on a Card Game Alpha game: the game opens on its
+    /// table and quits after it.
+    pub table: Option<(PathBuf, Replay<crate::rules::alpha::Match>)>,
     /// The collection's database; `None` keeps nothing (tests).
     pub collection: Option<PathBuf>,
     /// Bloom: `None` decides by the renderer (see `stage`).
@@ -161,6 +167,7 @@ impl Default for Settings {
             show_speed: 1.0,
             seed: None,
             replay: None,
+            table: None,
             collection: None,
             bloom: None,
         }
@@ -168,6 +175,12 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// Whether the game opens on a replay (`bterm replay FILE`) and quits
+    /// after it.
+    pub fn opens_on_replay(&self) -> bool {
+        self.replay.is_some() || self.table.is_some()
+    }
+
     /// Settings from the options the game was started with.
     pub fn from_options(args: &GameOptions) -> Settings {
         Settings {
@@ -182,6 +195,7 @@ impl Settings {
             show_speed: if args.tour.is_some() { 3.0 } else { 1.0 },
             seed: args.seed,
             replay: None,
+            table: None,
             collection: args
                 .db
                 .clone()
@@ -233,7 +247,8 @@ impl Plugin for AppPlugin {
             result::plugin,
             viewer::plugin,
             sound::plugin,
-        ));
+        ))
+        .add_plugins(table::plugin);
         if self.windowed {
             app.add_plugins((
                 physics::plugin,
@@ -269,15 +284,26 @@ impl crate::session::Window for Arena {
         cards: CardSet,
         mute: bool,
     ) -> Result<(), LaunchError> {
-        let replay = Replay::<Match>::load(file).map_err(|e| LaunchError::CannotStage {
+        let cannot = |e: crate::replay::ReplayError| LaunchError::CannotStage {
             file: file.display().to_string(),
             why: e.to_string(),
-        })?;
-        let settings = Settings {
+        };
+        let text = crate::replay::read(file).map_err(cannot)?;
+        let name = file.display().to_string();
+        let mut settings = Settings {
             mute,
-            replay: Some((file.to_path_buf(), replay)),
             ..Settings::default()
         };
+        match crate::replay::ruleset_of(&text, &name).map_err(cannot)? {
+            crate::rules::RulesetId::Terminal => {
+                let replay = Replay::<Match>::parse(&text, &name).map_err(cannot)?;
+                settings.replay = Some((file.to_path_buf(), replay));
+            }
+            crate::rules::RulesetId::Alpha => {
+                let replay = Replay::parse(&text, &name).map_err(cannot)?;
+                settings.table = Some((file.to_path_buf(), replay));
+            }
+        }
         start(settings, cards, capture::Script::default())
     }
 

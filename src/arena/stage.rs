@@ -67,6 +67,8 @@ pub enum CameraShot {
     Centre,
     /// Square on the collection screen's binder page.
     Binder,
+    /// Above the Card Game Alpha table with this many seats, from P1's edge.
+    Table(usize),
 }
 
 /// A short camera shake (seconds left).
@@ -293,6 +295,11 @@ pub fn framing(shot: CameraShot, t: f32, subjects: &[Subject]) -> (Vec3, Vec3) {
         CameraShot::Centre => fitted(Vec3::new(0.0, 0.15, 1.0), 4.5, 1.0),
         // The binder page stands at the centre, 2.4 m up, facing the camera.
         CameraShot::Binder => (Vec3::new(0.0, 2.4, 9.0), Vec3::new(0.0, 2.4, 0.0)),
+        // High over P1's edge, the whole table in view.
+        CameraShot::Table(seats) if seats > 2 => {
+            (Vec3::new(0.0, 12.5, 7.5), Vec3::new(0.0, 0.0, 0.6))
+        }
+        CameraShot::Table(_) => (Vec3::new(0.0, 9.0, 7.4), Vec3::new(0.0, 0.0, 0.7)),
     }
 }
 

@@ -241,17 +241,21 @@ fn qr_text(card: &Card, custom: bool) -> Result<String, PrintError> {
 /// (for cards that are not in the shipped set).
 pub fn render_card(card: &Card, custom: bool) -> Result<RgbImage, PrintError> {
     let mut img = RgbImage::from_pixel(CARD_W, CARD_H, Rgb([255, 255, 255]));
-    draw_card(&mut img, 0, 0, card, custom)?;
+    refuse_command(card)?;
+    draw_card(&mut img, (0, 0), card, custom, true)?;
     Ok(img)
 }
 
-fn draw_card(
-    img: &mut RgbImage,
-    ox: u32,
-    oy: u32,
-    card: &Card,
-    custom: bool,
-) -> Result<(), PrintError> {
+/// A card's face as it lies on a table: a printed card's face, or for a
+/// Command card (which is never printed) the same face without codes.
+pub fn render_face(card: &Card) -> Result<RgbImage, PrintError> {
+    let mut img = RgbImage::from_pixel(CARD_W, CARD_H, Rgb([255, 255, 255]));
+    let codes = card.kind() != CardKind::Command;
+    draw_card(&mut img, (0, 0), card, !codes, codes)?;
+    Ok(img)
+}
+
+fn refuse_command(card: &Card) -> Result<(), PrintError> {
     if card.kind() == CardKind::Command {
         return Err(PrintError::Command(format!(
             "{} {}",
@@ -259,6 +263,18 @@ fn draw_card(
             card.name()
         )));
     }
+    Ok(())
+}
+
+/// Draws `card` with its top-left corner at `(ox, oy)`; `codes`: its QR
+/// code and barcode too.
+fn draw_card(
+    img: &mut RgbImage,
+    (ox, oy): (u32, u32),
+    card: &Card,
+    custom: bool,
+    codes: bool,
+) -> Result<(), PrintError> {
     let (regular, bold) = fonts();
     let frame = card
         .as_digimon()
@@ -294,17 +310,23 @@ fn draw_card(
             d.attribute.name(),
             d.kind
         ),
+        Card::Command(_) => format!("{}  ·  Command card{limit}", card.number()),
         _ => format!("{}  ·  Option card{limit}", card.number()),
     };
     cv.text(&regular, 30.0, 40, 134, dark, &kind_line);
 
     // The QR code at the right of the stats.
-    let qr = encode(BarcodeFormat::QR_CODE, &qr_text(card, custom)?)?;
     let qr_box = 196u32;
-    let module = (qr_box / (qr.width() + 8)).max(2);
-    let qr_side = module * (qr.width() + 8);
-    let qx = CARD_W - 40 - qr_side;
-    cv.matrix(&qr, qx + 4 * module, 184 + 4 * module, module, None);
+    let (qr_side, qx) = if codes {
+        let qr = encode(BarcodeFormat::QR_CODE, &qr_text(card, custom)?)?;
+        let module = (qr_box / (qr.width() + 8)).max(2);
+        let qr_side = module * (qr.width() + 8);
+        let qx = CARD_W - 40 - qr_side;
+        cv.matrix(&qr, qx + 4 * module, 184 + 4 * module, module, None);
+        (qr_side, qx)
+    } else {
+        (0, CARD_W - 40)
+    };
 
     let mut y = 186;
     if let Card::Digimon(d) = card {
@@ -369,6 +391,9 @@ fn draw_card(
         );
     }
 
+    if !codes {
+        return Ok(());
+    }
     // The Code 128 across the bottom, with the number under it.
     let text = code128_text(&card.number());
     let bars = encode(BarcodeFormat::CODE_128, &text)?;
@@ -397,7 +422,8 @@ pub fn render_sheet(cards: &[(Card, bool)]) -> Result<RgbImage, PrintError> {
         let (col, row) = (i as u32 % 3, i as u32 / 3);
         let x = gap_x + col * (CARD_W + gap_x);
         let y = gap_y + row * (CARD_H + gap_y);
-        draw_card(&mut sheet, x, y, card, *custom)?;
+        refuse_command(card)?;
+        draw_card(&mut sheet, (x, y), card, *custom, true)?;
     }
     Ok(sheet)
 }

@@ -474,8 +474,9 @@ pub(super) fn replay(args: ReplayArgs, window: Option<&dyn Window>) -> Result<()
         };
         return make_clip(&path, set, &options, window);
     }
-    // The arena stages the Terminal Battle; an Alpha game is its log.
-    let headless = args.headless || window.is_none() || ruleset != RulesetId::Terminal;
+    // The arena stages both: the Terminal Battle in the replay viewer, a
+    // Card Game Alpha game on its table; `--headless` prints the log.
+    let headless = args.headless || window.is_none();
     dispatch(
         ruleset,
         CheckReplay {

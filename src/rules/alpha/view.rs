@@ -69,7 +69,7 @@ impl Match {
     }
 
     /// Which card ids `seat` may see.
-    fn visible_to(&self, seat: Seat) -> Vec<bool> {
+    pub(super) fn visible_to(&self, seat: Seat) -> Vec<bool> {
         let mut v = vec![false; self.ids.len()];
         let mut see = |id: CardId| {
             if let Some(x) = v.get_mut(usize::from(id.0)) {

@@ -1,0 +1,849 @@
+//! The Card Game Alpha table: a game staged on the arena's platform, card
+//! by card. Each seat's zones lie at its edge of the table (the Digimon Box
+//! and, before it, the Option Slot; the Net Ocean at the left, the Dark
+//! Area and the removed cards at the right, the hand nearest the player);
+//! each card is a 3D card with its printed face, and it moves when the
+//! rules move it: dealt, drawn, played face down, flipped at the Evolution
+//! Phase, tapped sideways, stacked for evolution, sent to the Dark Area.
+//! The rules decide everything ([`alpha::Match`] and its
+//! [`alpha::Match::layout`]); the table only shows the result, after the
+//! fact, with the events as they come in the log and banners.
+//!
+//! This file stages a saved game (`bterm replay FILE` on a Card Game Alpha
+//! replay, or PLAY in the replay gallery), with the replay viewer's keys:
+//! Space (or A) pause, Right (or B) one step, Up / Down (or C) speed; A
+//! again when it has ended plays it from the start; Esc leaves. Every hand
+//! is shown open, as a broadcast would.
+
+use std::collections::{HashMap, VecDeque};
+use std::f32::consts::{FRAC_PI_2, PI, TAU};
+
+use bevy::asset::RenderAssetUsages;
+use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+
+use super::input::{Button, Press};
+use super::stage::CameraShot;
+use super::theme::{label, palette, size, space};
+use super::viewer::SPEEDS;
+use super::{AppSystems, Cards, Screen, Settings};
+use crate::cards::{Card, CardNumber, CardSet};
+use crate::replay::Replay;
+use crate::rules::alpha::{CardId, Event, Laid, Layout, Match, Struck};
+use crate::rules::{Outcome, Ruleset};
+
+/// A card's size on the table, metres (a real card's proportions).
+pub const CARD: Vec2 = Vec2::new(0.63, 0.88);
+/// How many event lines the log keeps.
+const LOG_LINES: usize = 7;
+/// The texture size of a card's face, pixels.
+const FACE_W: u32 = 256;
+const FACE_H: u32 = 357;
+
+/// The game on the table.
+#[derive(Resource, Debug)]
+pub struct TableGame {
+    /// Where it came from.
+    pub name: String,
+    /// The saved game.
+    pub replay: Replay<Match>,
+    /// The match as far as it has been staged (`None`: it cannot start).
+    pub m: Option<Match>,
+    /// The next action to play.
+    pub next: usize,
+    /// The latest events, newest last.
+    pub log: VecDeque<String>,
+    /// The phase, as the events tell it.
+    pub phase: String,
+    /// A banner over the table, and its seconds left.
+    pub banner: Option<(String, f32)>,
+    /// Paused by the viewer.
+    pub paused: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+    /// Seconds until the next action.
+    pub wait: f32,
+    /// The verdict once the last action is played: verified, or why not.
+    pub verdict: Option<Result<(), String>>,
+    /// Seconds since it ended.
+    pub ended_for: f32,
+}
+
+impl TableGame {
+    /// A game ready to stage from its first action.
+    pub fn new(replay: Replay<Match>, name: String, cards: &CardSet) -> TableGame {
+        let mut game = TableGame {
+            name,
+            replay,
+            m: None,
+            next: 0,
+            log: VecDeque::new(),
+            phase: String::new(),
+            banner: None,
+            paused: false,
+            speed: 1,
+            wait: 1.0,
+            verdict: None,
+            ended_for: 0.0,
+        };
+        game.restart(cards);
+        game
+    }
+
+    /// Back to the start.
+    pub fn restart(&mut self, cards: &CardSet) {
+        self.next = 0;
+        self.log.clear();
+        self.banner = None;
+        self.verdict = None;
+        self.ended_for = 0.0;
+        self.wait = 1.0;
+        match Match::from_setup(&self.replay.setup, cards) {
+            Ok(m) => {
+                let opening = m.opening_events().to_vec();
+                self.m = Some(m);
+                for e in &opening {
+                    self.note(e, cards);
+                }
+            }
+            Err(e) => {
+                self.m = None;
+                self.verdict = Some(Err(format!(
+                    "this replay cannot be played with these cards: {e}"
+                )));
+            }
+        }
+    }
+
+    /// Plays on without staging up to action `n` (the tour's result shot).
+    pub fn skip_to(&mut self, n: usize, cards: &CardSet) {
+        while self.next < n && !self.ended() {
+            self.step(cards);
+        }
+    }
+
+    /// Whether every action has been played.
+    pub fn ended(&self) -> bool {
+        self.verdict.is_some()
+    }
+
+    /// Plays the next action; returns how long to dwell on it, seconds.
+    pub fn step(&mut self, cards: &CardSet) -> f32 {
+        let Some(m) = self.m.as_mut() else { return 0.0 };
+        let Some(&(seat, action)) = self.replay.actions.get(self.next) else {
+            let hash = m.state_hash();
+            self.verdict = Some(if hash == self.replay.final_hash {
+                Ok(())
+            } else {
+                Err(format!(
+                    "the game ended in another state than the replay recorded ({hash:016x}, not {:016x})",
+                    self.replay.final_hash
+                ))
+            });
+            return 0.0;
+        };
+        self.next += 1;
+        match m.apply(seat, action) {
+            Ok(events) => {
+                let big = events.iter().filter(|e| dwells(e)).count();
+                for e in &events {
+                    self.note(e, cards);
+                }
+                0.35 + 0.45 * big.min(3) as f32
+            }
+            Err(e) => {
+                self.verdict = Some(Err(format!(
+                    "action {} of the replay is not legal here: {e}",
+                    self.next
+                )));
+                0.0
+            }
+        }
+    }
+
+    /// Takes in one event: the log, the phase, a banner.
+    fn note(&mut self, e: &Event, cards: &CardSet) {
+        let name = |n: &CardNumber| {
+            cards
+                .get(n)
+                .map_or_else(|| n.to_string(), |c| c.name().to_string())
+        };
+        match e {
+            Event::TurnStarts { turn, .. } => self.phase = format!("Turn {turn}"),
+            Event::Preparation(s) => self.phase = format!("Preparation Phase · {s}"),
+            Event::EvolutionPhase => self.phase = "Evolution Phase".into(),
+            Event::BattlePhase => self.phase = "Battle Phase".into(),
+            _ => {}
+        }
+        let banner = match e {
+            Event::FirstToAttack(s) => Some(format!("{s} ATTACKS FIRST")),
+            Event::EvolutionPhase => Some("EVOLUTION PHASE".into()),
+            Event::BattlePhase => Some("BATTLE PHASE".into()),
+            Event::Evolved { to, .. } => Some(format!("DIGIVOLVE! {}", name(to))),
+            Event::Attack { card, target, .. } => Some(match target {
+                Struck::Player(s) => format!("{} ATTACKS {s}!", name(card).to_uppercase()),
+                Struck::Digimon(_, d) => format!(
+                    "{} ATTACKS {}!",
+                    name(card).to_uppercase(),
+                    name(d).to_uppercase()
+                ),
+            }),
+            Event::Block { card, .. } => Some(format!("BLOCKED BY {}!", name(card).to_uppercase())),
+            Event::BattleResult { winners } if winners.len() == 1 => {
+                Some(format!("{} WINS THE BATTLE", winners[0]))
+            }
+            Event::AlphaAttack { seat, target, .. } => {
+                Some(format!("ALPHA-ATTACK! {seat} → {target}"))
+            }
+            Event::Burst { seat, .. } => Some(format!("{seat}: BURST!")),
+            Event::Lifespan { seat, .. } => Some(format!("{seat}: LIFESPAN")),
+            Event::Deleted { card, .. } => Some(format!("{} DELETED", name(card))),
+            Event::Left { seat, .. } => Some(format!("{seat} IS OUT")),
+            Event::Over(Outcome::Win(s)) => Some(format!("{s} WINS!")),
+            Event::Over(Outcome::Draw) => Some("DRAW".into()),
+            _ => None,
+        };
+        if let Some(b) = banner {
+            // The last word stays up.
+            let seconds = if matches!(e, Event::Over(_)) {
+                30.0
+            } else {
+                1.6
+            };
+            self.banner = Some((b, seconds));
+        }
+        self.log.push_back(Match::describe(e, cards));
+        while self.log.len() > LOG_LINES {
+            self.log.pop_front();
+        }
+    }
+}
+
+/// A whole game between Normal CPUs on the shipped decks (`seats` of
+/// them, dealt in turn from `seed`), as a replay: the tour's table.
+pub fn cpu_game(seats: usize, seed: u64, cards: &CardSet) -> Option<Replay<Match>> {
+    use crate::rules::alpha::{Setup, deck};
+    let names = deck::EMBEDDED;
+    let decks = (0..seats)
+        .map(|i| {
+            let (stem, _) = names[(seed as usize + i) % names.len()];
+            deck::embedded(stem, cards)?.ok()
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let setup = Setup::new(decks, seed);
+    let mut m = Match::from_setup(&setup, cards).ok()?;
+    let mut actions = Vec::new();
+    while m.outcome().is_none() && actions.len() < 20_000 {
+        let seat = m.waiting_for()?;
+        let action = crate::ai::alpha::choose(&m.view(seat), crate::ai::Strength::Normal);
+        m.apply(seat, action).ok()?;
+        actions.push((seat, action));
+    }
+    Some(Replay {
+        rules: Match::version(&setup),
+        setup,
+        actions,
+        final_hash: m.state_hash(),
+    })
+}
+
+/// Events worth a longer look.
+fn dwells(e: &Event) -> bool {
+    matches!(
+        e,
+        Event::Attack { .. }
+            | Event::AlphaAttack { .. }
+            | Event::BattleResult { .. }
+            | Event::Deleted { .. }
+            | Event::Evolved { .. }
+            | Event::EvolutionFailed { .. }
+            | Event::Revealed { .. }
+            | Event::Burst { .. }
+            | Event::Damage { .. }
+            | Event::Over(_)
+    )
+}
+
+/// A card on the table.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct TableCard {
+    /// The instance.
+    pub id: CardId,
+    /// The card.
+    pub number: CardNumber,
+    /// Where it is going.
+    pub goal: Transform,
+    /// Face up.
+    pub face_up: bool,
+}
+
+/// The table's text: the seats, the phase, the log, the banner.
+#[derive(Component)]
+enum TableText {
+    Seats,
+    Phase,
+    Log,
+    Banner,
+    Controls,
+}
+
+/// Card faces and the shared meshes and materials.
+#[derive(Resource)]
+struct Faces {
+    quad: Handle<Mesh>,
+    back: Handle<StandardMaterial>,
+    faces: HashMap<CardNumber, Handle<StandardMaterial>>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Table), enter)
+        .add_systems(OnExit(Screen::Table), leave)
+        .add_systems(
+            Update,
+            (controls, play, lay_out, move_cards, draw)
+                .chain()
+                .run_if(in_state(Screen::Table))
+                .in_set(AppSystems::Update),
+        );
+}
+
+/// Where a seat sits: its edge's centre, turned to face the table's
+/// centre, and how much its zones shrink to fit (three or four seats).
+pub fn seat_frame(seat: usize, seats: usize) -> (Vec3, Quat, f32) {
+    let n = seats.max(1);
+    let angle = TAU * seat as f32 / n as f32;
+    let (dist, scale) = if n <= 2 { (2.9, 1.0) } else { (3.7, 0.62) };
+    let out = Vec3::new(angle.sin(), 0.0, angle.cos());
+    (out * dist, Quat::from_rotation_y(angle), scale)
+}
+
+/// A card's place in its seat's frame: position (x across, z towards the
+/// player), and whether it lies tapped.
+fn slots(layout: &Layout) -> Vec<(Laid, Vec3, bool, bool)> {
+    let mut out = Vec::new();
+    let row = |k: usize, gap: f32| move |i: usize| (i as f32 - (k as f32 - 1.0) / 2.0) * gap;
+    for s in &layout.seats {
+        let mut put = |c: Laid, at: Vec3, tapped: bool, hand: bool| out.push((c, at, tapped, hand));
+        let k = s.digimon.len();
+        for (i, d) in s.digimon.iter().enumerate() {
+            let x = row(k, CARD.y + 0.08)(i);
+            put(d.card, Vec3::new(x, 0.0, -1.25), d.tapped, false);
+            for (j, c) in d.stack.iter().enumerate() {
+                let j = j as f32 + 1.0;
+                put(*c, Vec3::new(x, 0.012 * j, -1.25 + 0.2 * j), false, false);
+            }
+        }
+        let k = s.options.len();
+        for (i, o) in s.options.iter().enumerate() {
+            let x = row(k, CARD.y + 0.06)(i);
+            put(o.card, Vec3::new(x, 0.0, -0.1), o.tapped, false);
+        }
+        let k = s.commands.len();
+        for (i, c) in s.commands.iter().enumerate() {
+            let x = row(k, CARD.x + 0.06)(i);
+            put(*c, Vec3::new(x, 0.3, -2.3), false, false);
+        }
+        let pile = |v: &[Laid], x: f32, z: f32, top_first: bool, out: &mut Vec<_>| {
+            let n = v.len();
+            for (j, c) in v.iter().enumerate() {
+                let h = if top_first { n - 1 - j } else { j };
+                out.push((*c, Vec3::new(x, 0.006 * h as f32, z), false, false));
+            }
+        };
+        pile(&s.net_ocean, -2.7, -0.1, true, &mut out);
+        pile(&s.dark_area, 2.7, -0.1, false, &mut out);
+        pile(&s.removed, 2.7, -1.25, false, &mut out);
+        let k = s.hand.len();
+        let gap = (4.2 / k.max(1) as f32).min(CARD.x + 0.05);
+        for (i, c) in s.hand.iter().enumerate() {
+            let x = row(k, gap)(i);
+            out.push((*c, Vec3::new(x, 0.004 * i as f32, 1.05), false, true));
+        }
+    }
+    out
+}
+
+/// Where every card goes: its transform on the table and whether it lies
+/// face up (`open_hands`: every hand shown).
+pub fn goals(layout: &Layout, open_hands: bool) -> HashMap<CardId, (Transform, bool)> {
+    let n = layout.seats.len();
+    let mut owner_of = HashMap::new();
+    for (i, s) in layout.seats.iter().enumerate() {
+        for c in s
+            .hand
+            .iter()
+            .chain(&s.net_ocean)
+            .chain(&s.dark_area)
+            .chain(&s.removed)
+            .chain(&s.commands)
+        {
+            owner_of.insert(c.id, i);
+        }
+        for d in &s.digimon {
+            owner_of.insert(d.card.id, i);
+            for c in &d.stack {
+                owner_of.insert(c.id, i);
+            }
+        }
+        for o in &s.options {
+            owner_of.insert(o.card.id, i);
+        }
+    }
+    let acting = layout.acting.map(|(_, id)| id);
+    slots(layout)
+        .into_iter()
+        .map(|(c, mut local, tapped, hand)| {
+            // The Digimon whose turn it is rises off the table.
+            if acting == Some(c.id) {
+                local.y += 0.35;
+            }
+            let (origin, turn, scale) = seat_frame(owner_of.get(&c.id).copied().unwrap_or(0), n);
+            let face_up = c.open || (hand && open_hands);
+            let mut rot = turn;
+            if tapped {
+                rot *= Quat::from_rotation_y(FRAC_PI_2);
+            }
+            if !face_up {
+                rot *= Quat::from_rotation_z(PI);
+            }
+            let at = origin + turn * (local * Vec3::new(scale, 1.0, scale)) + Vec3::Y * 0.01;
+            (
+                c.id,
+                (
+                    Transform::from_translation(at)
+                        .with_rotation(rot)
+                        .with_scale(Vec3::splat(scale)),
+                    face_up,
+                ),
+            )
+        })
+        .collect()
+}
+
+/// A card's face as a texture.
+fn face_image(card: &Card) -> Option<Image> {
+    let rgb = crate::barcode::print::render_face(card).ok()?;
+    let small =
+        image::imageops::resize(&rgb, FACE_W, FACE_H, image::imageops::FilterType::Triangle);
+    let mut rgba = Vec::with_capacity((FACE_W * FACE_H * 4) as usize);
+    for p in small.pixels() {
+        rgba.extend_from_slice(&[p.0[0], p.0[1], p.0[2], 255]);
+    }
+    Some(Image::new(
+        Extent3d {
+            width: FACE_W,
+            height: FACE_H,
+            depth_or_array_layers: 1,
+        },
+        TextureDimension::D2,
+        rgba,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    ))
+}
+
+/// The back every card shares: deep blue with a bright frame and a
+/// diamond in the middle.
+fn back_image() -> Image {
+    let (w, h) = (64u32, 90u32);
+    let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            let edge = x < 4 || y < 4 || x >= w - 4 || y >= h - 4;
+            let (dx, dy) = (
+                (x as f32 - w as f32 / 2.0).abs() / (w as f32 / 2.0),
+                (y as f32 - h as f32 / 2.0).abs() / (h as f32 / 2.0),
+            );
+            let diamond = dx + dy < 0.55 && dx + dy > 0.42;
+            let c = if edge {
+                [230, 236, 245]
+            } else if diamond {
+                [90, 200, 255]
+            } else {
+                [18, 40, 92]
+            };
+            rgba.extend_from_slice(&[c[0], c[1], c[2], 255]);
+        }
+    }
+    Image::new(
+        Extent3d {
+            width: w,
+            height: h,
+            depth_or_array_layers: 1,
+        },
+        TextureDimension::D2,
+        rgba,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    )
+}
+
+fn enter(
+    mut commands: Commands,
+    (settings, pending, cards): (Res<Settings>, Option<Res<PendingTable>>, Res<Cards>),
+    mut shot: ResMut<CameraShot>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut images: ResMut<Assets<Image>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let (replay, name) = match (&settings.table, pending) {
+        (Some((path, r)), _) => (r.clone(), path.display().to_string()),
+        (None, Some(p)) => (p.0.clone(), p.1.clone()),
+        (None, None) => return,
+    };
+    commands.remove_resource::<PendingTable>();
+    let game = TableGame::new(replay, name, &cards.0);
+    let seats = game.replay.setup.decks.len();
+    *shot = CameraShot::Table(seats);
+    // Every card of every deck gets its face once.
+    // A little below white, so a card's face does not bloom.
+    let lit = |image: Handle<Image>| StandardMaterial {
+        base_color: Color::srgb(0.8, 0.8, 0.82),
+        base_color_texture: Some(image),
+        unlit: true,
+        ..default()
+    };
+    let back = materials.add(lit(images.add(back_image())));
+    let mut faces = HashMap::new();
+    for n in game.replay.setup.decks.iter().flatten() {
+        if faces.contains_key(n) {
+            continue;
+        }
+        let card = cards
+            .0
+            .get(n)
+            .or_else(|| game.replay.setup.extra.iter().find(|c| c.number() == *n));
+        if let Some(img) = card.and_then(face_image) {
+            faces.insert(*n, materials.add(lit(images.add(img))));
+        }
+    }
+    commands.insert_resource(Faces {
+        quad: meshes.add(Rectangle::from_size(CARD)),
+        back,
+        faces,
+    });
+    commands.insert_resource(game);
+    spawn_text(&mut commands);
+}
+
+/// A game opened from the replay gallery, to stage on entering the table.
+#[derive(Resource, Debug, Clone)]
+pub struct PendingTable(pub Replay<Match>, pub String);
+
+fn leave(mut commands: Commands, cards: Query<Entity, With<TableCard>>) {
+    for e in &cards {
+        commands.entity(e).despawn();
+    }
+    commands.remove_resource::<TableGame>();
+    commands.remove_resource::<Faces>();
+}
+
+fn spawn_text(commands: &mut Commands) {
+    let panel = |c: &mut ChildSpawnerCommands, part: TableText, text_size: f32, colour: Color| {
+        c.spawn((
+            Node {
+                padding: UiRect::axes(px(space::PAD_L), px(space::TIGHT)),
+                ..default()
+            },
+            BackgroundColor(palette::PANEL),
+        ))
+        .with_children(|p| {
+            p.spawn((part, label("", text_size, colour)));
+        });
+    };
+    let layer = |commands: &mut Commands, node: Node| {
+        commands.spawn((DespawnOnExit(Screen::Table), node)).id()
+    };
+    // Top: the phase and the viewer's line.
+    let top = layer(
+        commands,
+        Node {
+            position_type: PositionType::Absolute,
+            top: px(space::PAD),
+            width: percent(100),
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            row_gap: px(space::LINE),
+            ..default()
+        },
+    );
+    commands.entity(top).with_children(|c| {
+        panel(c, TableText::Phase, size::NAME, palette::GOLD);
+        panel(c, TableText::Controls, size::SMALL, palette::REPLAY);
+    });
+    // The middle: the banner.
+    let middle = layer(
+        commands,
+        Node {
+            position_type: PositionType::Absolute,
+            top: percent(42),
+            width: percent(100),
+            justify_content: JustifyContent::Center,
+            ..default()
+        },
+    );
+    commands.entity(middle).with_children(|c| {
+        c.spawn((TableText::Banner, label("", size::BANNER, palette::GOLD)));
+    });
+    // Bottom left: the seats; bottom right: the log.
+    let bottom = layer(
+        commands,
+        Node {
+            position_type: PositionType::Absolute,
+            bottom: px(space::PAD),
+            left: px(space::PAD),
+            right: px(space::PAD),
+            justify_content: JustifyContent::SpaceBetween,
+            align_items: AlignItems::FlexEnd,
+            ..default()
+        },
+    );
+    commands.entity(bottom).with_children(|c| {
+        panel(c, TableText::Seats, size::BODY, palette::INK);
+        panel(c, TableText::Log, size::LOG, palette::SOFT);
+    });
+}
+
+fn controls(
+    mut presses: MessageReader<Press>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    cards: Res<Cards>,
+    game: Option<ResMut<TableGame>>,
+) {
+    let Some(mut game) = game else { return };
+    let key = |k: KeyCode| keys.as_ref().is_some_and(|keys| keys.just_pressed(k));
+    let mut pause = key(KeyCode::Space);
+    let mut step = key(KeyCode::ArrowRight);
+    let mut faster = key(KeyCode::ArrowUp);
+    let slower = key(KeyCode::ArrowDown);
+    for p in presses.read() {
+        match p.button {
+            Button::A => pause = true,
+            Button::B => step = true,
+            Button::C => faster = true,
+        }
+    }
+    if pause && game.ended() {
+        game.restart(&cards.0);
+        game.paused = false;
+        return;
+    }
+    if pause {
+        game.paused = !game.paused;
+    }
+    if step && !game.ended() {
+        game.paused = true;
+        game.step(&cards.0);
+    }
+    if faster {
+        game.speed = (game.speed + 1) % SPEEDS.len();
+    }
+    if slower {
+        game.speed = game.speed.saturating_sub(1);
+    }
+}
+
+fn play(
+    time: Res<Time>,
+    cards: Res<Cards>,
+    settings: Res<Settings>,
+    game: Option<ResMut<TableGame>>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let Some(mut game) = game else { return };
+    let dt = time.delta_secs();
+    if let Some((_, left)) = &mut game.banner {
+        *left -= dt;
+        if *left <= 0.0 {
+            game.banner = None;
+        }
+    }
+    if game.ended() {
+        game.ended_for += dt;
+        // Opened from the game: back to attract after a while (a kiosk
+        // never sticks).
+        if settings.table.is_none() && game.ended_for > settings.timeouts.replay_end {
+            next.set(Screen::Attract);
+        }
+        return;
+    }
+    if game.paused {
+        return;
+    }
+    game.wait -= dt * SPEEDS[game.speed];
+    if game.wait <= 0.0 {
+        let dwell = game.step(&cards.0);
+        game.wait = dwell;
+    }
+}
+
+/// Cards follow the match: new ones are dealt from their seat's Net Ocean
+/// pile, each is given its goal, and a card no longer on the table goes.
+fn lay_out(
+    mut commands: Commands,
+    game: Option<Res<TableGame>>,
+    faces: Option<Res<Faces>>,
+    mut q: Query<(Entity, &mut TableCard)>,
+) {
+    let (Some(game), Some(faces)) = (game, faces) else {
+        return;
+    };
+    if !game.is_changed() {
+        return;
+    }
+    let Some(m) = &game.m else { return };
+    let layout = m.layout();
+    let mut goals = goals(&layout, true);
+    let numbers: HashMap<CardId, CardNumber> = layout.cards().map(|c| (c.id, c.number)).collect();
+    for (e, mut card) in &mut q {
+        match goals.remove(&card.id) {
+            Some((goal, up)) if numbers.get(&card.id) == Some(&card.number) => {
+                card.goal = goal;
+                card.face_up = up;
+            }
+            Some(other) => {
+                // Another game's card of the same id: dealt anew.
+                goals.insert(card.id, other);
+                commands.entity(e).despawn();
+            }
+            None => commands.entity(e).despawn(),
+        }
+    }
+    for (id, (goal, up)) in goals {
+        let Some(&number) = numbers.get(&id) else {
+            continue;
+        };
+        let face = faces
+            .faces
+            .get(&number)
+            .cloned()
+            .unwrap_or_else(|| faces.back.clone());
+        // Dealt: from above the table's centre, face down.
+        let start = Transform::from_translation(goal.translation * 0.2 + Vec3::Y * 2.0)
+            .with_rotation(goal.rotation)
+            .with_scale(goal.scale);
+        commands
+            .spawn((
+                TableCard {
+                    id,
+                    number,
+                    goal,
+                    face_up: up,
+                },
+                start,
+                Visibility::default(),
+                DespawnOnExit(Screen::Table),
+            ))
+            .with_children(|c| {
+                c.spawn((
+                    Mesh3d(faces.quad.clone()),
+                    MeshMaterial3d(face),
+                    Transform::from_xyz(0.0, 0.002, 0.0)
+                        .with_rotation(Quat::from_rotation_x(-FRAC_PI_2)),
+                ));
+                c.spawn((
+                    Mesh3d(faces.quad.clone()),
+                    MeshMaterial3d(faces.back.clone()),
+                    Transform::from_xyz(0.0, -0.002, 0.0)
+                        .with_rotation(Quat::from_rotation_x(FRAC_PI_2)),
+                ));
+            });
+    }
+}
+
+/// Cards glide to their goals (a short hop when they flip).
+fn move_cards(
+    time: Res<Time>,
+    game: Option<Res<TableGame>>,
+    mut q: Query<(&TableCard, &mut Transform)>,
+) {
+    let speed = game.map_or(1.0, |g| SPEEDS[g.speed]);
+    let k = 1.0 - (-9.0 * speed * time.delta_secs()).exp();
+    for (card, mut tf) in &mut q {
+        let goal = card.goal;
+        let far = tf.rotation.angle_between(goal.rotation);
+        tf.translation = tf.translation.lerp(goal.translation, k);
+        if far > 0.05 {
+            // Lift while turning, so a flip clears the table.
+            tf.translation.y = tf
+                .translation
+                .y
+                .max(goal.translation.y + 0.25 * far.min(1.0));
+        }
+        tf.rotation = tf.rotation.slerp(goal.rotation, k);
+        tf.scale = tf.scale.lerp(goal.scale, k);
+    }
+}
+
+fn draw(game: Option<Res<TableGame>>, mut texts: Query<(&TableText, &mut Text, &mut TextColor)>) {
+    let Some(game) = game else { return };
+    let m = game.m.as_ref();
+    for (part, mut text, mut colour) in &mut texts {
+        let s = match part {
+            TableText::Phase => {
+                let turn = m.map_or(0, Match::turn);
+                if game.phase.is_empty() {
+                    format!("CARD GAME ALPHA · TURN {turn}")
+                } else {
+                    format!("CARD GAME ALPHA · {}", game.phase.to_uppercase())
+                }
+            }
+            TableText::Seats => m.map_or_else(String::new, seats_line),
+            TableText::Log => game.log.iter().cloned().collect::<Vec<_>>().join("\n"),
+            TableText::Banner => game
+                .banner
+                .as_ref()
+                .map_or_else(String::new, |b| b.0.clone()),
+            TableText::Controls => {
+                let state = match &game.verdict {
+                    Some(Ok(())) => "ENDED · verified · A plays it again".to_string(),
+                    Some(Err(e)) => {
+                        colour.0 = palette::BAD;
+                        format!("NOT VERIFIED: {e}")
+                    }
+                    None if game.paused => "❚❚ PAUSED".to_string(),
+                    None => "▶ PLAYING".to_string(),
+                };
+                format!(
+                    "REPLAY · {} · action {}/{} · {}× (↑↓/C) · {state} · Space/A pause · →/B step · Esc leaves",
+                    game.name,
+                    game.next,
+                    game.replay.actions.len(),
+                    SPEEDS[game.speed]
+                )
+            }
+        };
+        if text.0 != s {
+            text.0 = s;
+        }
+    }
+}
+
+/// Every seat's points and zones, whose choice it is, and (three or four
+/// seats) each Target Opponent.
+fn seats_line(m: &Match) -> String {
+    let layout = m.layout();
+    let waiting = m.waiting_for();
+    layout
+        .seats
+        .iter()
+        .map(|s| {
+            let mut line = format!(
+                "{}{} {} pts · hand {} · Net Ocean {} · Dark {}",
+                if waiting == Some(s.seat) { "▶ " } else { "" },
+                s.seat,
+                s.points,
+                s.hand.len(),
+                s.net_ocean.len(),
+                s.dark_area.len()
+            );
+            if !s.alive {
+                line.push_str(" · OUT");
+            } else if layout.seats.len() > 2 {
+                line.push_str(&format!(" · targets {}", s.target));
+            }
+            line
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
