@@ -665,7 +665,9 @@ fn an_empty_gallery_says_so_and_any_button_goes_back() {
 
 #[test]
 fn a_card_game_alpha_replay_is_staged_on_the_table_card_for_card() {
-    use bterm::arena::table::{PendingTable, TableCard, TableGame, cpu_game, goals};
+    use bterm::arena::table::{
+        PendingTable, Shot, TableCard, TableFigure, TableGame, cpu_game, goals,
+    };
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
     let cards = CardSet::embedded();
@@ -689,6 +691,7 @@ fn a_card_game_alpha_replay_is_staged_on_the_table_card_for_card() {
     assert_eq!(on_table(&mut app).len(), 64, "both decks are dealt");
     // Step by step (B), every card lies where the rules put it.
     let mut flips = 0;
+    let mut shots = 0;
     let mut was_up = std::collections::HashMap::new();
     for step in 0..=actions {
         press(&mut app, Side::P1, Button::B);
@@ -708,8 +711,22 @@ fn a_card_game_alpha_replay_is_staged_on_the_table_card_for_card() {
                 flips += 1;
             }
         }
+        // A figure stands on every face-up Digimon in a Box.
+        let open_box: usize = layout
+            .seats
+            .iter()
+            .map(|s| s.digimon.iter().filter(|d| d.card.open).count())
+            .sum();
+        let standing = app
+            .world_mut()
+            .query::<(&TableFigure, &Figure)>()
+            .iter(app.world())
+            .count();
+        assert_eq!(standing, open_box, "step {step}: figures on the Box cards");
+        shots += app.world_mut().query::<&Shot>().iter(app.world()).count();
     }
     assert!(flips > 0, "cards turn over as the game goes");
+    assert!(shots > 0, "techniques fly across the table");
     let game = app.world().resource::<TableGame>();
     assert_eq!(game.next, actions);
     assert_eq!(game.verdict, Some(Ok(())), "the replay verifies");

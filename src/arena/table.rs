@@ -22,15 +22,20 @@ use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
+use super::figures::{self, Figure, FigureKit};
 use super::input::{Button, Press};
+use super::rig::Move;
 use super::stage::CameraShot;
+use super::staging::DuelProp;
 use super::theme::{label, palette, size, space};
+use super::vfx::{self, Element, VfxStore};
 use super::viewer::SPEEDS;
 use super::{AppSystems, Cards, Screen, Settings};
-use crate::cards::{Card, CardNumber, CardSet};
+use crate::cards::{Card, CardNumber, CardSet, Digimon};
 use crate::replay::Replay;
 use crate::rules::alpha::{CardId, Event, Laid, Layout, Match, Struck};
-use crate::rules::{Outcome, Ruleset};
+use crate::rules::terminal::Side;
+use crate::rules::{Outcome, Ruleset, Seat};
 
 /// A card's size on the table, metres (a real card's proportions).
 pub const CARD: Vec2 = Vec2::new(0.63, 0.88);
@@ -67,6 +72,8 @@ pub struct TableGame {
     pub verdict: Option<Result<(), String>>,
     /// Seconds since it ended.
     pub ended_for: f32,
+    /// Events not yet staged by the figures.
+    pub pending: Vec<Event>,
 }
 
 impl TableGame {
@@ -85,6 +92,7 @@ impl TableGame {
             wait: 1.0,
             verdict: None,
             ended_for: 0.0,
+            pending: Vec::new(),
         };
         game.restart(cards);
         game
@@ -94,6 +102,7 @@ impl TableGame {
     pub fn restart(&mut self, cards: &CardSet) {
         self.next = 0;
         self.log.clear();
+        self.pending.clear();
         self.banner = None;
         self.verdict = None;
         self.ended_for = 0.0;
@@ -120,6 +129,7 @@ impl TableGame {
         while self.next < n && !self.ended() {
             self.step(cards);
         }
+        self.pending.clear();
     }
 
     /// Whether every action has been played.
@@ -212,6 +222,7 @@ impl TableGame {
             };
             self.banner = Some((b, seconds));
         }
+        self.pending.push(e.clone());
         self.log.push_back(Match::describe(e, cards));
         while self.log.len() > LOG_LINES {
             self.log.pop_front();
@@ -300,7 +311,15 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnExit(Screen::Table), leave)
         .add_systems(
             Update,
-            (controls, play, lay_out, move_cards, draw)
+            (
+                controls,
+                play,
+                lay_out,
+                stage_figures,
+                move_cards,
+                fly,
+                draw,
+            )
                 .chain()
                 .run_if(in_state(Screen::Table))
                 .in_set(AppSystems::Update),
@@ -530,7 +549,18 @@ fn enter(
 #[derive(Resource, Debug, Clone)]
 pub struct PendingTable(pub Replay<Match>, pub String);
 
-fn leave(mut commands: Commands, cards: Query<Entity, With<TableCard>>) {
+fn leave(
+    mut commands: Commands,
+    cards: Query<
+        Entity,
+        Or<(
+            With<TableCard>,
+            With<TableFigure>,
+            With<Shot>,
+            With<DuelProp>,
+        )>,
+    >,
+) {
     for e in &cards {
         commands.entity(e).despawn();
     }
@@ -846,4 +876,296 @@ fn seats_line(m: &Match) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A Digimon's figure, standing on its Box card.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct TableFigure {
+    /// Its card's instance.
+    pub id: CardId,
+    /// Its seat, by index.
+    pub seat: usize,
+}
+
+/// A technique crossing the table.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Shot {
+    from: Vec3,
+    to: Vec3,
+    /// Seconds flown.
+    t: f32,
+    element: Element,
+    power: u32,
+    /// The figure it strikes.
+    hits: Option<Entity>,
+}
+
+/// How long a technique takes to cross, seconds.
+const SHOT_SECONDS: f32 = 0.55;
+/// A figure's size on a two-seat table.
+const FIGURE_SIZE: f32 = 0.8;
+
+fn digimon<'a>(game: &'a TableGame, cards: &'a CardSet, n: &CardNumber) -> Option<&'a Digimon> {
+    cards
+        .get(n)
+        .or_else(|| game.replay.setup.extra.iter().find(|c| c.number() == *n))
+        .and_then(Card::as_digimon)
+}
+
+/// A seat's side colour for the effects that have one (damage numbers).
+fn side_of(seat: usize) -> Side {
+    if seat % 2 == 0 { Side::P1 } else { Side::P2 }
+}
+
+/// The figures follow the Box: each face-up Digimon stands on its card,
+/// facing the table's centre (turned aside when tapped); the events stage
+/// the battles (techniques in flight, hits, the winner's cheer), deletions
+/// (breaking into data), evolutions (the old figure turns into light, the
+/// new one grows in a column of light) and the damage a player takes.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one match over the events a figure shows, each arm short"
+)]
+fn stage_figures(
+    mut commands: Commands,
+    game: Option<ResMut<TableGame>>,
+    cards: Res<Cards>,
+    mut kit: FigureKit,
+    vfx_store: Option<Res<VfxStore>>,
+    mut figs: Query<(Entity, &TableFigure, &mut Figure, &mut Transform)>,
+) {
+    let Some(mut game) = game else { return };
+    if !game.is_changed() {
+        return;
+    }
+    let events = std::mem::take(&mut game.bypass_change_detection().pending);
+    let Some(m) = &game.m else { return };
+    let layout = m.layout();
+    let n = layout.seats.len();
+    let goals = goals(&layout, true);
+    // Where each standing Digimon is: its id, seat, card and transform.
+    let mut stand: HashMap<CardId, (usize, CardNumber, Transform, bool)> = HashMap::new();
+    for (i, s) in layout.seats.iter().enumerate() {
+        for d in s.digimon.iter().filter(|d| d.card.open) {
+            if let Some((goal, _)) = goals.get(&d.card.id) {
+                stand.insert(d.card.id, (i, d.card.number, *goal, d.tapped));
+            }
+        }
+    }
+    let at_of = |e: Entity, figs: &Query<(Entity, &TableFigure, &mut Figure, &mut Transform)>| {
+        figs.get(e).ok().map(|(_, _, f, _)| f.home + f.bounds.0)
+    };
+    let find = |seat: Seat,
+                card: &CardNumber,
+                figs: &Query<(Entity, &TableFigure, &mut Figure, &mut Transform)>| {
+        figs.iter()
+            .find(|(_, t, f, _)| t.seat == seat.index() && f.card == *card)
+            .map(|(e, ..)| e)
+    };
+    let mut fought: Vec<(Entity, Element, u32)> = Vec::new();
+    let mut gone: Vec<Entity> = Vec::new();
+    for e in &events {
+        match e {
+            Event::Power {
+                seat,
+                card,
+                technique,
+                power,
+                ..
+            } => {
+                if let Some(f) = find(*seat, card, &figs) {
+                    let name = digimon(&game, &cards.0, card).map(|d| {
+                        let t = match technique {
+                            'A' => &d.techniques.a,
+                            'B' => &d.techniques.b,
+                            _ => &d.techniques.c,
+                        };
+                        (t.name.clone(), d)
+                    });
+                    let element = name
+                        .as_ref()
+                        .map_or(Element::Physical, |(t, d)| Element::of(t, Some(d)));
+                    fought.push((f, element, *power));
+                }
+            }
+            Event::BattleResult { winners } => {
+                // Each side's technique flies at the other; the winners cheer.
+                if let [(a, ea, pa), (b, eb, pb)] = fought[..] {
+                    for (from, to, element, power) in [(a, b, ea, pa), (b, a, eb, pb)] {
+                        let (Some(p), Some(q)) = (at_of(from, &figs), at_of(to, &figs)) else {
+                            continue;
+                        };
+                        if let Ok((_, _, mut f, _)) = figs.get_mut(from) {
+                            f.cue = Some(element.stance());
+                        }
+                        launch(
+                            &mut commands,
+                            vfx_store.as_deref(),
+                            (p, q),
+                            (element, power),
+                            Some(to),
+                        );
+                    }
+                }
+                for (f, ..) in &fought {
+                    if let Ok((_, t, mut fig, _)) = figs.get_mut(*f)
+                        && Seat::new(t.seat).is_some_and(|s| winners.contains(&s))
+                        && winners.len() == 1
+                    {
+                        fig.cue = Some(Move::Cheer);
+                    }
+                }
+                fought.clear();
+            }
+            Event::Deleted { seat, card } => {
+                if let Some(f) = find(*seat, card, &figs)
+                    && let Ok((_, _, fig, _)) = figs.get(f)
+                {
+                    if let Some(store) = &vfx_store {
+                        vfx::data_burst(
+                            &mut commands,
+                            store,
+                            fig.home + fig.bounds.0,
+                            fig.bounds.1,
+                        );
+                    }
+                    figures::leave(&mut commands, f, fig);
+                    gone.push(f);
+                }
+            }
+            Event::Evolved { seat, from, .. } => {
+                if let Some(f) = find(*seat, from, &figs)
+                    && let Ok((_, _, fig, _)) = figs.get(f)
+                {
+                    if let Some(store) = &vfx_store {
+                        vfx::evolution_light(&mut commands, store, fig.home);
+                    }
+                    figures::leave(&mut commands, f, fig);
+                    gone.push(f);
+                }
+            }
+            Event::Damage { seat, amount, .. } => {
+                // Over the player's Box row.
+                let (origin, turn, scale) = seat_frame(seat.index(), n);
+                let at = origin + turn * Vec3::new(0.0, 0.9, -1.25 * scale);
+                vfx::damage_number(&mut commands, at, *amount, side_of(seat.index()));
+            }
+            // An attack on a player: the technique flies at their edge.
+            Event::Attack {
+                seat,
+                card,
+                target: Struck::Player(target),
+            }
+            | Event::AlphaAttack {
+                seat, card, target, ..
+            } => {
+                let Some(f) = find(*seat, card, &figs) else {
+                    continue;
+                };
+                let element = digimon(&game, &cards.0, card).map_or(Element::Physical, |d| {
+                    Element::of(&d.techniques.a.name, Some(d))
+                });
+                let (origin, _, _) = seat_frame(target.index(), n);
+                if let (Some(p), Ok((_, _, mut fig, _))) = (at_of(f, &figs), figs.get_mut(f)) {
+                    fig.cue = Some(element.stance());
+                    launch(
+                        &mut commands,
+                        vfx_store.as_deref(),
+                        (p, origin + Vec3::Y * 0.4),
+                        (element, 300),
+                        None,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    // Figures whose card left the Box go; the others stand on their cards.
+    for (e, t, mut f, mut tf) in &mut figs {
+        if gone.contains(&e) {
+            continue;
+        }
+        match stand.remove(&t.id) {
+            Some((seat, number, goal, tapped)) if number == f.card && seat == t.seat => {
+                f.home = goal.translation + Vec3::Y * 0.02;
+                let (_, turn, _) = seat_frame(seat, n);
+                let aside = if tapped { FRAC_PI_2 } else { 0.0 };
+                tf.rotation = turn * Quat::from_rotation_y(PI + aside);
+            }
+            _ => figures::leave(&mut commands, e, &f),
+        }
+    }
+    for (id, (seat, number, goal, tapped)) in stand {
+        let Some(d) = digimon(&game, &cards.0, &number) else {
+            continue;
+        };
+        let (_, turn, scale) = seat_frame(seat, n);
+        let home = goal.translation + Vec3::Y * 0.02;
+        let e = figures::spawn_figure(
+            &mut commands,
+            &mut kit,
+            d,
+            side_of(seat),
+            home,
+            FIGURE_SIZE * scale,
+        );
+        let aside = if tapped { FRAC_PI_2 } else { 0.0 };
+        commands.entity(e).insert((
+            TableFigure { id, seat },
+            DespawnOnExit(Screen::Table),
+            Transform::from_translation(home)
+                .with_rotation(turn * Quat::from_rotation_y(PI + aside)),
+        ));
+    }
+}
+
+/// Sends a technique of `element` from `p` to `q`, at the figure `hits`.
+fn launch(
+    commands: &mut Commands,
+    store: Option<&VfxStore>,
+    (p, q): (Vec3, Vec3),
+    (element, power): (Element, u32),
+    hits: Option<Entity>,
+) {
+    let shot = commands
+        .spawn((
+            Shot {
+                from: p,
+                to: q,
+                t: 0.0,
+                element,
+                power,
+                hits,
+            },
+            Transform::from_translation(p),
+        ))
+        .id();
+    if let Some(store) = store {
+        vfx::technique_look(commands, store, (shot, p), element, 0.1);
+    }
+}
+
+/// Techniques cross the table in an arc and burst on the figure they strike.
+fn fly(
+    time: Res<Time>,
+    mut commands: Commands,
+    vfx_store: Option<Res<VfxStore>>,
+    mut shots: Query<(Entity, &mut Shot, &mut Transform)>,
+    mut figs: Query<&mut Figure>,
+) {
+    for (e, mut s, mut tf) in &mut shots {
+        s.t += time.delta_secs();
+        let k = (s.t / SHOT_SECONDS).min(1.0);
+        tf.translation = s.from.lerp(s.to, k) + Vec3::Y * (k * PI).sin() * 0.6;
+        if k >= 1.0 {
+            if let Some(store) = &vfx_store {
+                vfx::impact(&mut commands, store, s.element, s.to, s.power);
+            }
+            if let Some(mut f) = s.hits.and_then(|h| figs.get_mut(h).ok()) {
+                f.cue = Some(Move::Hit);
+                f.flash = 0.3;
+            }
+            commands.entity(e).despawn();
+        }
+    }
 }
