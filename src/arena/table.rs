@@ -549,18 +549,15 @@ fn enter(
 #[derive(Resource, Debug, Clone)]
 pub struct PendingTable(pub Replay<Match>, pub String);
 
-fn leave(
-    mut commands: Commands,
-    cards: Query<
-        Entity,
-        Or<(
-            With<TableCard>,
-            With<TableFigure>,
-            With<Shot>,
-            With<DuelProp>,
-        )>,
-    >,
-) {
+/// Everything the table puts on stage.
+type TableProps = Or<(
+    With<TableCard>,
+    With<TableFigure>,
+    With<Shot>,
+    With<DuelProp>,
+)>;
+
+fn leave(mut commands: Commands, cards: Query<Entity, TableProps>) {
     for e in &cards {
         commands.entity(e).despawn();
     }
@@ -914,7 +911,11 @@ fn digimon<'a>(game: &'a TableGame, cards: &'a CardSet, n: &CardNumber) -> Optio
 
 /// A seat's side colour for the effects that have one (damage numbers).
 fn side_of(seat: usize) -> Side {
-    if seat % 2 == 0 { Side::P1 } else { Side::P2 }
+    if seat.is_multiple_of(2) {
+        Side::P1
+    } else {
+        Side::P2
+    }
 }
 
 /// The figures follow the Box: each face-up Digimon stands on its card,
