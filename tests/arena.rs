@@ -96,6 +96,9 @@ fn attract_plays_a_demo_and_a_opens_the_scan() {
         .is_some()));
     assert!(app.world_mut().query::<&Figure>().iter(app.world()).count() >= 2);
     press(&mut app, Side::P2, Button::A);
+    assert_eq!(screen(&app), Screen::Choose, "A opens the choice of game");
+    // C takes the first: the Terminal Battle.
+    press(&mut app, Side::P2, Button::C);
     assert_eq!(screen(&app), Screen::Scan);
     assert!(
         app.world().get_resource::<Duel>().is_none(),
@@ -112,6 +115,9 @@ fn scan_screen_builds_teams_refuses_at_once_and_starts_the_battle() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
     press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::Choose, "A opens the choice of game");
+    // C takes the first: the Terminal Battle.
+    press(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::Scan);
     let set = CardSet::embedded();
     // Greymon before Agumon: refused with the rules' words.
@@ -164,6 +170,9 @@ fn an_idle_scan_screen_chooses_demo_teams_and_starts() {
     };
     let mut app = app(s);
     press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::Choose, "A opens the choice of game");
+    // C takes the first: the Terminal Battle.
+    press(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::Scan);
     assert!(
         !run_until(&mut app, 4.0, |a| screen(a) != Screen::Scan),
@@ -186,6 +195,7 @@ fn a_battle_times_out_stance_by_stance_and_the_result_returns_to_attract() {
     s.timeouts.result = 3.0;
     let mut app = app(s);
     press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::C);
     press(&mut app, Side::P1, Button::A);
     assert_eq!(screen(&app), Screen::Battle);
     // The stance timer runs: P1 is asked and the HUD's clock counts down.
@@ -536,6 +546,7 @@ fn a_battle_card_scanned_plays_its_battle_in_the_viewer() {
     s.scans = [vec![png], Vec::new()];
     let mut app = app(s);
     press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::C);
     // The picture is read on a thread, in real time.
     let start = std::time::Instant::now();
     while screen(&app) != Screen::Replay && start.elapsed() < Duration::from_secs(60) {
@@ -666,7 +677,7 @@ fn an_empty_gallery_says_so_and_any_button_goes_back() {
 #[test]
 fn a_card_game_alpha_replay_is_staged_on_the_table_card_for_card() {
     use bterm::arena::table::{
-        PendingTable, Shot, TableCard, TableFigure, TableGame, cpu_game, goals,
+        Hands, PendingTable, Shot, TableCard, TableFigure, TableGame, cpu_game, goals,
     };
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
@@ -700,7 +711,7 @@ fn a_card_game_alpha_replay_is_staged_on_the_table_card_for_card() {
         let game = app.world().resource::<TableGame>();
         assert!(game.paused, "a step pauses the game");
         let layout = game.m.as_ref().unwrap().layout();
-        let want = goals(&layout, true);
+        let want = goals(&layout, Hands::All);
         let shown = on_table(&mut app);
         assert_eq!(shown.len(), want.len(), "step {step}: cards on the table");
         for c in shown {
@@ -733,4 +744,89 @@ fn a_card_game_alpha_replay_is_staged_on_the_table_card_for_card() {
     // Opened from the game, an ended table goes back to attract.
     assert!(run_until(&mut app, 40.0, |a| screen(a) == Screen::Attract));
     assert!(on_table(&mut app).is_empty(), "the table is cleared");
+}
+
+#[test]
+fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
+    use bterm::arena::lobby::Lobby;
+    use bterm::arena::table::{TableCard, TableGame};
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(settings(&dir));
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::Choose);
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::AlphaSetup);
+    let lobby = app.world().resource::<Lobby>().clone();
+    assert_eq!(lobby.seats, 2);
+    assert_eq!(
+        lobby.players[..2],
+        [Player::Person, Player::Cpu(Strength::Normal)]
+    );
+    // A from the first line wraps round to START; C starts.
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::Table);
+    assert!(app.world().resource::<TableGame>().live.is_some());
+    // Only the person's hand is shown.
+    let cards_of = |app: &mut App| {
+        app.world_mut()
+            .query::<&TableCard>()
+            .iter(app.world())
+            .map(|c| (c.id, c.face_up))
+            .collect::<std::collections::HashMap<_, _>>()
+    };
+    app.update();
+    let layout = app
+        .world()
+        .resource::<TableGame>()
+        .m
+        .as_ref()
+        .unwrap()
+        .layout();
+    let shown = cards_of(&mut app);
+    assert!(
+        layout.seats[0].hand.iter().all(|c| shown[&c.id]),
+        "P1 sees its hand"
+    );
+    assert!(
+        layout.seats[1].hand.iter().all(|c| !shown[&c.id]),
+        "not the CPU's"
+    );
+    // The person takes the first answer each time, until the game ends.
+    let mut presses = 0;
+    let over = run_until(&mut app, 3000.0, |a| {
+        if a.world().resource::<TableGame>().ended() {
+            return true;
+        }
+        a.world_mut().write_message(Press {
+            player: Side::P1,
+            button: Button::C,
+        });
+        presses += 1;
+        false
+    });
+    assert!(over, "the game ends");
+    assert!(presses > 10);
+    app.update();
+    app.update();
+    let game = app.world().resource::<TableGame>();
+    let m = game.m.as_ref().unwrap();
+    assert!(m.outcome().is_some());
+    let saved = match &game.live.as_ref().unwrap().saved {
+        Some(Ok(p)) => p.clone(),
+        other => panic!("not saved: {other:?}"),
+    };
+    let replay = Replay::<bterm::rules::alpha::Match>::load(&saved).unwrap();
+    assert_eq!(replay.final_hash, m.state_hash());
+    assert_eq!(replay.actions.len(), game.replay.actions.len());
+    // The saved game plays back to the same end.
+    let mut again =
+        bterm::rules::alpha::Match::from_setup(&replay.setup, &CardSet::embedded()).unwrap();
+    for (seat, a) in &replay.actions {
+        again.apply(*seat, *a).unwrap();
+    }
+    assert_eq!(again.state_hash(), replay.final_hash);
+    // Then back to the start.
+    assert!(run_until(&mut app, 40.0, |a| screen(a) == Screen::Attract));
 }

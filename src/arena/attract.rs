@@ -118,10 +118,10 @@ fn press_to_start(
     }
     let key = keys.is_some_and(|k| k.any_just_pressed([KeyCode::Enter, KeyCode::Space]));
     // A (or Enter) starts a game, B opens the collection, C the replays.
-    let mut to = key.then_some(Screen::Scan);
+    let mut to = key.then_some(Screen::Choose);
     for p in presses.read() {
         to = Some(match p.button {
-            Button::A => Screen::Scan,
+            Button::A => Screen::Choose,
             Button::B => Screen::Collection,
             Button::C => Screen::Gallery,
         });

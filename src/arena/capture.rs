@@ -1,9 +1,9 @@
 //! Scripted runs, so the game can be looked at under a virtual display:
 //! `--screenshot FILE` saves one frame and quits; `--tour DIR` drives the
 //! game through every screen with scripted button presses and saves a PNG
-//! per screen (attract, collection, rankings, scan, battle, result,
-//! replay, gallery and its choices; then a Card Game Alpha game between
-//! CPUs on its table: 2 seats in Preparation and in a battle, 4 seats, the
+//! per screen (attract, collection, rankings, the choice of game, scan,
+//! battle, result, replay, gallery and its choices; then the Card Game
+//! Alpha's setup, and a game between CPUs on its table: 2 seats in Preparation and in a battle, 4 seats, the
 //! result), then quits.
 
 use std::path::PathBuf;
@@ -18,6 +18,7 @@ use super::input::{Button, Press};
 use super::staging::Board;
 use super::table::{PendingTable, TableGame, cpu_game};
 use super::{AppSystems, Cards, Screen};
+use crate::rules::Seat;
 use crate::rules::terminal::Side;
 use crate::session::GameOptions;
 
@@ -30,16 +31,19 @@ const SAVE_FRAMES: u32 = 20;
 const TOUR_LIMIT: f32 = 300.0;
 
 /// The screens a tour saves, in order.
-pub const TOUR_SHOTS: [&str; 13] = [
+pub const TOUR_SHOTS: [&str; 16] = [
     "attract",
     "collection",
     "rankings",
+    "choose",
     "scan",
     "battle",
     "result",
     "replay",
     "gallery",
     "gallery-choose",
+    "alpha-setup",
+    "alpha-play",
     "alpha-table",
     "alpha-battle",
     "alpha-4-seat",
@@ -184,7 +188,10 @@ fn tour(
         (Screen::Attract, Some("rankings")) if turns.showing && turns.age > 1.0 => {
             snap(&mut t, "rankings");
         }
-        (Screen::Attract, Some("scan")) if settled => press(&mut presses, Button::A),
+        // A opens the choice of game; C takes the Terminal Battle.
+        (Screen::Attract, Some("choose")) if settled => press(&mut presses, Button::A),
+        (Screen::Choose, Some("choose")) if t.on_screen > 1.5 => snap(&mut t, "choose"),
+        (Screen::Choose, Some("scan")) if settled => press(&mut presses, Button::C),
         (Screen::Scan, Some("scan")) if t.on_screen > 4.0 => snap(&mut t, "scan"),
         (Screen::Scan, Some("battle")) if settled => press(&mut presses, Button::A),
         (Screen::Battle, Some("battle")) if board.clash.is_some() && t.on_screen > 2.0 => {
@@ -208,12 +215,34 @@ fn tour(
             snap(&mut t, "gallery-choose");
         }
         // A Card Game Alpha game between CPUs, on its table.
-        (Screen::Gallery, Some("alpha-table")) if settled => {
+        (Screen::Gallery, Some("alpha-setup")) if settled => next.set(Screen::AlphaSetup),
+        (Screen::AlphaSetup, Some("alpha-setup")) if t.on_screen > 1.5 => {
+            snap(&mut t, "alpha-setup");
+        }
+        // A on the first line wraps round to START, and C starts: P1 (a
+        // person) against the CPU.
+        (Screen::AlphaSetup, Some("alpha-play")) if settled => {
+            press(&mut presses, Button::A);
+            press(&mut presses, Button::C);
+        }
+        (Screen::Table, Some("alpha-play"))
+            if t.on_screen > 4.0
+                && table.as_ref().is_some_and(|g| {
+                    g.live.is_some() && g.m.as_ref().and_then(|m| m.waiting_for()) == Some(Seat::P1)
+                }) =>
+        {
+            snap(&mut t, "alpha-play");
+        }
+        // Then a game between CPUs, from its replay.
+        (Screen::Table, Some("alpha-table"))
+            if settled && table.as_ref().is_some_and(|g| g.live.is_some()) =>
+        {
             if let Some(replay) = cpu_game(2, 3, &cards.0) {
                 commands.insert_resource(PendingTable(replay, "a CPU game".into()));
             }
-            next.set(Screen::Table);
+            next.set(Screen::Attract);
         }
+        (Screen::Attract, Some(w)) if w.starts_with("alpha-") => next.set(Screen::Table),
         // In a Preparation Phase, once the cards are dealt.
         (Screen::Table, Some("alpha-table"))
             if t.on_screen > 3.0
@@ -245,7 +274,6 @@ fn tour(
                 snap(&mut t, "alpha-4-seat");
             }
         }
-        (Screen::Attract, Some("alpha-4-seat")) => next.set(Screen::Table),
         (Screen::Table, Some("alpha-result")) if settled => {
             if let Some(game) = table.as_mut() {
                 let last = game.replay.actions.len();

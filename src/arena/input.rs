@@ -107,6 +107,9 @@ pub(super) fn plugin(app: &mut App) {
         Screen::Battle,
         Screen::Result,
         Screen::Replay,
+        Screen::Choose,
+        Screen::AlphaSetup,
+        Screen::Table,
     ] {
         app.add_systems(OnEnter(s), |mut presses: ResMut<Messages<Press>>| {
             presses.clear();

@@ -17,6 +17,7 @@ pub mod framing;
 pub mod gallery;
 pub mod hud;
 pub mod input;
+pub mod lobby;
 pub mod look;
 mod physics;
 pub mod result;
@@ -70,8 +71,12 @@ pub enum Screen {
     Collection,
     /// The replay gallery: every saved replay, to play, mark or delete.
     Gallery,
-    /// A Card Game Alpha game staged on the table.
+    /// A Card Game Alpha game on the table: played, or a replay.
     Table,
+    /// Which game: the Terminal Battle or the Card Game Alpha.
+    Choose,
+    /// The Card Game Alpha's seats, players and decks.
+    AlphaSetup,
 }
 
 /// The order of the game's work in a frame, configured once.
@@ -104,6 +109,9 @@ pub struct Timeouts {
     pub gallery: f32,
     /// Seconds the attract screen shows its title, then the rankings.
     pub attract_board: f32,
+    /// A person's turn at the Card Game Alpha table: then the easy CPU's
+    /// choice is taken for them.
+    pub alpha_turn: f32,
 }
 
 impl Default for Timeouts {
@@ -115,6 +123,7 @@ impl Default for Timeouts {
             collection: 45.0,
             gallery: 45.0,
             attract_board: 8.0,
+            alpha_turn: 60.0,
         }
     }
 }
@@ -248,7 +257,7 @@ impl Plugin for AppPlugin {
             viewer::plugin,
             sound::plugin,
         ))
-        .add_plugins(table::plugin);
+        .add_plugins((table::plugin, lobby::plugin));
         if self.windowed {
             app.add_plugins((
                 physics::plugin,

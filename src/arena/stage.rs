@@ -297,9 +297,9 @@ pub fn framing(shot: CameraShot, t: f32, subjects: &[Subject]) -> (Vec3, Vec3) {
         CameraShot::Binder => (Vec3::new(0.0, 2.4, 9.0), Vec3::new(0.0, 2.4, 0.0)),
         // High over P1's edge, the whole table in view.
         CameraShot::Table(seats) if seats > 2 => {
-            (Vec3::new(0.0, 12.5, 7.5), Vec3::new(0.0, 0.0, 0.6))
+            (Vec3::new(0.0, 12.0, 6.6), Vec3::new(0.0, 0.0, 0.7))
         }
-        CameraShot::Table(_) => (Vec3::new(0.0, 9.0, 7.4), Vec3::new(0.0, 0.0, 0.7)),
+        CameraShot::Table(_) => (Vec3::new(0.0, 10.0, 6.4), Vec3::new(0.0, 0.0, 1.0)),
     }
 }
 

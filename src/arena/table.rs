@@ -17,6 +17,9 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, channel};
 
 use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
@@ -31,11 +34,13 @@ use super::theme::{label, palette, size, space};
 use super::vfx::{self, Element, VfxStore};
 use super::viewer::SPEEDS;
 use super::{AppSystems, Cards, Screen, Settings};
+use crate::ai::Strength;
 use crate::cards::{Card, CardNumber, CardSet, Digimon};
 use crate::replay::Replay;
-use crate::rules::alpha::{CardId, Event, Laid, Layout, Match, Struck};
+use crate::rules::alpha::{Action, CardId, Event, Laid, Layout, Match, Setup, Struck, deck};
 use crate::rules::terminal::Side;
 use crate::rules::{Outcome, Ruleset, Seat};
+use crate::session::Player;
 
 /// A card's size on the table, metres (a real card's proportions).
 pub const CARD: Vec2 = Vec2::new(0.63, 0.88);
@@ -74,6 +79,85 @@ pub struct TableGame {
     pub ended_for: f32,
     /// Events not yet staged by the figures.
     pub pending: Vec<Event>,
+    /// A game being played here (not a replay).
+    pub live: Option<Live>,
+}
+
+/// A game played at the table: who plays each seat, and where the person
+/// whose turn it is stands in their choice.
+#[derive(Debug)]
+pub struct Live {
+    /// Who plays each seat.
+    pub pilots: Vec<Player>,
+    /// The answer the person asked is on.
+    pub chosen: usize,
+    /// Seconds the person asked has had.
+    pub asked_for: f32,
+    /// Hot seat: the table waits for this seat's person to take it (C).
+    pub curtain: Option<Seat>,
+    /// The person who last had the table.
+    pub last_person: Option<Seat>,
+    /// A CPU's choice being worked out on a thread.
+    thinking: Option<Mutex<Receiver<Action>>>,
+    /// Where the game was saved, once it is over.
+    pub saved: Option<Result<PathBuf, String>>,
+}
+
+impl Live {
+    fn persons(&self) -> usize {
+        self.pilots.iter().filter(|p| p.is_person()).count()
+    }
+}
+
+/// Whose hands the table shows face up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hands {
+    /// Every hand (a replay, or CPUs only).
+    All,
+    /// One seat's hand, or none.
+    Only(Option<usize>),
+}
+
+/// A game between `players` with the shipped decks `decks` (indices into
+/// [`deck::EMBEDDED`]), to play at the table.
+pub fn live_game(
+    players: &[Player],
+    decks: &[usize],
+    seed: u64,
+    cards: &CardSet,
+) -> Result<TableGame, String> {
+    let decks = decks
+        .iter()
+        .map(|&i| {
+            let (stem, _) = deck::EMBEDDED.get(i).ok_or("no such deck")?;
+            match deck::embedded(stem, cards) {
+                Some(Ok(d)) => Ok(d),
+                Some(Err(e)) => Err(format!("the {stem} deck: {e}")),
+                None => Err(format!("no deck called {stem}")),
+            }
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let setup = Setup::new(decks, seed);
+    let replay = Replay {
+        rules: Match::version(&setup),
+        setup,
+        actions: Vec::new(),
+        final_hash: 0,
+    };
+    let mut game = TableGame::new(replay, "this game".to_string(), cards);
+    if let Some(Err(e)) = &game.verdict {
+        return Err(e.clone());
+    }
+    game.live = Some(Live {
+        pilots: players.to_vec(),
+        chosen: 0,
+        asked_for: 0.0,
+        curtain: None,
+        last_person: None,
+        thinking: None,
+        saved: None,
+    });
+    Ok(game)
 }
 
 impl TableGame {
@@ -93,6 +177,7 @@ impl TableGame {
             verdict: None,
             ended_for: 0.0,
             pending: Vec::new(),
+            live: None,
         };
         game.restart(cards);
         game
@@ -122,6 +207,44 @@ impl TableGame {
                 )));
             }
         }
+    }
+
+    /// A live game: `seat` takes `action`; returns how long to dwell on it.
+    pub fn act(&mut self, seat: Seat, action: Action, cards: &CardSet) -> f32 {
+        self.replay.actions.push((seat, action));
+        let dwell = self.step(cards);
+        if let Some(m) = &self.m
+            && m.outcome().is_some()
+        {
+            self.replay.final_hash = m.state_hash();
+            self.verdict = Some(Ok(()));
+        }
+        dwell
+    }
+
+    /// Whose hands are shown face up.
+    pub fn hands(&self) -> Hands {
+        let Some(live) = &self.live else {
+            return Hands::All;
+        };
+        if live.persons() == 0 {
+            return Hands::All;
+        }
+        if live.curtain.is_some() {
+            return Hands::Only(None);
+        }
+        let person = |s: Seat| live.pilots.get(s.index()).is_some_and(|p| p.is_person());
+        let asked = self
+            .m
+            .as_ref()
+            .and_then(Match::waiting_for)
+            .filter(|s| person(*s));
+        let only = live
+            .pilots
+            .iter()
+            .position(|p| p.is_person())
+            .filter(|_| live.persons() == 1);
+        Hands::Only(asked.or(live.last_person).map(Seat::index).or(only))
     }
 
     /// Plays on without staging up to action `n` (the tour's result shot).
@@ -233,7 +356,6 @@ impl TableGame {
 /// A whole game between Normal CPUs on the shipped decks (`seats` of
 /// them, dealt in turn from `seed`), as a replay: the tour's table.
 pub fn cpu_game(seats: usize, seed: u64, cards: &CardSet) -> Option<Replay<Match>> {
-    use crate::rules::alpha::{Setup, deck};
     let names = deck::EMBEDDED;
     let decks = (0..seats)
         .map(|i| {
@@ -292,6 +414,7 @@ pub struct TableCard {
 #[derive(Component)]
 enum TableText {
     Seats,
+    Choice,
     Phase,
     Log,
     Banner,
@@ -313,6 +436,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 controls,
+                person_turn,
                 play,
                 lay_out,
                 stage_figures,
@@ -384,7 +508,7 @@ fn slots(layout: &Layout) -> Vec<(Laid, Vec3, bool, bool)> {
 
 /// Where every card goes: its transform on the table and whether it lies
 /// face up (`open_hands`: every hand shown).
-pub fn goals(layout: &Layout, open_hands: bool) -> HashMap<CardId, (Transform, bool)> {
+pub fn goals(layout: &Layout, hands: Hands) -> HashMap<CardId, (Transform, bool)> {
     let n = layout.seats.len();
     let mut owner_of = HashMap::new();
     for (i, s) in layout.seats.iter().enumerate() {
@@ -416,8 +540,13 @@ pub fn goals(layout: &Layout, open_hands: bool) -> HashMap<CardId, (Transform, b
             if acting == Some(c.id) {
                 local.y += 0.35;
             }
-            let (origin, turn, scale) = seat_frame(owner_of.get(&c.id).copied().unwrap_or(0), n);
-            let face_up = c.open || (hand && open_hands);
+            let owner = owner_of.get(&c.id).copied().unwrap_or(0);
+            let (origin, turn, scale) = seat_frame(owner, n);
+            let shown = match hands {
+                Hands::All => true,
+                Hands::Only(seat) => seat == Some(owner),
+            };
+            let face_up = c.open || (hand && shown);
             let mut rot = turn;
             if tapped {
                 rot *= Quat::from_rotation_y(FRAC_PI_2);
@@ -500,21 +629,53 @@ fn back_image() -> Image {
 fn enter(
     mut commands: Commands,
     (settings, pending, cards): (Res<Settings>, Option<Res<PendingTable>>, Res<Cards>),
+    live: Option<ResMut<TableGame>>,
     mut shot: ResMut<CameraShot>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    let (replay, name) = match (&settings.table, pending) {
-        (Some((path, r)), _) => (r.clone(), path.display().to_string()),
-        (None, Some(p)) => (p.0.clone(), p.1.clone()),
-        (None, None) => return,
+    let game = match (&settings.table, pending, live) {
+        (Some((path, r)), _, _) => TableGame::new(r.clone(), path.display().to_string(), &cards.0),
+        (None, Some(p), _) => TableGame::new(p.0.clone(), p.1.clone(), &cards.0),
+        // A game started from the lobby is already here.
+        (None, None, Some(mut live)) => {
+            live.set_changed();
+            spawn_faces(
+                &mut commands,
+                &live,
+                &cards.0,
+                (&mut meshes, &mut images, &mut materials),
+            );
+            *shot = CameraShot::Table(live.replay.setup.decks.len());
+            spawn_text(&mut commands);
+            return;
+        }
+        (None, None, None) => return,
     };
     commands.remove_resource::<PendingTable>();
-    let game = TableGame::new(replay, name, &cards.0);
-    let seats = game.replay.setup.decks.len();
-    *shot = CameraShot::Table(seats);
-    // Every card of every deck gets its face once.
+    *shot = CameraShot::Table(game.replay.setup.decks.len());
+    spawn_faces(
+        &mut commands,
+        &game,
+        &cards.0,
+        (&mut meshes, &mut images, &mut materials),
+    );
+    commands.insert_resource(game);
+    spawn_text(&mut commands);
+}
+
+/// Every card of every deck gets its face once.
+fn spawn_faces(
+    commands: &mut Commands,
+    game: &TableGame,
+    cards: &CardSet,
+    (meshes, images, materials): (
+        &mut Assets<Mesh>,
+        &mut Assets<Image>,
+        &mut Assets<StandardMaterial>,
+    ),
+) {
     // A little below white, so a card's face does not bloom.
     let lit = |image: Handle<Image>| StandardMaterial {
         base_color: Color::srgb(0.8, 0.8, 0.82),
@@ -529,7 +690,6 @@ fn enter(
             continue;
         }
         let card = cards
-            .0
             .get(n)
             .or_else(|| game.replay.setup.extra.iter().find(|c| c.number() == *n));
         if let Some(img) = card.and_then(face_image) {
@@ -541,8 +701,6 @@ fn enter(
         back,
         faces,
     });
-    commands.insert_resource(game);
-    spawn_text(&mut commands);
 }
 
 /// A game opened from the replay gallery, to stage on entering the table.
@@ -612,7 +770,8 @@ fn spawn_text(commands: &mut Commands) {
     commands.entity(middle).with_children(|c| {
         c.spawn((TableText::Banner, label("", size::BANNER, palette::GOLD)));
     });
-    // Bottom left: the seats; bottom right: the log.
+    // Bottom left: the seats; the middle: a person's choice; bottom
+    // right: the log. Each keeps to its share of the width.
     let bottom = layer(
         commands,
         Node {
@@ -622,12 +781,26 @@ fn spawn_text(commands: &mut Commands) {
             right: px(space::PAD),
             justify_content: JustifyContent::SpaceBetween,
             align_items: AlignItems::FlexEnd,
+            column_gap: px(space::ITEM),
             ..default()
         },
     );
+    let column = |c: &mut ChildSpawnerCommands,
+                  part: TableText,
+                  share: f32,
+                  text_size: f32,
+                  colour: Color| {
+        c.spawn(Node {
+            max_width: percent(share),
+            justify_content: JustifyContent::Center,
+            ..default()
+        })
+        .with_children(|n| panel(n, part, text_size, colour));
+    };
     commands.entity(bottom).with_children(|c| {
-        panel(c, TableText::Seats, size::BODY, palette::INK);
-        panel(c, TableText::Log, size::LOG, palette::SOFT);
+        column(c, TableText::Seats, 30.0, size::SMALL, palette::INK);
+        column(c, TableText::Choice, 40.0, size::BODY, palette::GOLD);
+        column(c, TableText::Log, 30.0, size::SMALL, palette::SOFT);
     });
 }
 
@@ -638,6 +811,9 @@ fn controls(
     game: Option<ResMut<TableGame>>,
 ) {
     let Some(mut game) = game else { return };
+    if game.live.is_some() {
+        return;
+    }
     let key = |k: KeyCode| keys.as_ref().is_some_and(|keys| keys.just_pressed(k));
     let mut pause = key(KeyCode::Space);
     let mut step = key(KeyCode::ArrowRight);
@@ -687,10 +863,30 @@ fn play(
     }
     if game.ended() {
         game.ended_for += dt;
+        if let Some(live) = game.live.as_ref()
+            && live.saved.is_none()
+        {
+            let saved = save_game(&game.replay, settings.replay_dir.clone());
+            if let Some(live) = game.live.as_mut() {
+                live.saved = Some(saved);
+            }
+        }
         // Opened from the game: back to attract after a while (a kiosk
         // never sticks).
-        if settings.table.is_none() && game.ended_for > settings.timeouts.replay_end {
+        let limit = if game.live.is_some() {
+            settings.timeouts.result
+        } else {
+            settings.timeouts.replay_end
+        };
+        if settings.table.is_none() && game.ended_for > limit {
             next.set(Screen::Attract);
+        }
+        return;
+    }
+    if game.live.is_some() {
+        game.wait -= dt;
+        if game.wait <= 0.0 {
+            cpu_turn(&mut game, &cards.0);
         }
         return;
     }
@@ -720,7 +916,7 @@ fn lay_out(
     }
     let Some(m) = &game.m else { return };
     let layout = m.layout();
-    let mut goals = goals(&layout, true);
+    let mut goals = goals(&layout, game.hands());
     let numbers: HashMap<CardId, CardNumber> = layout.cards().map(|c| (c.id, c.number)).collect();
     for (e, mut card) in &mut q {
         match goals.remove(&card.id) {
@@ -802,7 +998,11 @@ fn move_cards(
     }
 }
 
-fn draw(game: Option<Res<TableGame>>, mut texts: Query<(&TableText, &mut Text, &mut TextColor)>) {
+fn draw(
+    game: Option<Res<TableGame>>,
+    settings: Res<Settings>,
+    mut texts: Query<(&TableText, &mut Text, &mut TextColor)>,
+) {
     let Some(game) = game else { return };
     let m = game.m.as_ref();
     for (part, mut text, mut colour) in &mut texts {
@@ -816,11 +1016,28 @@ fn draw(game: Option<Res<TableGame>>, mut texts: Query<(&TableText, &mut Text, &
                 }
             }
             TableText::Seats => m.map_or_else(String::new, seats_line),
+            TableText::Choice => choice_text(&game, settings.timeouts.alpha_turn),
             TableText::Log => game.log.iter().cloned().collect::<Vec<_>>().join("\n"),
             TableText::Banner => game
                 .banner
                 .as_ref()
                 .map_or_else(String::new, |b| b.0.clone()),
+            TableText::Controls if game.live.is_some() => {
+                let who = game.live.as_ref().map_or_else(String::new, |l| {
+                    l.pilots
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| format!("P{} {}", i + 1, p.label()))
+                        .collect::<Vec<_>>()
+                        .join(" · ")
+                });
+                let state = if game.ended() {
+                    "the game is over · back to the start soon".to_string()
+                } else {
+                    format!("action {}", game.next)
+                };
+                format!("{who} · {state}")
+            }
             TableText::Controls => {
                 let state = match &game.verdict {
                     Some(Ok(())) => "ENDED · verified · A plays it again".to_string(),
@@ -943,7 +1160,7 @@ fn stage_figures(
     let Some(m) = &game.m else { return };
     let layout = m.layout();
     let n = layout.seats.len();
-    let goals = goals(&layout, true);
+    let goals = goals(&layout, Hands::All);
     // Where each standing Digimon is: its id, seat, card and transform.
     let mut stand: HashMap<CardId, (usize, CardNumber, Transform, bool)> = HashMap::new();
     for (i, s) in layout.seats.iter().enumerate() {
@@ -1169,4 +1386,185 @@ fn fly(
             commands.entity(e).despawn();
         }
     }
+}
+
+/// Saves a finished game as a replay in `dir` (else the data folder's
+/// replays).
+fn save_game(replay: &Replay<Match>, dir: Option<PathBuf>) -> Result<PathBuf, String> {
+    let dir = dir
+        .or_else(|| crate::save::data_dir().map(|d| d.join("replays")))
+        .ok_or("no data folder to save the game in (set BTERM_DATA_DIR)")?;
+    replay
+        .save_in(&dir)
+        .map_err(|e| format!("cannot save the game: {e}"))
+}
+
+/// A CPU seat's turn: its choice is worked out on a thread (the hard CPU
+/// searches for up to 0.4 s) and taken when it is ready.
+fn cpu_turn(game: &mut TableGame, cards: &CardSet) {
+    let Some(m) = &game.m else { return };
+    let Some(seat) = m.waiting_for() else { return };
+    let Some(live) = game.live.as_mut() else {
+        return;
+    };
+    let Some(Player::Cpu(strength)) = live.pilots.get(seat.index()).copied() else {
+        return;
+    };
+    match &live.thinking {
+        None => {
+            let view = m.view(seat);
+            let (tx, rx) = channel();
+            std::thread::spawn(move || {
+                let _ = tx.send(crate::ai::alpha::choose(&view, strength));
+            });
+            live.thinking = Some(Mutex::new(rx));
+        }
+        Some(rx) => {
+            let got = rx.lock().ok().and_then(|rx| rx.try_recv().ok());
+            if let Some(action) = got {
+                live.thinking = None;
+                game.wait = game.act(seat, action, cards);
+            }
+        }
+    }
+}
+
+/// A person's turn: the hot-seat curtain first (with two or more persons,
+/// when the table passes to another), then A / B move through the legal
+/// answers and C takes one; a person who does nothing for the timeout gets
+/// the easy CPU's choice.
+fn person_turn(
+    time: Res<Time>,
+    mut presses: MessageReader<Press>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    cards: Res<Cards>,
+    settings: Res<Settings>,
+    game: Option<ResMut<TableGame>>,
+) {
+    let Some(mut res) = game else { return };
+    // Moving through the answers is no change to the table.
+    let mut changed = false;
+    let game = res.bypass_change_detection();
+    let key = |k: KeyCode| keys.as_ref().is_some_and(|keys| keys.just_pressed(k));
+    let (mut up, mut down, mut choose) = (
+        key(KeyCode::ArrowUp),
+        key(KeyCode::ArrowDown),
+        key(KeyCode::Enter),
+    );
+    for p in presses.read() {
+        match p.button {
+            Button::A => up = true,
+            Button::B => down = true,
+            Button::C => choose = true,
+        }
+    }
+    if game.ended() || game.wait > 0.0 {
+        return;
+    }
+    let Some(m) = &game.m else { return };
+    let Some(seat) = m.waiting_for() else { return };
+    let legal = m.legal_actions(seat);
+    let view = m.view(seat);
+    let easy = || crate::ai::alpha::choose(&view, Strength::Easy);
+    let Some(live) = game.live.as_mut() else {
+        return;
+    };
+    if !live.pilots.get(seat.index()).is_some_and(|p| p.is_person()) || legal.is_empty() {
+        return;
+    }
+    if live.persons() > 1 && live.last_person != Some(seat) && live.curtain.is_none() {
+        // The hands go face down until the next person takes the table.
+        live.curtain = Some(seat);
+        changed = true;
+    }
+    if live.curtain == Some(seat) {
+        if choose {
+            live.curtain = None;
+            live.last_person = Some(seat);
+            live.asked_for = 0.0;
+            live.chosen = 0;
+            // Shown: the hand changes hands.
+            changed = true;
+        }
+        if changed {
+            res.set_changed();
+        }
+        return;
+    }
+    live.last_person = Some(seat);
+    live.chosen = live.chosen.min(legal.len() - 1);
+    if up {
+        live.chosen = (live.chosen + legal.len() - 1) % legal.len();
+        live.asked_for = 0.0;
+    }
+    if down {
+        live.chosen = (live.chosen + 1) % legal.len();
+        live.asked_for = 0.0;
+    }
+    live.asked_for += time.delta_secs();
+    let action = if choose {
+        Some(legal[live.chosen])
+    } else if live.asked_for > settings.timeouts.alpha_turn {
+        Some(easy())
+    } else {
+        None
+    };
+    if let Some(action) = action {
+        live.chosen = 0;
+        live.asked_for = 0.0;
+        game.wait = game.act(seat, action, &cards.0);
+        changed = true;
+    }
+    if changed {
+        res.set_changed();
+    }
+}
+
+/// The person's question and answers (or the curtain), for the HUD.
+fn choice_text(game: &TableGame, seconds: f32) -> String {
+    let (Some(live), Some(m)) = (&game.live, &game.m) else {
+        return String::new();
+    };
+    if game.ended() {
+        return match &live.saved {
+            Some(Ok(p)) => format!("Game saved: {}", p.display()),
+            Some(Err(e)) => format!("Game not saved: {e}"),
+            None => String::new(),
+        };
+    }
+    let Some(seat) = m.waiting_for() else {
+        return String::new();
+    };
+    match live.pilots.get(seat.index()) {
+        Some(Player::Person) => {}
+        Some(Player::Cpu(_)) => return format!("{seat} (CPU) is thinking…"),
+        None => return String::new(),
+    }
+    if live.curtain == Some(seat) {
+        return format!("PASS THE TABLE TO {seat}\n{seat}: press C when the others look away");
+    }
+    let Some(q) = m.question(seat) else {
+        return String::new();
+    };
+    let legal = m.legal_actions(seat);
+    let shown = 7usize;
+    let first = live
+        .chosen
+        .saturating_sub(shown / 2)
+        .min(legal.len().saturating_sub(shown));
+    let mut lines = vec![q.prompt.text.trim_end_matches([' ', '>']).to_string()];
+    for (i, a) in legal.iter().enumerate().skip(first).take(shown) {
+        lines.push(format!(
+            "{} {}",
+            if i == live.chosen { "▶" } else { "  " },
+            m.action_text(*a)
+        ));
+    }
+    let left = (seconds - live.asked_for).max(0.0).ceil();
+    lines.push(format!(
+        "A / B move · C chooses · {} of {} · {left:.0} s",
+        live.chosen + 1,
+        legal.len()
+    ));
+    lines.join("\n")
 }
