@@ -248,13 +248,14 @@ fn tour(
             if t.on_screen > 3.0
                 && table
                     .as_ref()
-                    .is_some_and(|g| g.phase.starts_with("Preparation")) =>
+                    .is_some_and(|g| g.live.is_none() && g.phase.starts_with("Preparation")) =>
         {
             snap(&mut t, "alpha-table");
         }
         // The first attack, as its banner goes up.
         (Screen::Table, Some("alpha-battle")) if settled => {
             if let Some(game) = table.as_mut()
+                && game.live.is_none()
                 && game
                     .banner
                     .as_ref()

@@ -299,7 +299,7 @@ pub fn framing(shot: CameraShot, t: f32, subjects: &[Subject]) -> (Vec3, Vec3) {
         CameraShot::Table(seats) if seats > 2 => {
             (Vec3::new(0.0, 12.0, 6.6), Vec3::new(0.0, 0.0, 0.7))
         }
-        CameraShot::Table(_) => (Vec3::new(0.0, 10.0, 6.4), Vec3::new(0.0, 0.0, 1.0)),
+        CameraShot::Table(_) => (Vec3::new(0.0, 10.8, 6.1), Vec3::new(0.0, 0.0, 0.75)),
     }
 }
 
