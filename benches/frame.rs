@@ -5,7 +5,8 @@
 //! The battle scene is the real game: stage, floor and light rig, a
 //! CPU-vs-CPU battle with its rigged figures, techniques and their
 //! particles, debris under physics and the HUD; bloom as the game decides
-//! it on this renderer, and once more with bloom forced on.
+//! it on this renderer, and once more with bloom forced on. Then a Card
+//! Game Alpha game between four CPUs on its table.
 
 use std::time::Duration;
 
@@ -81,6 +82,37 @@ fn battle_scene(bloom: Option<bool>) -> App {
     finish(app)
 }
 
+/// A Card Game Alpha game between four CPUs staged on its table (cards
+/// with their faces, figures on the Box cards, techniques, the HUD), as
+/// `bterm replay` shows it.
+fn alpha_table_4_seats() -> App {
+    let cards = CardSet::embedded();
+    let replay = bterm::arena::table::cpu_game(4, 5, &cards).expect("a CPU game");
+    let mut app = base_app();
+    app.insert_resource(Cards(cards))
+        .insert_resource(Settings {
+            seed: Some(3),
+            mute: true,
+            ..Settings::default()
+        })
+        .insert_resource(bterm::arena::table::PendingTable(replay, "bench".into()))
+        .add_plugins(AppPlugin { windowed: false });
+    ready(&mut app);
+    app.update();
+    let t = target(&mut app);
+    let camera = app
+        .world_mut()
+        .query_filtered::<Entity, With<ArenaCamera>>()
+        .single(app.world())
+        .expect("the stage has a camera");
+    app.world_mut().entity_mut(camera).insert(t);
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Table);
+    // At 1× the game lasts well past the measurement.
+    finish(app)
+}
+
 fn frames(c: &mut Criterion) {
     let mut group = c.benchmark_group("frame_1280x720");
     group
@@ -95,6 +127,9 @@ fn frames(c: &mut Criterion) {
     drop(battle);
     let mut bloom = battle_scene(Some(true));
     group.bench_function("battle_scene_with_bloom", |b| b.iter(|| bloom.update()));
+    drop(bloom);
+    let mut table = alpha_table_4_seats();
+    group.bench_function("alpha_table_4_seats", |b| b.iter(|| table.update()));
     group.finish();
 }
 

@@ -830,3 +830,43 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
     // Then back to the start.
     assert!(run_until(&mut app, 40.0, |a| screen(a) == Screen::Attract));
 }
+
+#[test]
+fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
+    use bterm::arena::table::{TableGame, live_game};
+    use bterm::rules::alpha::Match;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(settings(&dir));
+    let cards = CardSet::embedded();
+    let pilots = [
+        Player::Cpu(Strength::Normal),
+        Player::Cpu(Strength::Easy),
+        Player::Cpu(Strength::Normal),
+    ];
+    let game = live_game(&pilots, &[0, 2, 4], 21, &cards).unwrap();
+    let setup = game.replay.setup.clone();
+    app.world_mut().insert_resource(game);
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Table);
+    assert!(
+        run_until(&mut app, 5000.0, |a| a
+            .world()
+            .resource::<TableGame>()
+            .ended()),
+        "the game ends"
+    );
+    let in_app = app.world().resource::<TableGame>().m.clone().unwrap();
+    // The same CPUs on the rules alone.
+    let mut alone = Match::from_setup(&setup, &cards).unwrap();
+    while alone.outcome().is_none() {
+        let seat = alone.waiting_for().unwrap();
+        let Player::Cpu(strength) = pilots[seat.index()] else {
+            unreachable!()
+        };
+        let action = bterm::ai::alpha::choose(&alone.view(seat), strength);
+        alone.apply(seat, action).unwrap();
+    }
+    assert_eq!(in_app.outcome(), alone.outcome());
+    assert_eq!(in_app.state_hash(), alone.state_hash());
+}

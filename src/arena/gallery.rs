@@ -9,9 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, channel};
 
-use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
 use super::attract::Blink;
@@ -200,17 +198,7 @@ fn load_thumbnail(path: &Path) -> Option<Image> {
     let bytes = crate::save::read_regular(path, MAX_THUMB_BYTES).ok()?;
     let img = image::load_from_memory(&bytes).ok()?;
     let rgba = img.thumbnail_exact(THUMB.0, THUMB.1).to_rgba8();
-    Some(Image::new(
-        Extent3d {
-            width: THUMB.0,
-            height: THUMB.1,
-            depth_or_array_layers: 1,
-        },
-        TextureDimension::D2,
-        rgba.into_raw(),
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::default(),
-    ))
+    Some(super::look::texture(THUMB.0, THUMB.1, rgba.into_raw()))
 }
 
 #[allow(clippy::too_many_arguments, reason = "a Bevy system")]

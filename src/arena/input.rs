@@ -194,3 +194,25 @@ fn leave_keys(
         _ => next.set(Screen::Attract),
     }
 }
+
+/// The moves a frame's presses and keys make: up (A, ↑), down (B, ↓),
+/// choose (C, Enter).
+pub fn moves(
+    presses: &mut MessageReader<Press>,
+    keys: Option<&ButtonInput<KeyCode>>,
+) -> (bool, bool, bool) {
+    let key = |k: KeyCode| keys.is_some_and(|keys| keys.just_pressed(k));
+    let (mut up, mut down, mut choose) = (
+        key(KeyCode::ArrowUp),
+        key(KeyCode::ArrowDown),
+        key(KeyCode::Enter),
+    );
+    for p in presses.read() {
+        match p.button {
+            Button::A => up = true,
+            Button::B => down = true,
+            Button::C => choose = true,
+        }
+    }
+    (up, down, choose)
+}

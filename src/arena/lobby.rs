@@ -9,7 +9,7 @@
 use bevy::prelude::*;
 
 use super::hud::{centred_column, screen_layer};
-use super::input::{Button, Press};
+use super::input::Press;
 use super::sound::{Sfx, Sound};
 use super::table::{TableGame, live_game};
 use super::theme::{label, palette, size, space};
@@ -172,27 +172,6 @@ fn enter_setup(mut commands: Commands, mut lobby: ResMut<Lobby>) {
     spawn_panel(&mut commands, Screen::AlphaSetup, "CARD GAME ALPHA");
 }
 
-/// The moves a frame's presses and keys make: up, down, choose.
-fn moves(
-    presses: &mut MessageReader<Press>,
-    keys: Option<&ButtonInput<KeyCode>>,
-) -> (bool, bool, bool) {
-    let key = |k: KeyCode| keys.is_some_and(|keys| keys.just_pressed(k));
-    let (mut up, mut down, mut choose) = (
-        key(KeyCode::ArrowUp),
-        key(KeyCode::ArrowDown),
-        key(KeyCode::Enter),
-    );
-    for p in presses.read() {
-        match p.button {
-            Button::A => up = true,
-            Button::B => down = true,
-            Button::C => choose = true,
-        }
-    }
-    (up, down, choose)
-}
-
 fn choose_game(
     time: Res<Time>,
     mut presses: MessageReader<Press>,
@@ -201,7 +180,7 @@ fn choose_game(
     mut next: ResMut<NextState<Screen>>,
     mut sfx: MessageWriter<Sfx>,
 ) {
-    let (up, down, choose) = moves(&mut presses, keys.as_deref());
+    let (up, down, choose) = super::input::moves(&mut presses, keys.as_deref());
     lobby.idle += time.delta_secs();
     if up || down || choose {
         lobby.idle = 0.0;
@@ -246,7 +225,7 @@ fn set_up(
     mut next: ResMut<NextState<Screen>>,
     mut sfx: MessageWriter<Sfx>,
 ) {
-    let (up, down, choose) = moves(&mut presses, keys.as_deref());
+    let (up, down, choose) = super::input::moves(&mut presses, keys.as_deref());
     lobby.idle += time.delta_secs();
     if up || down || choose {
         lobby.idle = 0.0;

@@ -284,6 +284,31 @@ pub fn ball(radius: f32) -> Mesh {
         .unwrap_or_else(|_| Sphere::new(radius).mesh().build())
 }
 
+/// An sRGB texture from RGBA bytes, `width` × `height`.
+pub fn texture(width: u32, height: u32, rgba: Vec<u8>) -> Image {
+    Image::new(
+        bevy::render::render_resource::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        bevy::render::render_resource::TextureDimension::D2,
+        rgba,
+        bevy::render::render_resource::TextureFormat::Rgba8UnormSrgb,
+        bevy::asset::RenderAssetUsages::default(),
+    )
+}
+
+/// An sRGB texture from an RGB picture (a printed card).
+pub fn rgb_texture(rgb: &image::RgbImage) -> Image {
+    let (w, h) = rgb.dimensions();
+    let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+    for p in rgb.pixels() {
+        rgba.extend_from_slice(&[p.0[0], p.0[1], p.0[2], 255]);
+    }
+    texture(w, h, rgba)
+}
+
 /// Adds the materials: with a renderer their shaders and pipelines,
 /// without one (the headless tests) just their asset stores.
 pub fn plugin(app: &mut App) {

@@ -12,6 +12,7 @@ pub mod capture;
 pub mod clip;
 pub mod collection;
 pub mod duel;
+pub mod element;
 pub mod figures;
 pub mod framing;
 pub mod gallery;

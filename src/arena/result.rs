@@ -3,9 +3,7 @@
 //!
 //! Buttons: A play again, B watch the replay, C print the dispensed card.
 
-use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
 use super::duel::{Duel, Show};
 use super::hud::{centred_column, screen_layer};
@@ -93,22 +91,7 @@ fn enter(
     if let Some(card) = &card {
         match crate::barcode::print::render_card(card, false) {
             Ok(rgb) => {
-                let (w, h) = rgb.dimensions();
-                let mut rgba = Vec::with_capacity((w * h * 4) as usize);
-                for p in rgb.pixels() {
-                    rgba.extend_from_slice(&[p.0[0], p.0[1], p.0[2], 255]);
-                }
-                let image = images.add(Image::new(
-                    Extent3d {
-                        width: w,
-                        height: h,
-                        depth_or_array_layers: 1,
-                    },
-                    TextureDimension::D2,
-                    rgba,
-                    TextureFormat::Rgba8UnormSrgb,
-                    RenderAssetUsages::default(),
-                ));
+                let image = images.add(super::look::rgb_texture(&rgb));
                 commands.spawn((
                     Name::new("Dispensed card"),
                     CardOnStage,

@@ -17,8 +17,8 @@ use bevy_hanabi::prelude::*;
 pub use bevy_hanabi::EffectAsset;
 
 use super::AppSystems;
-use super::staging::DuelProp;
-use super::vfx::Element;
+use super::element::Element;
+use super::stage::DuelProp;
 
 /// The particle effects there are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

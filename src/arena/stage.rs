@@ -71,6 +71,11 @@ pub enum CameraShot {
     Table(usize),
 }
 
+/// Everything a duel or a table put on stage for a moment (effects,
+/// techniques): cleared when the next one starts or the screen is left.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct DuelProp;
+
 /// A short camera shake (seconds left).
 #[derive(Resource, Debug, Default)]
 pub struct Shake(pub f32);

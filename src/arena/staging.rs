@@ -55,9 +55,7 @@ pub struct Debris {
     pub left: f32,
 }
 
-/// Everything a duel put on stage (cleared when the next one starts).
-#[derive(Component, Debug, Clone, Copy)]
-pub struct DuelProp;
+pub use super::stage::DuelProp;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Board>().add_systems(

@@ -21,15 +21,14 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, channel};
 
-use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
 use super::figures::{self, Figure, FigureKit};
 use super::input::{Button, Press};
+use super::look::{rgb_texture, texture};
 use super::rig::Move;
 use super::stage::CameraShot;
-use super::staging::DuelProp;
+use super::stage::DuelProp;
 use super::theme::{label, palette, size, space};
 use super::vfx::{self, Element, VfxStore};
 use super::viewer::SPEEDS;
@@ -573,21 +572,7 @@ fn face_image(card: &Card) -> Option<Image> {
     let rgb = crate::barcode::print::render_face(card).ok()?;
     let small =
         image::imageops::resize(&rgb, FACE_W, FACE_H, image::imageops::FilterType::Triangle);
-    let mut rgba = Vec::with_capacity((FACE_W * FACE_H * 4) as usize);
-    for p in small.pixels() {
-        rgba.extend_from_slice(&[p.0[0], p.0[1], p.0[2], 255]);
-    }
-    Some(Image::new(
-        Extent3d {
-            width: FACE_W,
-            height: FACE_H,
-            depth_or_array_layers: 1,
-        },
-        TextureDimension::D2,
-        rgba,
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::default(),
-    ))
+    Some(rgb_texture(&small))
 }
 
 /// The back every card shares: deep blue with a bright frame and a
@@ -613,17 +598,7 @@ fn back_image() -> Image {
             rgba.extend_from_slice(&[c[0], c[1], c[2], 255]);
         }
     }
-    Image::new(
-        Extent3d {
-            width: w,
-            height: h,
-            depth_or_array_layers: 1,
-        },
-        TextureDimension::D2,
-        rgba,
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::default(),
-    )
+    texture(w, h, rgba)
 }
 
 fn enter(
@@ -1445,19 +1420,7 @@ fn person_turn(
     // Moving through the answers is no change to the table.
     let mut changed = false;
     let game = res.bypass_change_detection();
-    let key = |k: KeyCode| keys.as_ref().is_some_and(|keys| keys.just_pressed(k));
-    let (mut up, mut down, mut choose) = (
-        key(KeyCode::ArrowUp),
-        key(KeyCode::ArrowDown),
-        key(KeyCode::Enter),
-    );
-    for p in presses.read() {
-        match p.button {
-            Button::A => up = true,
-            Button::B => down = true,
-            Button::C => choose = true,
-        }
-    }
+    let (up, down, choose) = super::input::moves(&mut presses, keys.as_deref());
     if game.ended() || game.wait > 0.0 {
         return;
     }
