@@ -18,6 +18,7 @@ use super::stage::PLATFORM_RADIUS;
 
 const TOON_SHADER: &str = "embedded://bterm/arena/shaders/toon.wgsl";
 const OUTLINE_SHADER: &str = "embedded://bterm/arena/shaders/outline.wgsl";
+const CARD_SHADER: &str = "embedded://bterm/arena/shaders/card.wgsl";
 const FLOOR_SHADER: &str = "embedded://bterm/arena/shaders/floor.wgsl";
 const GLOW_SHADER: &str = "embedded://bterm/arena/shaders/glow.wgsl";
 
@@ -226,6 +227,33 @@ impl Material for Glow {
     }
 }
 
+/// A card's face (or back) on the table: its picture, unlit. Far cheaper
+/// per pixel than an unlit standard material.
+#[derive(Asset, TypePath, AsBindGroup, Debug, Clone)]
+pub struct CardFace {
+    /// Multiplies the picture (a little below white, so it does not bloom).
+    #[uniform(0)]
+    pub tint: Vec4,
+    /// The picture.
+    #[texture(1)]
+    #[sampler(2)]
+    pub image: Handle<Image>,
+}
+
+impl Material for CardFace {
+    fn fragment_shader() -> ShaderRef {
+        CARD_SHADER.into()
+    }
+
+    fn enable_prepass() -> bool {
+        false
+    }
+
+    fn enable_shadows() -> bool {
+        false
+    }
+}
+
 /// The platform's surface.
 #[derive(Asset, TypePath, AsBindGroup, Debug, Clone)]
 pub struct Floor {
@@ -317,17 +345,20 @@ pub fn plugin(app: &mut App) {
         embedded_asset!(app, "shaders/outline.wgsl");
         embedded_asset!(app, "shaders/floor.wgsl");
         embedded_asset!(app, "shaders/glow.wgsl");
+        embedded_asset!(app, "shaders/card.wgsl");
         app.add_plugins((
             MaterialPlugin::<Toon>::default(),
             MaterialPlugin::<Outline>::default(),
             MaterialPlugin::<Floor>::default(),
             MaterialPlugin::<Glow>::default(),
+            MaterialPlugin::<CardFace>::default(),
         ));
     } else {
         app.init_asset::<Toon>()
             .init_asset::<Outline>()
             .init_asset::<Floor>()
-            .init_asset::<Glow>();
+            .init_asset::<Glow>()
+            .init_asset::<CardFace>();
     }
     if !app.is_plugin_added::<bevy::animation::AnimationPlugin>() {
         app.init_asset::<AnimationClip>()

@@ -25,7 +25,7 @@ use bevy::prelude::*;
 
 use super::figures::{self, Figure, FigureKit};
 use super::input::{Button, Press};
-use super::look::{rgb_texture, texture};
+use super::look::{CardFace, rgb_texture, texture};
 use super::rig::Move;
 use super::stage::CameraShot;
 use super::stage::DuelProp;
@@ -424,8 +424,8 @@ enum TableText {
 #[derive(Resource)]
 struct Faces {
     quad: Handle<Mesh>,
-    back: Handle<StandardMaterial>,
-    faces: HashMap<CardNumber, Handle<StandardMaterial>>,
+    back: Handle<CardFace>,
+    faces: HashMap<CardNumber, Handle<CardFace>>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -608,7 +608,7 @@ fn enter(
     mut shot: ResMut<CameraShot>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut images: ResMut<Assets<Image>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut materials: ResMut<Assets<CardFace>>,
 ) {
     let game = match (&settings.table, pending, live) {
         (Some((path, r)), _, _) => TableGame::new(r.clone(), path.display().to_string(), &cards.0),
@@ -645,18 +645,12 @@ fn spawn_faces(
     commands: &mut Commands,
     game: &TableGame,
     cards: &CardSet,
-    (meshes, images, materials): (
-        &mut Assets<Mesh>,
-        &mut Assets<Image>,
-        &mut Assets<StandardMaterial>,
-    ),
+    (meshes, images, materials): (&mut Assets<Mesh>, &mut Assets<Image>, &mut Assets<CardFace>),
 ) {
     // A little below white, so a card's face does not bloom.
-    let lit = |image: Handle<Image>| StandardMaterial {
-        base_color: Color::srgb(0.8, 0.8, 0.82),
-        base_color_texture: Some(image),
-        unlit: true,
-        ..default()
+    let lit = |image: Handle<Image>| CardFace {
+        tint: Vec4::new(0.6, 0.6, 0.64, 1.0),
+        image,
     };
     let back = materials.add(lit(images.add(back_image())));
     let mut faces = HashMap::new();
@@ -976,11 +970,12 @@ fn move_cards(
 fn draw(
     game: Option<Res<TableGame>>,
     settings: Res<Settings>,
-    mut texts: Query<(&TableText, &mut Text, &mut TextColor)>,
+    mut texts: Query<(&TableText, &mut Text, &mut TextColor, Option<&ChildOf>)>,
+    mut panels: Query<&mut Visibility, Without<TableText>>,
 ) {
     let Some(game) = game else { return };
     let m = game.m.as_ref();
-    for (part, mut text, mut colour) in &mut texts {
+    for (part, mut text, mut colour, parent) in &mut texts {
         let s = match part {
             TableText::Phase => {
                 let turn = m.map_or(0, Match::turn);
@@ -1032,6 +1027,15 @@ fn draw(
                 )
             }
         };
+        // A panel with nothing to say is not drawn at all.
+        if let Some(mut v) = parent.and_then(|p| panels.get_mut(p.parent()).ok()) {
+            let want = if s.is_empty() {
+                Visibility::Hidden
+            } else {
+                Visibility::Inherited
+            };
+            v.set_if_neq(want);
+        }
         if text.0 != s {
             text.0 = s;
         }
