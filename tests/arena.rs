@@ -833,7 +833,7 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
 
 #[test]
 fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
-    use bterm::arena::table::{TableGame, live_game};
+    use bterm::arena::table::{TableGame, TargetMarker, live_game, seat_frame};
     use bterm::rules::alpha::Match;
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
@@ -849,6 +849,29 @@ fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
     app.world_mut()
         .resource_mut::<NextState<Screen>>()
         .set(Screen::Table);
+    app.update();
+    app.update();
+    // Three seats: an arrow at each seat's edge points at its Target Opponent.
+    let m = app.world().resource::<TableGame>().m.clone().unwrap();
+    let markers: Vec<(usize, Transform)> = app
+        .world_mut()
+        .query::<(&TargetMarker, &Transform)>()
+        .iter(app.world())
+        .map(|(t, tf)| (t.seat, *tf))
+        .collect();
+    assert_eq!(markers.len(), 3);
+    for (seat, tf) in markers {
+        let target = m.target(bterm::rules::Seat::new(seat).unwrap()).index();
+        let (from, _, _) = seat_frame(seat, 3);
+        let (to, _, _) = seat_frame(target, 3);
+        let pointing = tf.rotation * Vec3::Y;
+        assert!(
+            pointing.dot((to - from).normalize()) > 0.99,
+            "P{}'s arrow points at P{}",
+            seat + 1,
+            target + 1
+        );
+    }
     assert!(
         run_until(&mut app, 5000.0, |a| a
             .world()

@@ -25,7 +25,7 @@ use bevy::prelude::*;
 
 use super::figures::{self, Figure, FigureKit};
 use super::input::{Button, Press};
-use super::look::{CardFace, rgb_texture, texture};
+use super::look::{CardFace, Glow, rgb_texture, texture};
 use super::rig::Move;
 use super::stage::CameraShot;
 use super::stage::DuelProp;
@@ -439,6 +439,7 @@ pub(super) fn plugin(app: &mut App) {
                 play,
                 lay_out,
                 stage_figures,
+                point_targets,
                 move_cards,
                 fly,
                 draw,
@@ -679,6 +680,7 @@ pub struct PendingTable(pub Replay<Match>, pub String);
 /// Everything the table puts on stage.
 type TableProps = Or<(
     With<TableCard>,
+    With<TargetMarker>,
     With<TableFigure>,
     With<Shot>,
     With<DuelProp>,
@@ -1534,4 +1536,70 @@ fn choice_text(game: &TableGame, seconds: f32) -> String {
         legal.len()
     ));
     lines.join("\n")
+}
+
+/// With three or four seats, the arrow at a seat's edge that points at its
+/// Target Opponent.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct TargetMarker {
+    /// The seat, by index.
+    pub seat: usize,
+}
+
+/// Keeps one arrow per living seat (3–4 seats) pointing from its edge at
+/// its Target Opponent's.
+fn point_targets(
+    mut commands: Commands,
+    game: Option<Res<TableGame>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut glows: ResMut<Assets<Glow>>,
+    mut markers: Query<(Entity, &TargetMarker, &mut Transform)>,
+) {
+    let Some(game) = game else { return };
+    if !game.is_changed() {
+        return;
+    }
+    let Some(m) = &game.m else { return };
+    let layout = m.layout();
+    let n = layout.seats.len();
+    let want: Vec<(usize, Transform)> = if n > 2 {
+        layout
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.alive)
+            .map(|(i, s)| {
+                let (from, _, _) = seat_frame(i, n);
+                let (to, _, _) = seat_frame(s.target.index(), n);
+                let dir = (to - from).normalize_or(Vec3::Z);
+                // Beside the seat's Box row, lying on the table, tip first.
+                let at = from * 0.62 + Vec3::Y * 0.05;
+                let tf = Transform::from_translation(at)
+                    .with_rotation(Quat::from_rotation_arc(Vec3::Y, dir))
+                    .with_scale(Vec3::new(0.22, 0.45, 0.22));
+                (i, tf)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut have = Vec::new();
+    for (e, marker, mut tf) in &mut markers {
+        match want.iter().find(|(i, _)| *i == marker.seat) {
+            Some((_, goal)) => {
+                *tf = *goal;
+                have.push(marker.seat);
+            }
+            None => commands.entity(e).despawn(),
+        }
+    }
+    for (i, tf) in want.into_iter().filter(|(i, _)| !have.contains(i)) {
+        commands.spawn((
+            TargetMarker { seat: i },
+            Mesh3d(meshes.add(Cone::new(0.5, 1.0))),
+            MeshMaterial3d(glows.add(Glow::solid(LinearRgba::rgb(2.4, 1.9, 0.5)))),
+            tf,
+            DespawnOnExit(Screen::Table),
+        ));
+    }
 }
