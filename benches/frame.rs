@@ -31,6 +31,17 @@ fn target(app: &mut App) -> RenderTarget {
     RenderTarget::Image(handle.into())
 }
 
+/// Points the stage's camera at an off-screen target.
+fn aim_at_target(app: &mut App) {
+    let t = target(app);
+    let camera = app
+        .world_mut()
+        .query_filtered::<Entity, With<ArenaCamera>>()
+        .single(app.world())
+        .expect("the stage has a camera");
+    app.world_mut().entity_mut(camera).insert(t);
+}
+
 fn ready(app: &mut App) {
     app.finish();
     app.cleanup();
@@ -69,13 +80,7 @@ fn battle_scene(bloom: Option<bool>) -> App {
     bterm::arena::add_physics(&mut app);
     ready(&mut app);
     app.update();
-    let t = target(&mut app);
-    let camera = app
-        .world_mut()
-        .query_filtered::<Entity, With<ArenaCamera>>()
-        .single(app.world())
-        .expect("the stage has a camera");
-    app.world_mut().entity_mut(camera).insert(t);
+    aim_at_target(&mut app);
     let mut commands = app.world_mut().commands();
     bterm::arena::hud::spawn_hud(&mut commands, Screen::Attract);
     app.world_mut().flush();
@@ -99,13 +104,7 @@ fn alpha_table_4_seats() -> App {
         .add_plugins(AppPlugin { windowed: false });
     ready(&mut app);
     app.update();
-    let t = target(&mut app);
-    let camera = app
-        .world_mut()
-        .query_filtered::<Entity, With<ArenaCamera>>()
-        .single(app.world())
-        .expect("the stage has a camera");
-    app.world_mut().entity_mut(camera).insert(t);
+    aim_at_target(&mut app);
     app.world_mut()
         .resource_mut::<NextState<Screen>>()
         .set(Screen::Table);

@@ -6,6 +6,7 @@
 //! line it is on); the keyboard's arrows and Enter too. Nothing pressed for
 //! a while, or Esc, goes back to attract.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::hud::{centred_column, screen_layer};
@@ -172,20 +173,36 @@ fn enter_setup(mut commands: Commands, mut lobby: ResMut<Lobby>) {
     spawn_panel(&mut commands, Screen::AlphaSetup, "CARD GAME ALPHA");
 }
 
+/// What a lobby screen reads each frame: the presses and keys, the clock
+/// for its idle timeout, and the button sound.
+#[derive(SystemParam)]
+struct LobbyInput<'w, 's> {
+    time: Res<'w, Time>,
+    presses: MessageReader<'w, 's, Press>,
+    keys: Option<Res<'w, ButtonInput<KeyCode>>>,
+    sfx: MessageWriter<'w, Sfx>,
+}
+
+impl LobbyInput<'_, '_> {
+    /// This frame's up, down and choose; a press clicks and restarts the
+    /// idle clock.
+    fn read(&mut self, lobby: &mut Lobby) -> (bool, bool, bool) {
+        let (up, down, choose) = super::input::moves(&mut self.presses, self.keys.as_deref());
+        lobby.idle += self.time.delta_secs();
+        if up || down || choose {
+            lobby.idle = 0.0;
+            self.sfx.write(Sfx(Sound::Button));
+        }
+        (up, down, choose)
+    }
+}
+
 fn choose_game(
-    time: Res<Time>,
-    mut presses: MessageReader<Press>,
-    keys: Option<Res<ButtonInput<KeyCode>>>,
+    mut input: LobbyInput,
     mut lobby: ResMut<Lobby>,
     mut next: ResMut<NextState<Screen>>,
-    mut sfx: MessageWriter<Sfx>,
 ) {
-    let (up, down, choose) = super::input::moves(&mut presses, keys.as_deref());
-    lobby.idle += time.delta_secs();
-    if up || down || choose {
-        lobby.idle = 0.0;
-        sfx.write(Sfx(Sound::Button));
-    }
+    let (up, down, choose) = input.read(&mut lobby);
     if up || down {
         lobby.line = (lobby.line + 1) % GAMES.len();
     }
@@ -214,23 +231,14 @@ fn draw_choose(lobby: Res<Lobby>, mut q: Query<&mut Text, With<LobbyText>>) {
     }
 }
 
-#[allow(clippy::too_many_arguments, reason = "a Bevy system")]
 fn set_up(
     mut commands: Commands,
-    time: Res<Time>,
-    mut presses: MessageReader<Press>,
-    keys: Option<Res<ButtonInput<KeyCode>>>,
+    mut input: LobbyInput,
     mut lobby: ResMut<Lobby>,
     (cards, settings): (Res<Cards>, Res<Settings>),
     mut next: ResMut<NextState<Screen>>,
-    mut sfx: MessageWriter<Sfx>,
 ) {
-    let (up, down, choose) = super::input::moves(&mut presses, keys.as_deref());
-    lobby.idle += time.delta_secs();
-    if up || down || choose {
-        lobby.idle = 0.0;
-        sfx.write(Sfx(Sound::Button));
-    }
+    let (up, down, choose) = input.read(&mut lobby);
     let lines = lobby.lines();
     let n = lines.len();
     if up {

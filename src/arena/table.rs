@@ -58,6 +58,8 @@ pub struct TableGame {
     pub replay: Replay<Match>,
     /// The match as far as it has been staged (`None`: it cannot start).
     pub m: Option<Match>,
+    /// Its cards laid out, worked out once each time it changes.
+    pub layout: Option<Layout>,
     /// The next action to play.
     pub next: usize,
     /// The latest events, newest last.
@@ -166,6 +168,7 @@ impl TableGame {
             name,
             replay,
             m: None,
+            layout: None,
             next: 0,
             log: VecDeque::new(),
             phase: String::new(),
@@ -194,6 +197,7 @@ impl TableGame {
         match Match::from_setup(&self.replay.setup, cards) {
             Ok(m) => {
                 let opening = m.opening_events().to_vec();
+                self.layout = Some(m.layout());
                 self.m = Some(m);
                 for e in &opening {
                     self.note(e, cards);
@@ -277,6 +281,7 @@ impl TableGame {
         self.next += 1;
         match m.apply(seat, action) {
             Ok(events) => {
+                self.layout = Some(m.layout());
                 let big = events.iter().filter(|e| dwells(e)).count();
                 for e in &events {
                     self.note(e, cards);
@@ -885,9 +890,8 @@ fn lay_out(
     if !game.is_changed() {
         return;
     }
-    let Some(m) = &game.m else { return };
-    let layout = m.layout();
-    let mut goals = goals(&layout, game.hands());
+    let Some(layout) = &game.layout else { return };
+    let mut goals = goals(layout, game.hands());
     let numbers: HashMap<CardId, CardNumber> = layout.cards().map(|c| (c.id, c.number)).collect();
     for (e, mut card) in &mut q {
         match goals.remove(&card.id) {
@@ -987,7 +991,10 @@ fn draw(
                     format!("CARD GAME ALPHA · {}", game.phase.to_uppercase())
                 }
             }
-            TableText::Seats => m.map_or_else(String::new, seats_line),
+            TableText::Seats => match (m, &game.layout) {
+                (Some(m), Some(layout)) => seats_line(m, layout),
+                _ => String::new(),
+            },
             TableText::Choice => choice_text(&game, settings.timeouts.alpha_turn),
             TableText::Log => game.log.iter().cloned().collect::<Vec<_>>().join("\n"),
             TableText::Banner => game
@@ -1046,8 +1053,7 @@ fn draw(
 
 /// Every seat's points and zones, whose choice it is, and (three or four
 /// seats) each Target Opponent.
-fn seats_line(m: &Match) -> String {
-    let layout = m.layout();
+fn seats_line(m: &Match, layout: &Layout) -> String {
     let waiting = m.waiting_for();
     layout
         .seats
@@ -1138,10 +1144,11 @@ fn stage_figures(
         return;
     }
     let events = std::mem::take(&mut game.bypass_change_detection().pending);
-    let Some(m) = &game.m else { return };
-    let layout = m.layout();
+    let Some(layout) = game.layout.as_ref() else {
+        return;
+    };
     let n = layout.seats.len();
-    let goals = goals(&layout, Hands::All);
+    let goals = goals(layout, Hands::All);
     // Where each standing Digimon is: its id, seat, card and transform.
     let mut stand: HashMap<CardId, (usize, CardNumber, Transform, bool)> = HashMap::new();
     for (i, s) in layout.seats.iter().enumerate() {
@@ -1433,8 +1440,8 @@ fn person_turn(
     let Some(m) = &game.m else { return };
     let Some(seat) = m.waiting_for() else { return };
     let legal = m.legal_actions(seat);
-    let view = m.view(seat);
-    let easy = || crate::ai::alpha::choose(&view, Strength::Easy);
+    // Only on a timeout: a view is a copy of the match.
+    let easy = || crate::ai::alpha::choose(&m.view(seat), Strength::Easy);
     let Some(live) = game.live.as_mut() else {
         return;
     };
@@ -1559,8 +1566,7 @@ fn point_targets(
     if !game.is_changed() {
         return;
     }
-    let Some(m) = &game.m else { return };
-    let layout = m.layout();
+    let Some(layout) = &game.layout else { return };
     let n = layout.seats.len();
     let want: Vec<(usize, Transform)> = if n > 2 {
         layout

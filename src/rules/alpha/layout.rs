@@ -73,27 +73,10 @@ pub struct SeatLaid {
 /// The whole table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Layout {
-    /// The turn, from 1.
-    pub turn: u32,
-    /// This turn's order, first to attack first.
-    pub order: Vec<Seat>,
     /// Every seat.
     pub seats: Vec<SeatLaid>,
     /// The Digimon whose turn it is in the Battle Phase, if one is acting.
     pub acting: Option<(Seat, CardId)>,
-    /// The battle under way: the attacker first, then the defender.
-    pub battle: Option<[BattleSide; 2]>,
-}
-
-/// One side of a battle under way.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct BattleSide {
-    /// Whose side.
-    pub seat: Seat,
-    /// Its main Digimon (none: the attack is on the player, unblocked).
-    pub main: Option<CardId>,
-    /// Its supporters (an alpha-attack or alpha-block).
-    pub support: Vec<CardId>,
 }
 
 impl Layout {
@@ -180,20 +163,11 @@ impl Match {
             })
             .collect();
         Layout {
-            turn: self.turn,
-            order: self.order.clone(),
             seats,
             acting: match &self.wait {
                 Some(Wait::Act(s, mon)) => Some((*s, *mon)),
                 _ => None,
             },
-            battle: self.battle.as_ref().map(|b| {
-                b.sides.clone().map(|side| BattleSide {
-                    seat: side.seat,
-                    main: side.main,
-                    support: side.support,
-                })
-            }),
         }
     }
 }

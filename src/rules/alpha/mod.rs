@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 pub use deck::{DeckError, DeckFile};
 pub use effects::Clash;
 pub use event::{Event, Struck};
-pub use layout::{BattleSide, BoxLaid, Laid, Layout, OptionLaid, SeatLaid};
+pub use layout::{BoxLaid, Laid, Layout, OptionLaid, SeatLaid};
 pub use rng::Rng64;
 pub use text::Ask;
 pub use view::{DigimonZone, OptionZone, View, Zones};
