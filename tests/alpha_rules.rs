@@ -4,7 +4,7 @@
 
 use bterm::cards::{Card, CardNumber, CardSet};
 use bterm::rules::Seat;
-use bterm::rules::alpha::deck::{DeckError, check};
+use bterm::rules::alpha::deck::{DeckError, check, check_addition};
 use bterm::rules::alpha::{Event, Match, Setup, SetupError, deck};
 
 fn number(cards: &CardSet, name: &str) -> CardNumber {
@@ -137,6 +137,51 @@ fn x_antibody_counts_as_base_name() {
         ],
     ));
     assert_eq!(check(&d, &cards), Ok(()));
+}
+
+/// A deck built card by card (the arena's deck scan) is refused at the
+/// card that breaks a rule, with the same words as a whole deck.
+#[test]
+fn deck_built_card_by_card_refuses_at_once() {
+    let cards = CardSet::embedded();
+    let card = |name: &str| cards.resolve(name).unwrap().clone();
+    let two = deck_of(&cards, &[(2, "Agumon")]);
+    assert_eq!(check_addition(&two, &card("Agumon"), &cards), Ok(()));
+    let three = deck_of(&cards, &[(3, "Agumon")]);
+    match check_addition(&three, &card("Agumon"), &cards) {
+        Err(
+            e @ DeckError::NameLimit {
+                count: 4, limit: 3, ..
+            },
+        ) => {
+            assert!(e.to_string().contains("Agumon"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // An X-Antibody counts as its base name here too.
+    let wars = deck_of(&cards, &[(3, "War Greymon")]);
+    assert!(matches!(
+        check_addition(&wars, &card("War Greymon X-Antibody"), &cards),
+        Err(DeckError::NameLimit { .. })
+    ));
+    // A full deck takes no 33rd card.
+    let full = filler_and(&cards, &[(2, "Agumon")]);
+    assert_eq!(
+        check_addition(&full, &card("Tentomon"), &cards),
+        Err(DeckError::Size(33))
+    );
+    // A card from outside the set is refused, by name.
+    let wild = plenty_chip(3);
+    match check_addition(&two, &wild, &cards) {
+        Err(e @ DeckError::UnknownCard { .. }) => {
+            assert!(e.to_string().contains("Plenty Chip"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A card whose text lifts the limit may go past 3.
+    let with = cards.extended(&[plenty_chip(5)]).unwrap();
+    let four = deck_of(&with, &[(4, "Plenty Chip")]);
+    assert_eq!(check_addition(&four, &plenty_chip(5), &with), Ok(()));
 }
 
 /// A card whose text lifts the limit (`deck_limit` in the card file).

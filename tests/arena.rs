@@ -12,7 +12,7 @@ use bevy_hanabi::ParticleEffect;
 use bterm::ai::Strength;
 use bterm::arena::duel::{Duel, DuelKind, DuelStarted, Show, Staged};
 use bterm::arena::figures::Figure;
-use bterm::arena::input::{Button, Press};
+use bterm::arena::input::{Button, Press, Release};
 use bterm::arena::scan::Roster;
 use bterm::arena::sound::{Sfx, Sound};
 use bterm::arena::sparks::{Fading, Following};
@@ -62,6 +62,60 @@ fn press(app: &mut App, player: Side, button: Button) {
     app.world_mut().write_message(Press { player, button });
     app.update();
     app.update();
+}
+
+/// A button pressed and let go at once (C taps choose in menus).
+fn tap(app: &mut App, player: Side, button: Button) {
+    app.world_mut().write_message(Press { player, button });
+    app.world_mut().write_message(Release { player, button });
+    app.update();
+    app.update();
+}
+
+/// C held until it goes back.
+fn hold_c(app: &mut App) {
+    app.world_mut().write_message(Press {
+        player: Side::P1,
+        button: Button::C,
+    });
+    for _ in 0..10 {
+        app.update();
+    }
+    app.world_mut().write_message(Release {
+        player: Side::P1,
+        button: Button::C,
+    });
+    app.update();
+    app.update();
+}
+
+/// A key pressed and let go, with the text it types.
+fn key(app: &mut App, code: KeyCode, text: Option<&str>) {
+    use bevy::input::ButtonState;
+    use bevy::input::keyboard::{Key, KeyboardInput};
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        app.world_mut().write_message(KeyboardInput {
+            key_code: code,
+            logical_key: text.map_or(Key::Enter, |t| Key::Character(t.into())),
+            state,
+            text: text
+                .filter(|_| state == ButtonState::Pressed)
+                .map(Into::into),
+            repeat: false,
+            window: Entity::PLACEHOLDER,
+        });
+        app.update();
+    }
+}
+
+/// Types a line on a screen with a text entry: Enter opens it, the
+/// characters, Enter adds.
+fn type_line(app: &mut App, line: &str) {
+    key(app, KeyCode::Enter, None);
+    for c in line.chars() {
+        key(app, KeyCode::KeyA, Some(&c.to_string()));
+    }
+    key(app, KeyCode::Enter, None);
 }
 
 /// Updates until `done` holds, at most `seconds` of game time.
@@ -755,7 +809,7 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
     press(&mut app, Side::P1, Button::A);
     assert_eq!(screen(&app), Screen::Choose);
     press(&mut app, Side::P1, Button::B);
-    press(&mut app, Side::P1, Button::C);
+    tap(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::AlphaSetup);
     let lobby = app.world().resource::<Lobby>().clone();
     assert_eq!(lobby.seats, 2);
@@ -765,7 +819,7 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
     );
     // A from the first line wraps round to START; C starts.
     press(&mut app, Side::P1, Button::A);
-    press(&mut app, Side::P1, Button::C);
+    tap(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::Table);
     assert!(app.world().resource::<TableGame>().live.is_some());
     // Only the person's hand is shown.
@@ -800,6 +854,10 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
             return true;
         }
         a.world_mut().write_message(Press {
+            player: Side::P1,
+            button: Button::C,
+        });
+        a.world_mut().write_message(Release {
             player: Side::P1,
             button: Button::C,
         });
@@ -843,7 +901,14 @@ fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
         Player::Cpu(Strength::Easy),
         Player::Cpu(Strength::Normal),
     ];
-    let game = live_game(&pilots, &[0, 2, 4], 21, &cards).unwrap();
+    let decks = ["courage", "nightmare", "sky-and-sea"]
+        .map(|d| {
+            bterm::rules::alpha::deck::embedded(d, &cards)
+                .unwrap()
+                .unwrap()
+        })
+        .to_vec();
+    let game = live_game(&pilots, decks, 21, &cards).unwrap();
     let setup = game.replay.setup.clone();
     app.world_mut().insert_resource(game);
     app.world_mut()
@@ -892,4 +957,124 @@ fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
     }
     assert_eq!(in_app.outcome(), alone.outcome());
     assert_eq!(in_app.state_hash(), alone.state_hash());
+}
+
+#[test]
+fn a_deck_is_scanned_card_by_card_with_refusals_at_once_and_played() {
+    use bterm::arena::lobby::{DeckChoice, Lobby};
+    use bterm::arena::scan::deck::DeckScan;
+    use bterm::arena::table::TableGame;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(settings(&dir));
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::AlphaSetup);
+    // C held goes back a screen; a tap goes on again.
+    hold_c(&mut app);
+    assert_eq!(screen(&app), Screen::Choose);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::AlphaSetup);
+    // P1's deck line: C goes through the shipped decks to "scan a deck".
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    for _ in 0..bterm::rules::alpha::deck::EMBEDDED.len() {
+        tap(&mut app, Side::P1, Button::C);
+    }
+    assert_eq!(app.world().resource::<Lobby>().decks[0], DeckChoice::Scan);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::AlphaDeck);
+    let count = |app: &App| app.world().resource::<DeckScan>().cards.len();
+    let said = |app: &App| app.world().resource::<DeckScan>().message.clone();
+    type_line(&mut app, "3 Agumon");
+    assert_eq!(count(&app), 3);
+    // A fourth of a name is refused at once, naming the rule.
+    type_line(&mut app, "Agumon");
+    assert_eq!(count(&app), 3);
+    let (text, refused) = said(&app).unwrap();
+    assert!(refused && text.contains("at most 3"), "{text}");
+    // A number that names no card is refused too.
+    type_line(&mut app, "Dα-999");
+    assert_eq!(count(&app), 3);
+    assert!(said(&app).unwrap().1);
+    for name in [
+        "Gabumon",
+        "Garurumon",
+        "Were Garurumon",
+        "Patamon",
+        "Angemon",
+        "Magna Angemon",
+        "Biyomon",
+        "Birdramon",
+        "Garudamon",
+    ] {
+        type_line(&mut app, &format!("3 {name}"));
+    }
+    assert_eq!(count(&app), 30);
+    type_line(&mut app, "3 Tentomon");
+    assert_eq!(count(&app), 32, "two join, the third is refused");
+    let (text, refused) = said(&app).unwrap();
+    assert!(refused && text.contains("exactly 32"), "{text}");
+    // B takes the last back; A with 31 says how many are missing.
+    press(&mut app, Side::P1, Button::B);
+    assert_eq!(count(&app), 31);
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::AlphaDeck);
+    assert!(said(&app).unwrap().0.contains("scan 1 more"));
+    type_line(&mut app, "Tentomon");
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::AlphaSetup);
+    let scanned = match &app.world().resource::<Lobby>().decks[0] {
+        DeckChoice::Scanned(d) => d.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(scanned.len(), 32);
+    assert_eq!(
+        app.world().resource::<Lobby>().line,
+        2,
+        "back on the deck's line"
+    );
+    // The mouse: START clicked starts the game with the scanned deck.
+    let start = app
+        .world_mut()
+        .query::<(Entity, &Text, &Interaction)>()
+        .iter(app.world())
+        .find(|(_, t, _)| t.0.contains("START THE GAME"))
+        .map(|(e, _, _)| e)
+        .expect("a START line");
+    app.world_mut()
+        .entity_mut(start)
+        .insert(Interaction::Pressed);
+    app.update();
+    app.update();
+    assert_eq!(screen(&app), Screen::Table);
+    let mut dealt = app.world().resource::<TableGame>().replay.setup.decks[0].clone();
+    let mut want = scanned;
+    dealt.sort();
+    want.sort();
+    assert_eq!(dealt, want, "P1 plays the deck scanned");
+    // C held at a person's question asks before leaving the table.
+    assert!(run_until(&mut app, 30.0, |a| {
+        a.world()
+            .resource::<TableGame>()
+            .m
+            .as_ref()
+            .and_then(|m| m.waiting_for())
+            == Some(Seat::P1)
+            && a.world().resource::<TableGame>().wait <= 0.0
+    }));
+    hold_c(&mut app);
+    assert_eq!(screen(&app), Screen::Table);
+    let leaving = |a: &App| {
+        a.world()
+            .resource::<TableGame>()
+            .live
+            .as_ref()
+            .and_then(|l| l.leaving)
+    };
+    assert_eq!(leaving(&app), Some(0));
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::Attract);
 }

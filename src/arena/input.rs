@@ -6,6 +6,7 @@
 //! Ctrl+Shift+Q quits, kiosk or not. Outside a kiosk, Esc goes back to the
 //! attract screen, and quits from there.
 
+use bevy::ecs::system::SystemParam;
 use bevy::input::gamepad::{Gamepad, GamepadButton};
 use bevy::prelude::*;
 
@@ -95,10 +96,13 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<Press>()
         .add_message::<Release>()
         .init_resource::<Held>()
+        .add_message::<Choose>()
+        .add_message::<Back>()
         .init_resource::<Typing>()
+        .init_resource::<CHold>()
         .add_systems(
             Update,
-            (read_buttons, leave_keys).in_set(AppSystems::RecordInput),
+            ((read_buttons, c_gestures).chain(), leave_keys).in_set(AppSystems::RecordInput),
         );
     // The press that changed the screen must not also act on the new one.
     for s in [
@@ -109,11 +113,23 @@ pub(super) fn plugin(app: &mut App) {
         Screen::Replay,
         Screen::Choose,
         Screen::AlphaSetup,
+        Screen::AlphaDeck,
         Screen::Table,
     ] {
-        app.add_systems(OnEnter(s), |mut presses: ResMut<Messages<Press>>| {
-            presses.clear();
-        });
+        app.add_systems(
+            OnEnter(s),
+            |mut presses: ResMut<Messages<Press>>,
+             mut chooses: ResMut<Messages<Choose>>,
+             mut backs: ResMut<Messages<Back>>,
+             mut hold: ResMut<CHold>| {
+                presses.clear();
+                chooses.clear();
+                backs.clear();
+                // A C that went down on the last screen neither chooses
+                // nor goes back on this one.
+                hold.0 = [None; 2];
+            },
+        );
     }
 }
 
@@ -195,24 +211,104 @@ fn leave_keys(
     }
 }
 
-/// The moves a frame's presses and keys make: up (A, ↑), down (B, ↓),
-/// choose (C, Enter).
-pub fn moves(
-    presses: &mut MessageReader<Press>,
-    keys: Option<&ButtonInput<KeyCode>>,
-) -> (bool, bool, bool) {
-    let key = |k: KeyCode| keys.is_some_and(|keys| keys.just_pressed(k));
-    let (mut up, mut down, mut choose) = (
-        key(KeyCode::ArrowUp),
-        key(KeyCode::ArrowDown),
-        key(KeyCode::Enter),
-    );
-    for p in presses.read() {
-        match p.button {
-            Button::A => up = true,
-            Button::B => down = true,
-            Button::C => choose = true,
+/// How long C is held to go back, seconds.
+pub const HOLD_BACK: f32 = 0.7;
+
+/// C tapped (let go before [`HOLD_BACK`]): choose.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choose(pub Side);
+
+/// C held for [`HOLD_BACK`]: go back.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Back(pub Side);
+
+/// How long each player's C has been down, if it went down on this screen
+/// and has not gone back yet.
+#[derive(Resource, Debug, Default, Clone)]
+struct CHold([Option<f32>; 2]);
+
+/// Turns C into a tap (choose) or a hold (back). A press is counted from the
+/// frame it arrives; a press and its release in one frame is a tap.
+fn c_gestures(
+    time: Res<Time>,
+    mut presses: MessageReader<Press>,
+    mut releases: MessageReader<Release>,
+    mut hold: ResMut<CHold>,
+    mut choose: MessageWriter<Choose>,
+    mut back: MessageWriter<Back>,
+) {
+    let dt = time.delta_secs();
+    for h in hold.0.iter_mut().flatten() {
+        *h += dt;
+    }
+    for p in presses.read().filter(|p| p.button == Button::C) {
+        hold.0[p.player.index()] = Some(0.0);
+    }
+    for r in releases.read().filter(|r| r.button == Button::C) {
+        if hold.0[r.player.index()].take().is_some() {
+            choose.write(Choose(r.player));
         }
     }
-    (up, down, choose)
+    for side in Side::BOTH {
+        if hold.0[side.index()].is_some_and(|h| h >= HOLD_BACK) {
+            hold.0[side.index()] = None;
+            back.write(Back(side));
+        }
+    }
+}
+
+/// What a menu reads each frame: A and B presses, C's taps and holds, and
+/// the keys (↑ ↓ move, Enter chooses, Backspace goes back).
+#[derive(SystemParam)]
+pub struct Moves<'w, 's> {
+    presses: MessageReader<'w, 's, Press>,
+    chooses: MessageReader<'w, 's, Choose>,
+    backs: MessageReader<'w, 's, Back>,
+    keys: Option<Res<'w, ButtonInput<KeyCode>>>,
+    typing: Res<'w, Typing>,
+}
+
+/// One frame's moves in a menu.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Move {
+    /// A or ↑.
+    pub up: bool,
+    /// B or ↓.
+    pub down: bool,
+    /// C tapped, or Enter.
+    pub choose: bool,
+    /// C held, or Backspace.
+    pub back: bool,
+}
+
+impl Move {
+    /// Whether anything was pressed.
+    pub fn any(self) -> bool {
+        self.up || self.down || self.choose || self.back
+    }
+}
+
+impl Moves<'_, '_> {
+    /// This frame's moves.
+    pub fn read(&mut self) -> Move {
+        let typing = self.typing.0;
+        let key =
+            |k: KeyCode| !typing && self.keys.as_ref().is_some_and(|keys| keys.just_pressed(k));
+        let mut m = Move {
+            up: key(KeyCode::ArrowUp),
+            down: key(KeyCode::ArrowDown),
+            choose: key(KeyCode::Enter) || key(KeyCode::NumpadEnter),
+            back: key(KeyCode::Backspace),
+        };
+        for p in self.presses.read() {
+            match p.button {
+                Button::A => m.up = true,
+                Button::B => m.down = true,
+                Button::C => {}
+            }
+        }
+        m.choose |= self.chooses.read().count() > 0;
+        m.back |= self.backs.read().count() > 0;
+        m
+    }
 }

@@ -1,21 +1,24 @@
 //! Before a game: which game (the Terminal Battle or the Card Game Alpha),
 //! and for the Card Game Alpha the seats, who plays each (a person or the
-//! CPU at a strength) and each seat's deck (a shipped deck).
+//! CPU at a strength) and each seat's deck (a shipped deck, or one scanned
+//! on the deck screen).
 //!
 //! The three buttons do it all: A and B move, C chooses (or changes the
-//! line it is on); the keyboard's arrows and Enter too. Nothing pressed for
-//! a while, or Esc, goes back to attract.
+//! line it is on), C held goes back; the keyboard's arrows, Enter and
+//! Backspace too, and the mouse (a line clicked is chosen). Nothing pressed
+//! for a while, or Esc, goes back to attract.
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::hud::{centred_column, screen_layer};
-use super::input::Press;
+use super::input::{Move, Moves};
 use super::sound::{Sfx, Sound};
 use super::table::{TableGame, live_game};
 use super::theme::{label, palette, size, space};
 use super::{AppSystems, Cards, Screen, Settings};
 use crate::ai::Strength;
+use crate::cards::{CardNumber, CardSet};
 use crate::rules::alpha::deck;
 use crate::session::Player;
 
@@ -31,8 +34,11 @@ pub struct Lobby {
     pub seats: usize,
     /// Who plays each seat.
     pub players: [Player; 4],
-    /// Each seat's deck: an index into the shipped decks.
-    pub decks: [usize; 4],
+    /// Each seat's deck.
+    pub decks: [DeckChoice; 4],
+    /// Each seat's scanned cards so far (kept when the deck screen is left
+    /// before 32).
+    pub scanned: [Vec<CardNumber>; 4],
     /// Seconds without a press.
     pub idle: f32,
     /// Why the game could not start, if it could not.
@@ -50,11 +56,34 @@ impl Default for Lobby {
                 Player::Cpu(Strength::Normal),
                 Player::Cpu(Strength::Normal),
             ],
-            decks: [0, 1, 2, 3],
+            decks: [0, 1, 2, 3].map(DeckChoice::Shipped),
+            scanned: Default::default(),
             idle: 0.0,
             problem: None,
         }
     }
+}
+
+/// A seat's deck.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeckChoice {
+    /// A shipped deck: an index into [`deck::EMBEDDED`].
+    Shipped(usize),
+    /// Scan one: C on this line opens the deck screen.
+    Scan,
+    /// A deck scanned on the deck screen, checked.
+    Scanned(Vec<CardNumber>),
+}
+
+/// What C on a setup line does beyond changing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Then {
+    /// Nothing more: the line changed.
+    Stay,
+    /// Start the game.
+    Start,
+    /// Open the deck screen for a seat.
+    ScanDeck(usize),
 }
 
 /// One line of the Alpha setup.
@@ -86,13 +115,47 @@ impl Lobby {
         match line {
             Line::Seats => format!("Seats: {}", self.seats),
             Line::Player(i) => format!("P{} plays: {}", i + 1, self.players[i].label()),
-            Line::Deck(i) => format!("P{} deck: {}", i + 1, deck::EMBEDDED[self.decks[i]].0),
+            Line::Deck(i) => format!("P{} deck: {}", i + 1, self.deck_text(i)),
             Line::Start => "START THE GAME".to_string(),
         }
     }
 
-    /// C on a line: the next value, or (on START) `true` to start.
-    pub fn change(&mut self, line: Line) -> bool {
+    fn deck_text(&self, i: usize) -> String {
+        match &self.decks[i] {
+            DeckChoice::Shipped(k) => deck::EMBEDDED.get(*k).map_or("?", |d| d.0).to_string(),
+            DeckChoice::Scan if self.scanned[i].is_empty() => {
+                "scan a deck (C opens the scanner)".to_string()
+            }
+            DeckChoice::Scan => format!(
+                "scan a deck ({} of {} so far; C goes on)",
+                self.scanned[i].len(),
+                deck::DECK_SIZE
+            ),
+            DeckChoice::Scanned(d) => format!("scanned ({} cards)", d.len()),
+        }
+    }
+
+    /// A seat's deck as card numbers, or why it has none.
+    pub fn deck(&self, i: usize, cards: &CardSet) -> Result<Vec<CardNumber>, String> {
+        match &self.decks[i] {
+            DeckChoice::Shipped(k) => {
+                let (stem, _) = deck::EMBEDDED.get(*k).ok_or("no such deck")?;
+                match deck::embedded(stem, cards) {
+                    Some(Ok(d)) => Ok(d),
+                    Some(Err(e)) => Err(format!("the {stem} deck: {e}")),
+                    None => Err(format!("no deck called {stem}")),
+                }
+            }
+            DeckChoice::Scan => Err(format!(
+                "P{}'s deck is not scanned yet: C on its line opens the scanner",
+                i + 1
+            )),
+            DeckChoice::Scanned(d) => Ok(d.clone()),
+        }
+    }
+
+    /// C on a line: the next value, and what follows.
+    pub fn change(&mut self, line: Line) -> Then {
         match line {
             Line::Seats => self.seats = if self.seats >= 4 { 2 } else { self.seats + 1 },
             Line::Player(i) => {
@@ -102,15 +165,32 @@ impl Lobby {
                     .unwrap_or(0);
                 self.players[i] = Player::ALL[(at + 1) % Player::ALL.len()];
             }
-            Line::Deck(i) => self.decks[i] = (self.decks[i] + 1) % deck::EMBEDDED.len(),
-            Line::Start => return true,
+            Line::Deck(i) => {
+                self.decks[i] = match self.decks[i] {
+                    DeckChoice::Shipped(k) if k + 1 < deck::EMBEDDED.len() => {
+                        DeckChoice::Shipped(k + 1)
+                    }
+                    DeckChoice::Shipped(_) => DeckChoice::Scan,
+                    DeckChoice::Scan => return Then::ScanDeck(i),
+                    DeckChoice::Scanned(_) => DeckChoice::Shipped(0),
+                }
+            }
+            Line::Start => return Then::Start,
         }
-        false
+        Then::Stay
     }
 }
 
+/// The most lines a lobby screen shows (seats, 2 per seat, start).
+const MAX_LINES: usize = 10;
+
+/// One line of a lobby screen; the mouse chooses it too.
 #[derive(Component)]
-struct LobbyText;
+struct LobbyLine(usize);
+
+/// What is wrong, under the lines.
+#[derive(Component)]
+struct LobbyProblem;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Lobby>()
@@ -150,10 +230,24 @@ fn spawn_panel(commands: &mut Commands, screen: Screen, title: &str) {
                 BackgroundColor(palette::PANEL),
             ))
             .with_children(|p| {
-                p.spawn((LobbyText, label("", size::NAME, palette::INK)));
+                p.spawn(Node {
+                    flex_direction: FlexDirection::Column,
+                    row_gap: px(space::LINE),
+                    ..default()
+                })
+                .with_children(|col| {
+                    for i in 0..MAX_LINES {
+                        col.spawn((
+                            LobbyLine(i),
+                            Interaction::default(),
+                            label("", size::NAME, palette::INK),
+                        ));
+                    }
+                    col.spawn((LobbyProblem, label("", size::PROMPT, palette::BAD)));
+                });
             });
             c.spawn(label(
-                "A / B move · C chooses · Esc goes back",
+                "A / B move · C chooses · hold C goes back (or click a line)",
                 size::PROMPT,
                 palette::DIM,
             ));
@@ -166,69 +260,121 @@ fn enter_choose(mut commands: Commands, mut lobby: ResMut<Lobby>) {
     spawn_panel(&mut commands, Screen::Choose, "WHICH GAME?");
 }
 
-fn enter_setup(mut commands: Commands, mut lobby: ResMut<Lobby>) {
-    lobby.line = 0;
+fn enter_setup(mut commands: Commands, mut lobby: ResMut<Lobby>, from_deck: Option<Res<DeckSeat>>) {
+    // Back from the deck screen, the line stays on that seat's deck.
+    if from_deck.is_none() {
+        lobby.line = 0;
+    }
+    commands.remove_resource::<DeckSeat>();
     lobby.idle = 0.0;
     lobby.problem = None;
     spawn_panel(&mut commands, Screen::AlphaSetup, "CARD GAME ALPHA");
 }
 
-/// What a lobby screen reads each frame: the presses and keys, the clock
-/// for its idle timeout, and the button sound.
+/// What a lobby screen reads each frame: the buttons, keys and mouse, the
+/// clock for its idle timeout, and the button sound.
 #[derive(SystemParam)]
 struct LobbyInput<'w, 's> {
     time: Res<'w, Time>,
-    presses: MessageReader<'w, 's, Press>,
-    keys: Option<Res<'w, ButtonInput<KeyCode>>>,
+    moves: Moves<'w, 's>,
+    clicks: Query<'w, 's, (&'static Interaction, &'static LobbyLine), Changed<Interaction>>,
     sfx: MessageWriter<'w, Sfx>,
 }
 
 impl LobbyInput<'_, '_> {
-    /// This frame's up, down and choose; a press clicks and restarts the
-    /// idle clock.
-    fn read(&mut self, lobby: &mut Lobby) -> (bool, bool, bool) {
-        let (up, down, choose) = super::input::moves(&mut self.presses, self.keys.as_deref());
+    /// This frame's moves; a line clicked is chosen. A press clicks and
+    /// restarts the idle clock.
+    fn read(&mut self, lobby: &mut Lobby, lines: usize) -> Move {
+        let mut m = self.moves.read();
+        for (i, l) in &self.clicks {
+            if l.0 < lines {
+                match i {
+                    Interaction::Pressed => {
+                        lobby.line = l.0;
+                        m.choose = true;
+                    }
+                    Interaction::Hovered => lobby.line = l.0,
+                    Interaction::None => {}
+                }
+            }
+        }
         lobby.idle += self.time.delta_secs();
-        if up || down || choose {
+        if m.any() {
             lobby.idle = 0.0;
             self.sfx.write(Sfx(Sound::Button));
         }
-        (up, down, choose)
+        m
     }
 }
+
+/// Shows a lobby screen's lines, the chosen one marked, and the problem.
+fn show_lines(lines: &[String], chosen: usize, problem: Option<&str>, q: &mut LineTexts) {
+    for (mut t, mut node, mut colour, line) in q.iter_mut() {
+        let (text, display, ink) = match line {
+            Some(LobbyLine(i)) => match lines.get(*i) {
+                Some(l) => (
+                    format!("{} {l}", if *i == chosen { "▶" } else { "  " }),
+                    Display::Flex,
+                    if *i == chosen {
+                        palette::GOLD
+                    } else {
+                        palette::INK
+                    },
+                ),
+                None => (String::new(), Display::None, palette::INK),
+            },
+            None => match problem {
+                Some(p) => (p.to_string(), Display::Flex, palette::BAD),
+                None => (String::new(), Display::None, palette::BAD),
+            },
+        };
+        if t.0 != text {
+            t.0 = text;
+        }
+        if node.display != display {
+            node.display = display;
+        }
+        if colour.0 != ink {
+            colour.0 = ink;
+        }
+    }
+}
+
+type LineTexts<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static mut Text,
+        &'static mut Node,
+        &'static mut TextColor,
+        Option<&'static LobbyLine>,
+    ),
+    Or<(With<LobbyLine>, With<LobbyProblem>)>,
+>;
 
 fn choose_game(
     mut input: LobbyInput,
     mut lobby: ResMut<Lobby>,
     mut next: ResMut<NextState<Screen>>,
 ) {
-    let (up, down, choose) = input.read(&mut lobby);
-    if up || down {
+    let m = input.read(&mut lobby, GAMES.len());
+    if m.up || m.down {
         lobby.line = (lobby.line + 1) % GAMES.len();
     }
-    if choose {
+    if m.choose {
         next.set(if lobby.line == 0 {
             Screen::Scan
         } else {
             Screen::AlphaSetup
         });
-    } else if lobby.idle > IDLE_SECONDS {
+    } else if m.back || lobby.idle > IDLE_SECONDS {
         next.set(Screen::Attract);
     }
 }
 
-fn draw_choose(lobby: Res<Lobby>, mut q: Query<&mut Text, With<LobbyText>>) {
-    let text = GAMES
-        .iter()
-        .enumerate()
-        .map(|(i, g)| format!("{} {g}", if i == lobby.line { "▶" } else { "  " }))
-        .collect::<Vec<_>>()
-        .join("\n");
-    for mut t in &mut q {
-        if t.0 != text {
-            t.0.clone_from(&text);
-        }
-    }
+fn draw_choose(lobby: Res<Lobby>, mut q: LineTexts) {
+    let lines: Vec<String> = GAMES.iter().map(ToString::to_string).collect();
+    show_lines(&lines, lobby.line, None, &mut q);
 }
 
 fn set_up(
@@ -238,60 +384,54 @@ fn set_up(
     (cards, settings): (Res<Cards>, Res<Settings>),
     mut next: ResMut<NextState<Screen>>,
 ) {
-    let (up, down, choose) = input.read(&mut lobby);
     let lines = lobby.lines();
     let n = lines.len();
-    if up {
+    let m = input.read(&mut lobby, n);
+    if m.up {
         lobby.line = (lobby.line + n - 1) % n;
     }
-    if down {
+    if m.down {
         lobby.line = (lobby.line + 1) % n;
     }
     lobby.line = lobby.line.min(n - 1);
-    if choose {
+    if m.choose {
+        lobby.problem = None;
         let line = lines[lobby.line];
-        if lobby.change(line) {
-            let seats = lobby.seats;
-            let seed = settings.seed.unwrap_or_else(crate::session::clock_seed);
-            match live_game(
-                &lobby.players[..seats],
-                &lobby.decks[..seats],
-                seed,
-                &cards.0,
-            ) {
-                Ok(game) => {
-                    commands.insert_resource::<TableGame>(game);
-                    next.set(Screen::Table);
+        match lobby.change(line) {
+            Then::Stay => {}
+            Then::ScanDeck(seat) => {
+                commands.insert_resource(DeckSeat(seat));
+                next.set(Screen::AlphaDeck);
+            }
+            Then::Start => {
+                let seats = lobby.seats;
+                let seed = settings.seed.unwrap_or_else(crate::session::clock_seed);
+                let game = (0..seats)
+                    .map(|i| lobby.deck(i, &cards.0))
+                    .collect::<Result<Vec<_>, String>>()
+                    .and_then(|decks| live_game(&lobby.players[..seats], decks, seed, &cards.0));
+                match game {
+                    Ok(game) => {
+                        commands.insert_resource::<TableGame>(game);
+                        next.set(Screen::Table);
+                    }
+                    Err(e) => lobby.problem = Some(e),
                 }
-                Err(e) => lobby.problem = Some(e),
             }
         }
+    } else if m.back {
+        next.set(Screen::Choose);
     }
     if lobby.idle > IDLE_SECONDS {
         next.set(Screen::Attract);
     }
 }
 
-fn draw_setup(lobby: Res<Lobby>, mut q: Query<&mut Text, With<LobbyText>>) {
-    let mut text = lobby
-        .lines()
-        .into_iter()
-        .enumerate()
-        .map(|(i, l)| {
-            format!(
-                "{} {}",
-                if i == lobby.line { "▶" } else { "  " },
-                lobby.text(l)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    if let Some(p) = &lobby.problem {
-        text.push_str(&format!("\n\n{p}"));
-    }
-    for mut t in &mut q {
-        if t.0 != text {
-            t.0.clone_from(&text);
-        }
-    }
+fn draw_setup(lobby: Res<Lobby>, mut q: LineTexts) {
+    let lines: Vec<String> = lobby.lines().into_iter().map(|l| lobby.text(l)).collect();
+    show_lines(&lines, lobby.line, lobby.problem.as_deref(), &mut q);
 }
+
+/// The seat whose deck the deck screen scans.
+#[derive(Resource, Debug, Clone, Copy)]
+pub struct DeckSeat(pub usize);

@@ -78,6 +78,8 @@ pub enum Screen {
     Choose,
     /// The Card Game Alpha's seats, players and decks.
     AlphaSetup,
+    /// One seat's Card Game Alpha deck, scanned card by card.
+    AlphaDeck,
 }
 
 /// The order of the game's work in a frame, configured once.

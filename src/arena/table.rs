@@ -24,7 +24,7 @@ use std::sync::mpsc::{Receiver, channel};
 use bevy::prelude::*;
 
 use super::figures::{self, Figure, FigureKit};
-use super::input::{Button, Press};
+use super::input::{Button, Move as Moved, Moves, Press};
 use super::look::{CardFace, Glow, rgb_texture, texture};
 use super::rig::Move;
 use super::stage::CameraShot;
@@ -102,6 +102,9 @@ pub struct Live {
     thinking: Option<Mutex<Receiver<Action>>>,
     /// Where the game was saved, once it is over.
     pub saved: Option<Result<PathBuf, String>>,
+    /// C held at a person's question: "leave the table?", on stay (0) or
+    /// leave (1).
+    pub leaving: Option<usize>,
 }
 
 impl Live {
@@ -119,25 +122,14 @@ pub enum Hands {
     Only(Option<usize>),
 }
 
-/// A game between `players` with the shipped decks `decks` (indices into
-/// [`deck::EMBEDDED`]), to play at the table.
+/// A game between `players` with their `decks` (card numbers, checked by
+/// the match's setup), to play at the table.
 pub fn live_game(
     players: &[Player],
-    decks: &[usize],
+    decks: Vec<Vec<CardNumber>>,
     seed: u64,
     cards: &CardSet,
 ) -> Result<TableGame, String> {
-    let decks = decks
-        .iter()
-        .map(|&i| {
-            let (stem, _) = deck::EMBEDDED.get(i).ok_or("no such deck")?;
-            match deck::embedded(stem, cards) {
-                Some(Ok(d)) => Ok(d),
-                Some(Err(e)) => Err(format!("the {stem} deck: {e}")),
-                None => Err(format!("no deck called {stem}")),
-            }
-        })
-        .collect::<Result<Vec<_>, String>>()?;
     let setup = Setup::new(decks, seed);
     let replay = Replay {
         rules: Match::version(&setup),
@@ -157,6 +149,7 @@ pub fn live_game(
         last_person: None,
         thinking: None,
         saved: None,
+        leaving: None,
     });
     Ok(game)
 }
@@ -1423,17 +1416,22 @@ fn cpu_turn(game: &mut TableGame, cards: &CardSet) {
 /// the easy CPU's choice.
 fn person_turn(
     time: Res<Time>,
-    mut presses: MessageReader<Press>,
-    keys: Option<Res<ButtonInput<KeyCode>>>,
+    mut moves: Moves,
     cards: Res<Cards>,
     settings: Res<Settings>,
     game: Option<ResMut<TableGame>>,
+    mut next: ResMut<NextState<Screen>>,
 ) {
     let Some(mut res) = game else { return };
     // Moving through the answers is no change to the table.
     let mut changed = false;
     let game = res.bypass_change_detection();
-    let (up, down, choose) = super::input::moves(&mut presses, keys.as_deref());
+    let Moved {
+        up,
+        down,
+        choose,
+        back,
+    } = moves.read();
     if game.ended() || game.wait > 0.0 {
         return;
     }
@@ -1446,6 +1444,27 @@ fn person_turn(
         return;
     };
     if !live.pilots.get(seat.index()).is_some_and(|p| p.is_person()) || legal.is_empty() {
+        return;
+    }
+    // C held: leave the table? A / B between stay and leave, C settles it.
+    if let Some(at) = live.leaving.as_mut() {
+        if up || down {
+            *at = 1 - *at;
+        }
+        live.asked_for += time.delta_secs();
+        if choose && *at == 1 {
+            next.set(Screen::Attract);
+        } else if choose || back || live.asked_for > settings.timeouts.alpha_turn {
+            live.leaving = None;
+            live.asked_for = 0.0;
+        }
+        res.set_changed();
+        return;
+    }
+    if back && live.curtain.is_none() {
+        live.leaving = Some(0);
+        live.asked_for = 0.0;
+        res.set_changed();
         return;
     }
     if live.persons() > 1 && live.last_person != Some(seat) && live.curtain.is_none() {
@@ -1519,6 +1538,14 @@ fn choice_text(game: &TableGame, seconds: f32) -> String {
     if live.curtain == Some(seat) {
         return format!("PASS THE TABLE TO {seat}\n{seat}: press C when the others look away");
     }
+    if let Some(at) = live.leaving {
+        let mark = |i: usize| if at == i { "▶" } else { "  " };
+        return format!(
+            "LEAVE THE TABLE? The game is not saved.\n{} Keep playing\n{} Leave the table\nA / B move · C chooses",
+            mark(0),
+            mark(1)
+        );
+    }
     let Some(q) = m.question(seat) else {
         return String::new();
     };
@@ -1538,7 +1565,7 @@ fn choice_text(game: &TableGame, seconds: f32) -> String {
     }
     let left = (seconds - live.asked_for).max(0.0).ceil();
     lines.push(format!(
-        "A / B move · C chooses · {} of {} · {left:.0} s",
+        "A / B move · C chooses · hold C to leave · {} of {} · {left:.0} s",
         live.chosen + 1,
         legal.len()
     ));

@@ -9,6 +9,7 @@
 //! (player, CPU easy / normal / hard). Enter types a card number for the
 //! player chosen with Tab.
 
+pub mod deck;
 mod reads;
 mod ui;
 
@@ -26,7 +27,7 @@ use super::result::PendingReplay;
 use super::sound::{Sfx, Sound};
 use super::stage::CameraShot;
 use super::{AppSystems, Cards, Screen, Settings};
-use crate::barcode::frames::FrameEvent;
+use crate::barcode::Resolved;
 use crate::cards::{Card, CardSet};
 use crate::collection::{CardRef, NewScan, Origin};
 use crate::replay::Replay;
@@ -34,7 +35,7 @@ use crate::rules::terminal::Match;
 use crate::rules::terminal::Side;
 use crate::rules::terminal::pick::{self, DEMO_TRIES, check_card, setup_of};
 use crate::session::{Player, clock_seed};
-use reads::{Failed, Read, Reads, read_files, show_preview};
+use reads::{Failed, Reads, read_files, show_preview};
 use ui::{draw, spawn_ui};
 
 /// One player's team as it is scanned.
@@ -80,6 +81,7 @@ impl Roster {
 }
 
 pub(super) fn plugin(app: &mut App) {
+    deck::plugin(app);
     // Registered here too, so the screen runs without a window (tests).
     app.add_message::<FileDragAndDrop>()
         .add_message::<KeyboardInput>()
@@ -111,7 +113,7 @@ fn enter(
 ) {
     *shot = CameraShot::Wide;
     commands.insert_resource(Roster::new(settings.p2));
-    let (reads, live_error) = Reads::open(&settings, &cards.0, &mut images);
+    let (reads, live_error) = Reads::open(&settings, &cards.0, &mut images, true);
     spawn_ui(&mut commands, reads.preview_image.clone());
     if let Some(e) = live_error {
         commands.queue(move |world: &mut World| {
@@ -345,59 +347,12 @@ fn receive(
     mut next: ResMut<NextState<Screen>>,
 ) {
     let Some(reads) = reads else { return };
-    let mut got: Vec<Read> = reads
-        .files
-        .lock()
-        .map(|rx| rx.try_iter().collect())
-        .unwrap_or_default();
-    let live_events: Vec<FrameEvent> = reads
-        .live
-        .as_ref()
-        .and_then(|l| l.lock().ok().map(|p| p.events.try_iter().collect()))
-        .unwrap_or_default();
-    {
-        for e in live_events {
-            let side = roster.active;
-            match e {
-                FrameEvent::Card { card, .. } => {
-                    got.push((side, "camera".into(), Ok(*card), None));
-                }
-                FrameEvent::Refused { why, .. } => {
-                    got.push((side, "camera".into(), Err(Failed::from(why)), None));
-                }
-                FrameEvent::FrameError { message, .. } => {
-                    got.push((side, "camera".into(), Err(Failed::Why(message)), None));
-                }
-                FrameEvent::Gone { .. } | FrameEvent::Ended { .. } => {}
-            }
-        }
-    }
+    let got = reads.drain(roster.active);
     for (side, from, read, content) in got {
         roster.idle = 0.0;
         match read {
             Ok(r) => {
-                // Every card read is kept; NEW! the first time it ever is.
-                let camera = from == "camera";
-                let new = collection
-                    .as_ref()
-                    .and_then(|c| {
-                        c.record_scan(NewScan {
-                            card: CardRef {
-                                number: r.card.number(),
-                                name: r.card.name().to_string(),
-                                data: (!r.in_set)
-                                    .then(|| crate::cards::write_ron(&r.card).ok())
-                                    .flatten(),
-                            },
-                            origin: if camera { Origin::Camera } else { Origin::File },
-                            place: Some(from.clone()),
-                            code: None,
-                            digest: content.map(crate::collection::digest),
-                            count: 1,
-                            remove: false,
-                        })
-                    })
-                    .is_some_and(|rec| rec.first_ever);
+                let new = record(collection.as_deref(), &r, &from, content);
                 add_card(
                     &mut roster,
                     &cards.0,
@@ -432,6 +387,31 @@ fn receive(
             }
         }
     }
+}
+
+/// Keeps a card read in the collection (every read is kept); whether it
+/// is NEW!, the first time this card was ever read.
+fn record(collection: Option<&Collection>, r: &Resolved, from: &str, content: Option<u64>) -> bool {
+    let camera = from == "camera";
+    collection
+        .and_then(|c| {
+            c.record_scan(NewScan {
+                card: CardRef {
+                    number: r.card.number(),
+                    name: r.card.name().to_string(),
+                    data: (!r.in_set)
+                        .then(|| crate::cards::write_ron(&r.card).ok())
+                        .flatten(),
+                },
+                origin: if camera { Origin::Camera } else { Origin::File },
+                place: Some(from.to_string()),
+                code: None,
+                digest: content.map(crate::collection::digest),
+                count: 1,
+                remove: false,
+            })
+        })
+        .is_some_and(|rec| rec.first_ever)
 }
 
 /// A battle card's replay, checked to play back the same (and kept with

@@ -12,7 +12,7 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use image::GrayImage;
 
 use super::super::Settings;
-use crate::barcode::frames::{self, FrameSource, Pipeline, Stabilizer};
+use crate::barcode::frames::{self, FrameEvent, FrameSource, Pipeline, Stabilizer};
 use crate::barcode::{Effort, Resolved, Scanner, decode, files};
 use crate::cards::CardSet;
 use crate::rules::terminal::Side;
@@ -84,12 +84,13 @@ impl FrameSource for Tee {
 impl Reads {
     /// Opens the screen's card sources: the scanner (with the enrolled
     /// barcodes), the live camera or folder of frames if asked for, and the
-    /// files given on the command line. The second value says why the live
-    /// source could not open.
+    /// files given on the command line (if `files`). The second value says
+    /// why the live source could not open.
     pub(super) fn open(
         settings: &Settings,
         cards: &CardSet,
         images: &mut Assets<Image>,
+        files: bool,
     ) -> (Reads, Option<String>) {
         let mut store = crate::collection::default_path(None)
             .and_then(|p| crate::collection::Store::open(&p))
@@ -140,7 +141,9 @@ impl Reads {
             ))
         });
         for (side, paths) in Side::BOTH.iter().zip(&settings.scans) {
-            read_files(&scanner, &file_tx, *side, paths.clone());
+            if files {
+                read_files(&scanner, &file_tx, *side, paths.clone());
+            }
         }
         let reads = Reads {
             files: Mutex::new(files_rx),
@@ -151,6 +154,37 @@ impl Reads {
             scanner,
         };
         (reads, live_error)
+    }
+}
+
+impl Reads {
+    /// The reads that arrived since the last call: files', and the live
+    /// source's (which go to `side`).
+    pub(super) fn drain(&self, side: Side) -> Vec<Read> {
+        let mut got: Vec<Read> = self
+            .files
+            .lock()
+            .map(|rx| rx.try_iter().collect())
+            .unwrap_or_default();
+        let live: Vec<FrameEvent> = self
+            .live
+            .as_ref()
+            .and_then(|l| l.lock().ok().map(|p| p.events.try_iter().collect()))
+            .unwrap_or_default();
+        for e in live {
+            let from = "camera".to_string();
+            match e {
+                FrameEvent::Card { card, .. } => got.push((side, from, Ok(*card), None)),
+                FrameEvent::Refused { why, .. } => {
+                    got.push((side, from, Err(Failed::from(why)), None));
+                }
+                FrameEvent::FrameError { message, .. } => {
+                    got.push((side, from, Err(Failed::Why(message)), None));
+                }
+                FrameEvent::Gone { .. } | FrameEvent::Ended { .. } => {}
+            }
+        }
+        got
     }
 }
 

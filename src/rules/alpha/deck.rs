@@ -118,6 +118,52 @@ pub fn check(deck: &[CardNumber], cards: &CardSet) -> Result<(), DeckError> {
     Ok(())
 }
 
+/// Checks one card before it joins a deck being built (scanned or typed):
+/// the deck is not full and the card's name is not at its limit. The
+/// Level III rule needs the whole deck; [`check`] settles it at 32.
+pub fn check_addition(deck: &[CardNumber], card: &Card, cards: &CardSet) -> Result<(), DeckError> {
+    if cards.get(&card.number()).is_none() {
+        return Err(DeckError::UnknownCard {
+            line: deck.len() + 1,
+            message: format!(
+                "{} ({}) is not in the card set; a deck is built from the set's cards",
+                card.name(),
+                card.number()
+            ),
+        });
+    }
+    if deck.len() >= DECK_SIZE {
+        return Err(DeckError::Size(deck.len() + 1));
+    }
+    let base = card.base_name();
+    let same: Vec<&Card> = deck
+        .iter()
+        .filter_map(|n| cards.get(n))
+        .filter(|c| c.base_name() == base)
+        .collect();
+    let limit = same
+        .iter()
+        .chain(std::iter::once(&card))
+        .filter_map(|c| c.deck_limit())
+        .max()
+        .map_or(NAME_LIMIT, usize::from);
+    if same.len() + 1 > limit {
+        let mut numbers: Vec<String> = same
+            .iter()
+            .chain(std::iter::once(&card))
+            .map(|c| c.number().to_string())
+            .collect();
+        numbers.dedup();
+        return Err(DeckError::NameLimit {
+            limit,
+            name: base.to_string(),
+            count: same.len() + 1,
+            numbers: numbers.join(", "),
+        });
+    }
+    Ok(())
+}
+
 /// Whether a card is a Level III Digimon (a Hybrid counts at its level).
 pub fn is_level_iii(card: &Card) -> bool {
     card.as_digimon()
