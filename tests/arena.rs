@@ -1078,3 +1078,218 @@ fn a_deck_is_scanned_card_by_card_with_refusals_at_once_and_played() {
     tap(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::Attract);
 }
+
+/// Each kind of Card Game Alpha event that the table stages, taken from
+/// the rule scenarios (`tests/alpha/*.ron`) that first show it, played on
+/// the table step by step: attacks, blocks and alpha supporters are ringed
+/// before the clash, a battle's techniques fly, damage rises, deleted and
+/// evolved Digimon leave their figures, the phases, Bursts, Lifespans and
+/// the end are called in a banner, and every event is in the log.
+#[test]
+fn every_alpha_event_kind_is_staged_on_the_table() {
+    use bterm::arena::table::{ClashRing, PendingTable, Role, Shot, TableFigure, TableGame};
+    use bterm::arena::vfx::DamageNumber;
+    use bterm::rules::Ruleset;
+    use bterm::rules::alpha::script::Script;
+    use bterm::rules::alpha::{Event, Match};
+    let cards = CardSet::embedded();
+    let kind = |e: &Event| {
+        let k = format!("{e:?}");
+        k.split([' ', '(', '{']).next().unwrap().to_string()
+    };
+    const KINDS: [&str; 14] = [
+        "Attack",
+        "AlphaAttack",
+        "Block",
+        "AlphaBlock",
+        "BattleResult",
+        "Damage",
+        "Deleted",
+        "Evolved",
+        "Burst",
+        "Lifespan",
+        "Revealed",
+        "FirstToAttack",
+        "BattlePhase",
+        "Over",
+    ];
+    // For each kind, the first scenario (by name) whose events show it.
+    let mut files: Vec<_> = std::fs::read_dir("tests/alpha")
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    files.sort();
+    let mut chosen: Vec<(String, Script)> = Vec::new();
+    let mut found = std::collections::BTreeSet::new();
+    for f in &files {
+        let script: Script = bterm::cards::read_ron(&std::fs::read_to_string(f).unwrap()).unwrap();
+        if !script.cards.is_empty() {
+            continue;
+        }
+        let Ok(played) = script.run(&cards) else {
+            continue;
+        };
+        if played.refused.is_some() {
+            continue;
+        }
+        let new: Vec<String> = played
+            .events
+            .iter()
+            .map(|(_, e)| kind(e))
+            .filter(|k| KINDS.contains(&k.as_str()) && !found.contains(k))
+            .collect();
+        if !new.is_empty() {
+            found.extend(new);
+            chosen.push((f.display().to_string(), script));
+        }
+    }
+    assert_eq!(
+        found.len(),
+        KINDS.len(),
+        "the scenarios show every kind: {found:?}"
+    );
+    let mut staged = std::collections::BTreeSet::new();
+    for (name, script) in chosen {
+        let setup = script.setup(&cards).unwrap();
+        let mut m = Match::from_setup(&setup, &cards).unwrap();
+        let mut actions = Vec::new();
+        let mut steps = Vec::new();
+        for (seat, text) in &script.steps {
+            let a = m.parse_action(*seat, text).unwrap();
+            steps.push(m.apply(*seat, a).unwrap());
+            actions.push((*seat, a));
+        }
+        let replay = Replay {
+            rules: Match::version(&setup),
+            setup: setup.clone(),
+            actions,
+            final_hash: m.state_hash(),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = app(settings(&dir));
+        app.world_mut()
+            .insert_resource(PendingTable(replay, name.clone()));
+        app.world_mut()
+            .resource_mut::<NextState<Screen>>()
+            .set(Screen::Table);
+        app.update();
+        app.update();
+        for (i, events) in steps.iter().enumerate() {
+            press(&mut app, Side::P1, Button::B);
+            app.update();
+            let at = format!("{name} step {}", i + 1);
+            let world = app.world_mut();
+            let rings: Vec<ClashRing> = world.query::<&ClashRing>().iter(world).copied().collect();
+            let shots = world.query::<&Shot>().iter(world).count();
+            let risen = world.query::<&DamageNumber>().iter(world).count();
+            let figures: Vec<CardNumber> = world
+                .query::<(&TableFigure, &Figure)>()
+                .iter(world)
+                .map(|(_, f)| f.card)
+                .collect();
+            let game = app.world().resource::<TableGame>();
+            let banner = game.banners().collect::<Vec<_>>().join(" | ");
+            // The battle's parts are ringed while the step is staged, until
+            // the next action (or the battle after it in the step) starts.
+            let starts = |e: &Event| matches!(e, Event::Attack { .. } | Event::AlphaAttack { .. });
+            let last_start = events.iter().rposition(starts);
+            for (j, e) in events.iter().enumerate() {
+                let k = kind(e);
+                // Blocks belong to the last attack of the step.
+                let under_way = match e {
+                    Event::Attack { .. } | Event::AlphaAttack { .. } => Some(j) == last_start,
+                    _ => last_start.is_none_or(|s| j > s),
+                };
+                // (Whether it is staged, whether that was checked here.)
+                let (ok, checked) = match e {
+                    Event::Attack { card, .. } | Event::AlphaAttack { card, .. } if under_way => {
+                        let attacker = rings.iter().any(|r| r.role == Role::Attacker(*card));
+                        let support = match e {
+                            Event::AlphaAttack { support, .. } => {
+                                rings
+                                    .iter()
+                                    .filter(|r| matches!(r.role, Role::Supporter(_)))
+                                    .count()
+                                    == support.len()
+                            }
+                            _ => true,
+                        };
+                        (attacker && support, true)
+                    }
+                    Event::Block { card, .. } | Event::AlphaBlock { card, .. } if under_way => {
+                        let blocker = rings.iter().any(|r| r.role == Role::Blocker(*card));
+                        let support = match e {
+                            Event::AlphaBlock { support, .. } => {
+                                rings
+                                    .iter()
+                                    .filter(|r| matches!(r.role, Role::BlockSupporter(_)))
+                                    .count()
+                                    == support.len()
+                            }
+                            _ => true,
+                        };
+                        (blocker && support, true)
+                    }
+                    Event::BattleResult { .. } => (shots > 0, true),
+                    Event::Damage { .. } => (risen > 0, true),
+                    Event::Deleted { card, .. } => (!figures.contains(card), true),
+                    // (Of a chain of evolutions in one step, the last stands.)
+                    Event::Evolved { to, .. }
+                        if !events[j + 1..]
+                            .iter()
+                            .any(|x| matches!(x, Event::Evolved { from, .. } if from == to)) =>
+                    {
+                        (figures.contains(to), true)
+                    }
+                    _ if ["Burst", "Lifespan", "FirstToAttack", "BattlePhase", "Over"]
+                        .contains(&k.as_str()) =>
+                    {
+                        let word = match k.as_str() {
+                            "Burst" => "BURST",
+                            "Lifespan" => "LIFESPAN",
+                            "FirstToAttack" => "ATTACKS FIRST",
+                            "BattlePhase" => "BATTLE PHASE",
+                            _ => "WINS",
+                        };
+                        (
+                            banner.contains(word) || (k == "Over" && banner.contains("DRAW")),
+                            true,
+                        )
+                    }
+                    _ => (true, false),
+                };
+                assert!(
+                    ok,
+                    "{at}: {k} is not staged ({e:?}); banner {banner:?}, rings {rings:?}, figures {figures:?}, events {events:?}"
+                );
+                if checked {
+                    staged.insert(k);
+                }
+            }
+            // Every event of the step is in the log, in words.
+            let log: Vec<String> = game.log.iter().cloned().collect();
+            let own = script.card_set(&cards).unwrap();
+            for e in events.iter().rev().take(log.len().min(3)) {
+                let said = Match::describe(e, &own);
+                assert!(log.contains(&said), "{at}: {said:?} is not in the log");
+            }
+        }
+    }
+    // Revealed, Evolved and the rest that need no check above still count
+    // as seen; the ring and banner kinds must have been checked.
+    for k in [
+        "Attack",
+        "AlphaAttack",
+        "Block",
+        "AlphaBlock",
+        "BattleResult",
+        "Damage",
+        "Deleted",
+        "Burst",
+        "Lifespan",
+    ] {
+        assert!(staged.contains(k), "{k} was never checked on the table");
+    }
+}

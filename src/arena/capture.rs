@@ -14,7 +14,8 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use super::collection::AttractBoard;
 use super::duel::Duel;
 use super::gallery::{Gallery, Mode};
-use super::input::{Button, Press};
+use super::input::{Button, Press, Release};
+use super::lobby::{DeckSeat, Lobby};
 use super::staging::Board;
 use super::table::{PendingTable, TableGame, cpu_game};
 use super::{AppSystems, Cards, Screen};
@@ -31,7 +32,7 @@ const SAVE_FRAMES: u32 = 20;
 const TOUR_LIMIT: f32 = 300.0;
 
 /// The screens a tour saves, in order.
-pub const TOUR_SHOTS: [&str; 16] = [
+pub const TOUR_SHOTS: [&str; 18] = [
     "attract",
     "collection",
     "rankings",
@@ -43,9 +44,11 @@ pub const TOUR_SHOTS: [&str; 16] = [
     "gallery",
     "gallery-choose",
     "alpha-setup",
+    "alpha-deck",
     "alpha-play",
     "alpha-table",
     "alpha-battle",
+    "alpha-attack",
     "alpha-4-seat",
     "alpha-result",
 ];
@@ -85,6 +88,26 @@ struct Tour {
     total: f32,
     /// Seconds since P1's question appeared.
     asked_for: f32,
+    /// The alpha-attack game's first alpha-attack, by action.
+    alpha_at: Option<usize>,
+}
+
+/// The name the tour gives its alpha-attack game.
+const ALPHA_ATTACK_GAME: &str = "an alpha-attack";
+/// A CPU game (seats, seed) with an alpha-attack in it.
+const ALPHA_ATTACK_SEED: (usize, u64) = (2, 1);
+
+/// The first action of a replay whose events hold an alpha-attack.
+fn first_alpha_attack(
+    replay: &crate::replay::Replay<crate::rules::alpha::Match>,
+    cards: &crate::cards::CardSet,
+) -> Option<usize> {
+    use crate::rules::alpha::{Event, Match};
+    let mut m = Match::from_setup(&replay.setup, cards).ok()?;
+    replay.actions.iter().position(|(seat, a)| {
+        m.apply(*seat, *a)
+            .is_ok_and(|evs| evs.iter().any(|e| matches!(e, Event::AlphaAttack { .. })))
+    })
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -138,10 +161,10 @@ fn tour(
     duel: Option<Res<Duel>>,
     board: Res<Board>,
     turns: Res<AttractBoard>,
-    mut presses: MessageWriter<Press>,
+    (mut presses, mut releases): (MessageWriter<Press>, MessageWriter<Release>),
     mut exit: MessageWriter<AppExit>,
     mut next: ResMut<NextState<Screen>>,
-    gallery: Res<Gallery>,
+    (gallery, mut lobby): (Res<Gallery>, ResMut<Lobby>),
     (cards, mut table): (Res<Cards>, Option<ResMut<TableGame>>),
 ) {
     let Some(dir) = &script.tour else { return };
@@ -161,6 +184,14 @@ fn tour(
         presses.write(Press {
             player: Side::P1,
             button,
+        });
+    };
+    // C tapped: pressed and let go (menus choose on the letting go).
+    let mut tap_c = |presses: &mut MessageWriter<Press>| {
+        press(presses, Button::C);
+        releases.write(Release {
+            player: Side::P1,
+            button: Button::C,
         });
     };
     let want = TOUR_SHOTS.get(t.taken).copied();
@@ -191,7 +222,7 @@ fn tour(
         // A opens the choice of game; C takes the Terminal Battle.
         (Screen::Attract, Some("choose")) if settled => press(&mut presses, Button::A),
         (Screen::Choose, Some("choose")) if t.on_screen > 1.5 => snap(&mut t, "choose"),
-        (Screen::Choose, Some("scan")) if settled => press(&mut presses, Button::C),
+        (Screen::Choose, Some("scan")) if settled => tap_c(&mut presses),
         (Screen::Scan, Some("scan")) if t.on_screen > 4.0 => snap(&mut t, "scan"),
         (Screen::Scan, Some("battle")) if settled => press(&mut presses, Button::A),
         (Screen::Battle, Some("battle")) if board.clash.is_some() && t.on_screen > 2.0 => {
@@ -219,11 +250,24 @@ fn tour(
         (Screen::AlphaSetup, Some("alpha-setup")) if t.on_screen > 1.5 => {
             snap(&mut t, "alpha-setup");
         }
+        // P1's deck screen, half scanned.
+        (Screen::AlphaSetup, Some("alpha-deck")) if settled => {
+            if let Some(Ok(d)) = crate::rules::alpha::deck::embedded("courage", &cards.0) {
+                lobby.scanned[0] = d.into_iter().take(14).collect();
+            }
+            commands.insert_resource(DeckSeat(0));
+            next.set(Screen::AlphaDeck);
+        }
+        (Screen::AlphaDeck, Some("alpha-deck")) if t.on_screen > 2.5 => snap(&mut t, "alpha-deck"),
+        (Screen::AlphaDeck, Some("alpha-play")) if settled => next.set(Screen::AlphaSetup),
         // A on the first line wraps round to START, and C starts: P1 (a
         // person) against the CPU.
         (Screen::AlphaSetup, Some("alpha-play")) if settled => {
-            press(&mut presses, Button::A);
-            press(&mut presses, Button::C);
+            if lobby.line + 1 == lobby.lines().len() {
+                tap_c(&mut presses);
+            } else {
+                press(&mut presses, Button::A);
+            }
         }
         (Screen::Table, Some("alpha-play"))
             if t.on_screen > 4.0
@@ -262,6 +306,32 @@ fn tour(
                     .is_some_and(|(b, left)| b.contains("ATTACKS") && *left < 1.2)
             {
                 snap(&mut t, "alpha-battle");
+            }
+        }
+        // An alpha-attack: its supporters ringed as its banner goes up.
+        (Screen::Table, Some("alpha-attack")) if settled => {
+            if let Some(game) = table.as_mut() {
+                if game.name != ALPHA_ATTACK_GAME {
+                    let (seats, seed) = ALPHA_ATTACK_SEED;
+                    if let Some(replay) = cpu_game(seats, seed, &cards.0) {
+                        t.alpha_at = first_alpha_attack(&replay, &cards.0);
+                        commands.insert_resource(PendingTable(replay, ALPHA_ATTACK_GAME.into()));
+                    }
+                    next.set(Screen::Attract);
+                } else if let Some(at) = t.alpha_at {
+                    if game.next < at {
+                        game.skip_to(at, &cards.0);
+                        game.paused = false;
+                        t.on_screen = 0.0;
+                    } else if game.next == at + 1
+                        && game
+                            .banner
+                            .as_ref()
+                            .is_some_and(|(b, left)| b.starts_with("ALPHA-ATTACK") && *left < 1.2)
+                    {
+                        snap(&mut t, "alpha-attack");
+                    }
+                }
             }
         }
         (Screen::Table, Some("alpha-4-seat")) if settled => {

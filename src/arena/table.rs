@@ -43,6 +43,10 @@ use crate::session::Player;
 
 /// A card's size on the table, metres (a real card's proportions).
 pub const CARD: Vec2 = Vec2::new(0.63, 0.88);
+/// Seconds a banner stays up while others wait.
+const BANNER_QUEUED: f32 = 0.8;
+/// The most banners that wait.
+const MOST_QUEUED: usize = 6;
 /// How many event lines the log keeps.
 const LOG_LINES: usize = 7;
 /// The texture size of a card's face, pixels.
@@ -68,6 +72,9 @@ pub struct TableGame {
     pub phase: String,
     /// A banner over the table, and its seconds left.
     pub banner: Option<(String, f32)>,
+    /// Banners waiting their turn (one action's Burst is not covered by
+    /// its Battle Phase), oldest first.
+    queued: VecDeque<(String, f32)>,
     /// Paused by the viewer.
     pub paused: bool,
     /// Index into [`SPEEDS`].
@@ -82,6 +89,53 @@ pub struct TableGame {
     pub pending: Vec<Event>,
     /// A game being played here (not a replay).
     pub live: Option<Live>,
+    /// The battle under way, as the events tell it: who attacks (and
+    /// supports), at what, and who blocks (and supports).
+    pub clash: Vec<(Seat, Role)>,
+    /// The battle is over; its rings go with the next action.
+    clash_over: bool,
+}
+
+/// A part in the battle under way, marked by a ring on the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// The attacking Digimon.
+    Attacker(CardNumber),
+    /// An alpha-attack's supporter.
+    Supporter(CardNumber),
+    /// The Digimon attacked.
+    Target(CardNumber),
+    /// The player attacked.
+    Player,
+    /// The blocking Digimon.
+    Blocker(CardNumber),
+    /// An alpha-block's supporter.
+    BlockSupporter(CardNumber),
+}
+
+impl Role {
+    /// The Digimon it marks, if a Digimon.
+    pub fn card(self) -> Option<CardNumber> {
+        match self {
+            Role::Attacker(c)
+            | Role::Supporter(c)
+            | Role::Target(c)
+            | Role::Blocker(c)
+            | Role::BlockSupporter(c) => Some(c),
+            Role::Player => None,
+        }
+    }
+
+    /// The ring's colour (bright, for the glow) and size.
+    fn look(self) -> (LinearRgba, f32) {
+        match self {
+            Role::Attacker(_) => (LinearRgba::rgb(3.0, 0.6, 0.3), 0.42),
+            Role::Supporter(_) => (LinearRgba::rgb(2.2, 1.0, 0.3), 0.32),
+            Role::Target(_) | Role::Player => (LinearRgba::rgb(2.6, 2.6, 2.6), 0.42),
+            Role::Blocker(_) => (LinearRgba::rgb(0.4, 1.4, 3.0), 0.42),
+            Role::BlockSupporter(_) => (LinearRgba::rgb(0.5, 1.6, 2.2), 0.32),
+        }
+    }
 }
 
 /// A game played at the table: who plays each seat, and where the person
@@ -166,6 +220,7 @@ impl TableGame {
             log: VecDeque::new(),
             phase: String::new(),
             banner: None,
+            queued: VecDeque::new(),
             paused: false,
             speed: 1,
             wait: 1.0,
@@ -173,6 +228,8 @@ impl TableGame {
             ended_for: 0.0,
             pending: Vec::new(),
             live: None,
+            clash: Vec::new(),
+            clash_over: false,
         };
         game.restart(cards);
         game
@@ -181,9 +238,12 @@ impl TableGame {
     /// Back to the start.
     pub fn restart(&mut self, cards: &CardSet) {
         self.next = 0;
+        self.clash.clear();
+        self.clash_over = false;
         self.log.clear();
         self.pending.clear();
         self.banner = None;
+        self.queued.clear();
         self.verdict = None;
         self.ended_for = 0.0;
         self.wait = 1.0;
@@ -249,6 +309,10 @@ impl TableGame {
             self.step(cards);
         }
         self.pending.clear();
+        self.clash.clear();
+        // What was skipped is not called out.
+        self.banner = None;
+        self.queued.clear();
     }
 
     /// Whether every action has been played.
@@ -258,6 +322,12 @@ impl TableGame {
 
     /// Plays the next action; returns how long to dwell on it, seconds.
     pub fn step(&mut self, cards: &CardSet) -> f32 {
+        // A battle that ended with the last action keeps its rings while
+        // it is staged, until this one.
+        if self.clash_over {
+            self.clash.clear();
+            self.clash_over = false;
+        }
         let Some(m) = self.m.as_mut() else { return 0.0 };
         let Some(&(seat, action)) = self.replay.actions.get(self.next) else {
             let hash = m.state_hash();
@@ -279,7 +349,8 @@ impl TableGame {
                 for e in &events {
                     self.note(e, cards);
                 }
-                0.35 + 0.45 * big.min(3) as f32
+                // Long enough for the banners it raised.
+                (0.35 + 0.45 * big.min(3) as f32).max(BANNER_QUEUED * self.queued.len() as f32)
             }
             Err(e) => {
                 self.verdict = Some(Err(format!(
@@ -288,6 +359,75 @@ impl TableGame {
                 )));
                 0.0
             }
+        }
+    }
+
+    /// The banner up and those waiting, in the order they show.
+    pub fn banners(&self) -> impl Iterator<Item = &str> {
+        self.banner
+            .iter()
+            .chain(self.queued.iter())
+            .map(|(b, _)| b.as_str())
+    }
+
+    /// Counts a banner down; the next waiting one goes up when it is done
+    /// (sooner while others wait).
+    fn tick_banner(&mut self, dt: f32) {
+        if let Some((_, left)) = &mut self.banner {
+            if !self.queued.is_empty() {
+                *left = left.min(BANNER_QUEUED);
+            }
+            *left -= dt;
+            if *left <= 0.0 {
+                self.banner = self.queued.pop_front();
+            }
+        }
+    }
+
+    /// Keeps the battle under way up to date with an event.
+    fn mark(&mut self, e: &Event) {
+        match e {
+            Event::Attack { seat, card, target } => {
+                self.clash_over = false;
+                self.clash = vec![(*seat, Role::Attacker(*card))];
+                self.clash.push(match target {
+                    Struck::Player(s) => (*s, Role::Player),
+                    Struck::Digimon(s, d) => (*s, Role::Target(*d)),
+                });
+            }
+            Event::AlphaAttack {
+                seat,
+                card,
+                support,
+                target,
+            } => {
+                self.clash_over = false;
+                self.clash = vec![(*seat, Role::Attacker(*card)), (*target, Role::Player)];
+                self.clash
+                    .extend(support.iter().map(|c| (*seat, Role::Supporter(*c))));
+            }
+            Event::Block { seat, card } => {
+                // The blocker takes the attack in the attacked one's place.
+                self.clash
+                    .retain(|(_, r)| !matches!(r, Role::Target(_) | Role::Player));
+                self.clash.push((*seat, Role::Blocker(*card)));
+            }
+            Event::AlphaBlock {
+                seat,
+                card,
+                support,
+            } => {
+                self.clash
+                    .retain(|(_, r)| !matches!(r, Role::Target(_) | Role::Player));
+                self.clash.push((*seat, Role::Blocker(*card)));
+                self.clash
+                    .extend(support.iter().map(|c| (*seat, Role::BlockSupporter(*c))));
+            }
+            Event::BattleResult { .. }
+            | Event::Damage { .. }
+            | Event::TurnEnds(_)
+            | Event::Over(_) => self.clash_over = true,
+            _ => {}
         }
     }
 
@@ -305,6 +445,7 @@ impl TableGame {
             Event::BattlePhase => self.phase = "Battle Phase".into(),
             _ => {}
         }
+        self.mark(e);
         let banner = match e {
             Event::FirstToAttack(s) => Some(format!("{s} ATTACKS FIRST")),
             Event::EvolutionPhase => Some("EVOLUTION PHASE".into()),
@@ -319,12 +460,29 @@ impl TableGame {
                 ),
             }),
             Event::Block { card, .. } => Some(format!("BLOCKED BY {}!", name(card).to_uppercase())),
+            Event::AlphaBlock { card, support, .. } => Some(format!(
+                "ALPHA-BLOCK! {} +{}",
+                name(card).to_uppercase(),
+                support.len()
+            )),
             Event::BattleResult { winners } if winners.len() == 1 => {
                 Some(format!("{} WINS THE BATTLE", winners[0]))
             }
-            Event::AlphaAttack { seat, target, .. } => {
-                Some(format!("ALPHA-ATTACK! {seat} → {target}"))
-            }
+            Event::AlphaAttack {
+                card,
+                support,
+                target,
+                ..
+            } => Some(format!(
+                "ALPHA-ATTACK! {} +{}{}",
+                name(card).to_uppercase(),
+                support.len(),
+                if self.replay.setup.decks.len() > 2 {
+                    format!(" → {target}")
+                } else {
+                    String::new()
+                }
+            )),
             Event::Burst { seat, .. } => Some(format!("{seat}: BURST!")),
             Event::Lifespan { seat, .. } => Some(format!("{seat}: LIFESPAN")),
             Event::Deleted { card, .. } => Some(format!("{} DELETED", name(card))),
@@ -340,7 +498,14 @@ impl TableGame {
             } else {
                 1.6
             };
-            self.banner = Some((b, seconds));
+            if self.banner.is_some() {
+                self.queued.push_back((b, seconds));
+                while self.queued.len() > MOST_QUEUED {
+                    self.queued.pop_front();
+                }
+            } else {
+                self.banner = Some((b, seconds));
+            }
         }
         self.pending.push(e.clone());
         self.log.push_back(Match::describe(e, cards));
@@ -437,6 +602,7 @@ pub(super) fn plugin(app: &mut App) {
                 play,
                 lay_out,
                 stage_figures,
+                mark_clash,
                 point_targets,
                 move_cards,
                 fly,
@@ -824,12 +990,7 @@ fn play(
 ) {
     let Some(mut game) = game else { return };
     let dt = time.delta_secs();
-    if let Some((_, left)) = &mut game.banner {
-        *left -= dt;
-        if *left <= 0.0 {
-            game.banner = None;
-        }
-    }
+    game.tick_banner(dt);
     if game.ended() {
         game.ended_for += dt;
         if let Some(live) = game.live.as_ref()
@@ -1570,6 +1731,92 @@ fn choice_text(game: &TableGame, seconds: f32) -> String {
         legal.len()
     ));
     lines.join("\n")
+}
+
+/// A ring on the table under a Digimon with a part in the battle under way
+/// (or at the edge of the player attacked): red the attacker, orange its
+/// supporters, white what it attacks, blue the blocker and its supporters.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClashRing {
+    /// The seat, by index.
+    pub seat: usize,
+    /// The part.
+    pub role: Role,
+}
+
+/// Keeps a ring under each part of the battle under way, pulsing, and
+/// hidden while its Digimon has no figure.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a system: each argument is a resource or query it needs"
+)]
+fn mark_clash(
+    mut commands: Commands,
+    time: Res<Time>,
+    game: Option<Res<TableGame>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut glows: ResMut<Assets<Glow>>,
+    figs: Query<(&TableFigure, &Figure)>,
+    mut rings: Query<(Entity, &ClashRing, &mut Transform, &mut Visibility)>,
+    mut ring_mesh: Local<Option<Handle<Mesh>>>,
+) {
+    let Some(game) = game else { return };
+    let n = game.replay.setup.decks.len();
+    let want: Vec<ClashRing> = game
+        .clash
+        .iter()
+        .map(|(seat, role)| ClashRing {
+            seat: seat.index(),
+            role: *role,
+        })
+        .collect();
+    let pulse = 1.0 + 0.06 * (time.elapsed_secs() * 6.0).sin();
+    let mut have = Vec::new();
+    for (e, ring, mut tf, mut vis) in &mut rings {
+        if !want.contains(ring) {
+            commands.entity(e).despawn();
+            continue;
+        }
+        have.push(*ring);
+        let (_, size) = ring.role.look();
+        let at = match ring.role.card() {
+            Some(card) => figs
+                .iter()
+                .find(|(t, f)| t.seat == ring.seat && f.card == card)
+                .map(|(_, f)| (f.home + Vec3::Y * 0.015, size.max(f.bounds.1 * 0.9))),
+            None => {
+                let (origin, _, scale) = seat_frame(ring.seat, n);
+                Some((origin * 0.93 + Vec3::Y * 0.02, 0.7 * scale))
+            }
+        };
+        let shown = match at {
+            Some((p, r)) => {
+                tf.translation = p;
+                tf.scale = Vec3::new(r * pulse, 1.0, r * pulse);
+                tf.rotate_y(time.delta_secs() * 0.8);
+                Visibility::Inherited
+            }
+            None => Visibility::Hidden,
+        };
+        if *vis != shown {
+            *vis = shown;
+        }
+    }
+    let mesh = ring_mesh
+        .get_or_insert_with(|| meshes.add(Torus::new(0.9, 1.0)))
+        .clone();
+    for ring in want.into_iter().filter(|r| !have.contains(r)) {
+        let (colour, _) = ring.role.look();
+        commands.spawn((
+            ring,
+            Mesh3d(mesh.clone()),
+            MeshMaterial3d(glows.add(Glow::solid(colour))),
+            // Placed (and shown) on the next frame, once its figure is found.
+            Transform::from_scale(Vec3::ZERO),
+            Visibility::Hidden,
+            DespawnOnExit(Screen::Table),
+        ));
+    }
 }
 
 /// With three or four seats, the arrow at a seat's edge that points at its
