@@ -963,7 +963,7 @@ fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
 fn a_deck_is_scanned_card_by_card_with_refusals_at_once_and_played() {
     use bterm::arena::lobby::{DeckChoice, Lobby};
     use bterm::arena::scan::deck::DeckScan;
-    use bterm::arena::table::TableGame;
+    use bterm::arena::table::{ChoiceLine, TableGame};
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
     press(&mut app, Side::P1, Button::A);
@@ -1074,8 +1074,24 @@ fn a_deck_is_scanned_card_by_card_with_refusals_at_once_and_played() {
             .and_then(|l| l.leaving)
     };
     assert_eq!(leaving(&app), Some(0));
+    // B moves to "leave"; a tap of C would take it. The mouse takes it too:
+    // the line that shows "Leave the table", clicked.
     press(&mut app, Side::P1, Button::B);
-    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(leaving(&app), Some(1));
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(leaving(&app), Some(0));
+    let leave = app
+        .world_mut()
+        .query::<(Entity, &ChoiceLine, &Text)>()
+        .iter(app.world())
+        .find(|(_, l, t)| l.answer == Some(1) && t.0.contains("Leave the table"))
+        .map(|(e, _, _)| e)
+        .expect("a line to leave by");
+    app.world_mut()
+        .entity_mut(leave)
+        .insert(Interaction::Pressed);
+    app.update();
+    app.update();
     assert_eq!(screen(&app), Screen::Attract);
 }
 

@@ -607,6 +607,7 @@ pub(super) fn plugin(app: &mut App) {
                 move_cards,
                 fly,
                 draw,
+                draw_choice,
             )
                 .chain()
                 .run_if(in_state(Screen::Table))
@@ -934,7 +935,38 @@ fn spawn_text(commands: &mut Commands) {
     };
     commands.entity(bottom).with_children(|c| {
         column(c, TableText::Seats, 30.0, size::SMALL, palette::INK);
-        column(c, TableText::Choice, 40.0, size::BODY, palette::GOLD);
+        // A person's choice: the prompt, each answer a line of its own (the
+        // mouse clicks one), the keys.
+        c.spawn(Node {
+            max_width: percent(40),
+            justify_content: JustifyContent::Center,
+            ..default()
+        })
+        .with_children(|n| {
+            n.spawn((
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    padding: UiRect::axes(px(space::PAD_L), px(space::TIGHT)),
+                    ..default()
+                },
+                BackgroundColor(palette::PANEL),
+            ))
+            .with_children(|p| {
+                p.spawn((
+                    TableText::Choice,
+                    Interaction::default(),
+                    label("", size::BODY, palette::GOLD),
+                ));
+                for slot in 0..ANSWERS_SHOWN {
+                    p.spawn((
+                        ChoiceLine { slot, answer: None },
+                        Interaction::default(),
+                        label("", size::BODY, palette::GOLD),
+                    ));
+                }
+                p.spawn((ChoiceHint, label("", size::SMALL, palette::DIM)));
+            });
+        });
         column(c, TableText::Log, 30.0, size::SMALL, palette::SOFT);
     });
 }
@@ -1149,7 +1181,7 @@ fn draw(
                 (Some(m), Some(layout)) => seats_line(m, layout),
                 _ => String::new(),
             },
-            TableText::Choice => choice_text(&game, settings.timeouts.alpha_turn),
+            TableText::Choice => choice(&game, settings.timeouts.alpha_turn).prompt,
             TableText::Log => game.log.iter().cloned().collect::<Vec<_>>().join("\n"),
             TableText::Banner => game
                 .banner
@@ -1578,6 +1610,7 @@ fn cpu_turn(game: &mut TableGame, cards: &CardSet) {
 fn person_turn(
     time: Res<Time>,
     mut moves: Moves,
+    clicks: Query<(&Interaction, Option<&ChoiceLine>), Changed<Interaction>>,
     cards: Res<Cards>,
     settings: Res<Settings>,
     game: Option<ResMut<TableGame>>,
@@ -1590,9 +1623,25 @@ fn person_turn(
     let Moved {
         up,
         down,
-        choose,
+        mut choose,
         back,
     } = moves.read();
+    // The mouse: an answer hovered is the one chosen, clicked it is taken;
+    // the prompt clicked is C (it takes the table at the curtain).
+    let mut pointed = None;
+    for (i, line) in &clicks {
+        let answer = line.and_then(|l| l.answer);
+        match i {
+            Interaction::Pressed => {
+                pointed = answer.or(pointed);
+                if answer.is_some() || line.is_none() {
+                    choose = true;
+                }
+            }
+            Interaction::Hovered => pointed = answer.or(pointed),
+            Interaction::None => {}
+        }
+    }
     if game.ended() || game.wait > 0.0 {
         return;
     }
@@ -1611,6 +1660,9 @@ fn person_turn(
     if let Some(at) = live.leaving.as_mut() {
         if up || down {
             *at = 1 - *at;
+        }
+        if let Some(p) = pointed {
+            *at = p.min(1);
         }
         live.asked_for += time.delta_secs();
         if choose && *at == 1 {
@@ -1648,6 +1700,9 @@ fn person_turn(
         return;
     }
     live.last_person = Some(seat);
+    if let Some(p) = pointed {
+        live.chosen = p;
+    }
     live.chosen = live.chosen.min(legal.len() - 1);
     if up {
         live.chosen = (live.chosen + legal.len() - 1) % legal.len();
@@ -1676,61 +1731,144 @@ fn person_turn(
     }
 }
 
+/// A person's question as the HUD shows it: the prompt (or the curtain, a
+/// CPU thinking, where the game was saved), the answers in view with their
+/// index, the one chosen, and the keys.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Choice {
+    prompt: String,
+    answers: Vec<(usize, String)>,
+    chosen: usize,
+    hint: String,
+}
+
+/// How many answers are in view at once.
+const ANSWERS_SHOWN: usize = 7;
+
 /// The person's question and answers (or the curtain), for the HUD.
-fn choice_text(game: &TableGame, seconds: f32) -> String {
+fn choice(game: &TableGame, seconds: f32) -> Choice {
+    let said = |prompt: String| Choice {
+        prompt,
+        ..Choice::default()
+    };
     let (Some(live), Some(m)) = (&game.live, &game.m) else {
-        return String::new();
+        return Choice::default();
     };
     if game.ended() {
-        return match &live.saved {
+        return said(match &live.saved {
             Some(Ok(p)) => format!("Game saved: {}", p.display()),
             Some(Err(e)) => format!("Game not saved: {e}"),
             None => String::new(),
-        };
+        });
     }
     let Some(seat) = m.waiting_for() else {
-        return String::new();
+        return Choice::default();
     };
     match live.pilots.get(seat.index()) {
         Some(Player::Person) => {}
-        Some(Player::Cpu(_)) => return format!("{seat} (CPU) is thinking…"),
-        None => return String::new(),
+        Some(Player::Cpu(_)) => return said(format!("{seat} (CPU) is thinking…")),
+        None => return Choice::default(),
     }
     if live.curtain == Some(seat) {
-        return format!("PASS THE TABLE TO {seat}\n{seat}: press C when the others look away");
-    }
-    if let Some(at) = live.leaving {
-        let mark = |i: usize| if at == i { "▶" } else { "  " };
-        return format!(
-            "LEAVE THE TABLE? The game is not saved.\n{} Keep playing\n{} Leave the table\nA / B move · C chooses",
-            mark(0),
-            mark(1)
-        );
-    }
-    let Some(q) = m.question(seat) else {
-        return String::new();
-    };
-    let legal = m.legal_actions(seat);
-    let shown = 7usize;
-    let first = live
-        .chosen
-        .saturating_sub(shown / 2)
-        .min(legal.len().saturating_sub(shown));
-    let mut lines = vec![q.prompt.text.trim_end_matches([' ', '>']).to_string()];
-    for (i, a) in legal.iter().enumerate().skip(first).take(shown) {
-        lines.push(format!(
-            "{} {}",
-            if i == live.chosen { "▶" } else { "  " },
-            m.action_text(*a)
+        return said(format!(
+            "PASS THE TABLE TO {seat}\n{seat}: press C (or click here) when the others look away"
         ));
     }
+    if let Some(at) = live.leaving {
+        return Choice {
+            prompt: "LEAVE THE TABLE? The game is not saved.".to_string(),
+            answers: vec![
+                (0, "Keep playing".to_string()),
+                (1, "Leave the table".to_string()),
+            ],
+            chosen: at,
+            hint: "A / B move · C chooses".to_string(),
+        };
+    }
+    let Some(q) = m.question(seat) else {
+        return Choice::default();
+    };
+    let legal = m.legal_actions(seat);
+    let first = live
+        .chosen
+        .saturating_sub(ANSWERS_SHOWN / 2)
+        .min(legal.len().saturating_sub(ANSWERS_SHOWN));
     let left = (seconds - live.asked_for).max(0.0).ceil();
-    lines.push(format!(
-        "A / B move · C chooses · hold C to leave · {} of {} · {left:.0} s",
-        live.chosen + 1,
-        legal.len()
-    ));
-    lines.join("\n")
+    Choice {
+        prompt: q.prompt.text.trim_end_matches([' ', '>']).to_string(),
+        answers: legal
+            .iter()
+            .enumerate()
+            .skip(first)
+            .take(ANSWERS_SHOWN)
+            .map(|(i, a)| (i, m.action_text(*a)))
+            .collect(),
+        chosen: live.chosen,
+        hint: format!(
+            "A / B move · C chooses · hold C to leave · {} of {} · {left:.0} s",
+            live.chosen + 1,
+            legal.len()
+        ),
+    }
+}
+
+/// One answer of a person's choice in the HUD; the mouse chooses it too.
+#[derive(Component, Debug, Clone, Copy, Default)]
+pub struct ChoiceLine {
+    /// Its place in the list.
+    slot: usize,
+    /// The answer it shows now (an index into the legal actions, or into
+    /// "keep playing / leave").
+    pub answer: Option<usize>,
+}
+
+/// The keys under a person's answers.
+#[derive(Component)]
+struct ChoiceHint;
+
+type HintText<'w, 's> =
+    Query<'w, 's, (&'static mut Text, &'static mut Node), (With<ChoiceHint>, Without<ChoiceLine>)>;
+
+/// Shows the answers in view and the keys.
+fn draw_choice(
+    game: Option<Res<TableGame>>,
+    settings: Res<Settings>,
+    mut lines: Query<(&mut ChoiceLine, &mut Text, &mut TextColor, &mut Node), Without<ChoiceHint>>,
+    mut hint: HintText,
+) {
+    let Some(game) = game else { return };
+    let c = choice(&game, settings.timeouts.alpha_turn);
+    for (mut line, mut text, mut colour, mut node) in &mut lines {
+        let shown = c.answers.get(line.slot);
+        line.answer = shown.map(|(i, _)| *i);
+        let (t, ink, display) = match shown {
+            Some((i, a)) if *i == c.chosen => (format!("▶ {a}"), palette::WHITE, Display::Flex),
+            Some((_, a)) => (format!("   {a}"), palette::GOLD, Display::Flex),
+            None => (String::new(), palette::GOLD, Display::None),
+        };
+        if text.0 != t {
+            text.0 = t;
+        }
+        if colour.0 != ink {
+            colour.0 = ink;
+        }
+        if node.display != display {
+            node.display = display;
+        }
+    }
+    for (mut text, mut node) in &mut hint {
+        let display = if c.hint.is_empty() {
+            Display::None
+        } else {
+            Display::Flex
+        };
+        if text.0 != c.hint {
+            text.0.clone_from(&c.hint);
+        }
+        if node.display != display {
+            node.display = display;
+        }
+    }
 }
 
 /// A ring on the table under a Digimon with a part in the battle under way
