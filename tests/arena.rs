@@ -151,8 +151,8 @@ fn attract_plays_a_demo_and_a_opens_the_scan() {
     assert!(app.world_mut().query::<&Figure>().iter(app.world()).count() >= 2);
     press(&mut app, Side::P2, Button::A);
     assert_eq!(screen(&app), Screen::Choose, "A opens the choice of game");
-    // C takes the first: the Terminal Battle.
-    press(&mut app, Side::P2, Button::C);
+    // C (a tap) takes the first: the Terminal Battle.
+    tap(&mut app, Side::P2, Button::C);
     assert_eq!(screen(&app), Screen::Scan);
     assert!(
         app.world().get_resource::<Duel>().is_none(),
@@ -170,8 +170,8 @@ fn scan_screen_builds_teams_refuses_at_once_and_starts_the_battle() {
     let mut app = app(settings(&dir));
     press(&mut app, Side::P1, Button::A);
     assert_eq!(screen(&app), Screen::Choose, "A opens the choice of game");
-    // C takes the first: the Terminal Battle.
-    press(&mut app, Side::P1, Button::C);
+    // C (a tap) takes the first: the Terminal Battle.
+    tap(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::Scan);
     let set = CardSet::embedded();
     // Greymon before Agumon: refused with the rules' words.
@@ -225,8 +225,8 @@ fn an_idle_scan_screen_chooses_demo_teams_and_starts() {
     let mut app = app(s);
     press(&mut app, Side::P1, Button::A);
     assert_eq!(screen(&app), Screen::Choose, "A opens the choice of game");
-    // C takes the first: the Terminal Battle.
-    press(&mut app, Side::P1, Button::C);
+    // C (a tap) takes the first: the Terminal Battle.
+    tap(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::Scan);
     assert!(
         !run_until(&mut app, 4.0, |a| screen(a) != Screen::Scan),
@@ -249,7 +249,7 @@ fn a_battle_times_out_stance_by_stance_and_the_result_returns_to_attract() {
     s.timeouts.result = 3.0;
     let mut app = app(s);
     press(&mut app, Side::P1, Button::A);
-    press(&mut app, Side::P1, Button::C);
+    tap(&mut app, Side::P1, Button::C);
     press(&mut app, Side::P1, Button::A);
     assert_eq!(screen(&app), Screen::Battle);
     // The stance timer runs: P1 is asked and the HUD's clock counts down.
@@ -600,7 +600,7 @@ fn a_battle_card_scanned_plays_its_battle_in_the_viewer() {
     s.scans = [vec![png], Vec::new()];
     let mut app = app(s);
     press(&mut app, Side::P1, Button::A);
-    press(&mut app, Side::P1, Button::C);
+    tap(&mut app, Side::P1, Button::C);
     // The picture is read on a thread, in real time.
     let start = std::time::Instant::now();
     while screen(&app) != Screen::Replay && start.elapsed() < Duration::from_secs(60) {
@@ -704,7 +704,7 @@ fn the_gallery_lists_marks_deletes_after_asking_and_plays_replays() {
     assert!(replays.join("good.ron").exists());
     // PLAY: the viewer stages it.
     press(&mut app, Side::P1, Button::A);
-    press(&mut app, Side::P1, Button::C);
+    tap(&mut app, Side::P1, Button::C);
     press(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::Replay);
     let viewing = app.world().resource::<bterm::arena::viewer::Viewing>();
@@ -918,6 +918,14 @@ fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
     app.update();
     // Three seats: an arrow at each seat's edge points at its Target Opponent.
     let m = app.world().resource::<TableGame>().m.clone().unwrap();
+    // The HUD names the first to attack.
+    app.update();
+    let first = m.order()[0];
+    let said = app.world_mut().query::<&Text>().iter(app.world()).any(|t| {
+        t.0.lines()
+            .any(|l| l.contains(&format!("{first} ")) && l.contains("attacks 1st"))
+    });
+    assert!(said, "the HUD says {first} attacks first");
     let markers: Vec<(usize, Transform)> = app
         .world_mut()
         .query::<(&TargetMarker, &Transform)>()

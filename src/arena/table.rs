@@ -1256,8 +1256,18 @@ fn seats_line(m: &Match, layout: &Layout) -> String {
             );
             if !s.alive {
                 line.push_str(" · OUT");
-            } else if layout.seats.len() > 2 {
-                line.push_str(&format!(" · targets {}", s.target));
+            } else {
+                // This turn's attack order: first to attack first.
+                if let Some(at) = m.order().iter().position(|o| *o == s.seat) {
+                    let place = ["1st", "2nd", "3rd", "4th"]
+                        .get(at)
+                        .copied()
+                        .unwrap_or("last");
+                    line.push_str(&format!(" · attacks {place}"));
+                }
+                if layout.seats.len() > 2 {
+                    line.push_str(&format!(" · targets {}", s.target));
+                }
             }
             line
         })
