@@ -23,7 +23,7 @@ use super::super::sound::{Sfx, Sound};
 use super::super::theme::{label, palette, size, space};
 use super::super::{AppSystems, Cards, Screen, Settings};
 use super::reads::{Failed, PREVIEW, Reads, read_files, show_preview};
-use super::record;
+use super::{Edit, edit_entry, record};
 use crate::cards::{Card, CardNumber, CardSet};
 use crate::rules::alpha::deck::{self, DECK_SIZE};
 use crate::rules::terminal::Side;
@@ -417,33 +417,16 @@ fn typing(
         return;
     }
     scan.idle = 0.0;
-    let mut submit = false;
-    for k in keyboard.read() {
-        if !k.state.is_pressed() {
-            continue;
-        }
-        match k.key_code {
-            KeyCode::Enter | KeyCode::NumpadEnter => submit = true,
-            KeyCode::Escape => {
-                scan.entry = None;
-                typing.0 = false;
-                return;
-            }
-            KeyCode::Backspace => {
-                if let Some(e) = &mut scan.entry {
-                    e.pop();
-                }
-            }
-            _ => {
-                if let Some(text) = &k.text
-                    && let Some(e) = &mut scan.entry
-                    && e.chars().count() < 32
-                {
-                    e.extend(text.chars().filter(|c| !c.is_control()));
-                }
-            }
-        }
+    let Some(entry) = scan.entry.as_mut() else {
+        return;
+    };
+    let (edit, _) = edit_entry(&mut keyboard, entry, 32);
+    if edit == Edit::Cancel {
+        scan.entry = None;
+        typing.0 = false;
+        return;
     }
+    let submit = edit == Edit::Submit;
     if !submit {
         return;
     }

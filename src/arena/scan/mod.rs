@@ -257,34 +257,19 @@ fn typing(
         return;
     }
     roster.idle = 0.0;
-    let mut submit = false;
-    for k in keyboard.read() {
-        if !k.state.is_pressed() {
-            continue;
-        }
-        match k.key_code {
-            KeyCode::Enter | KeyCode::NumpadEnter => submit = true,
-            KeyCode::Escape => {
-                roster.entry = None;
-                typing.0 = false;
-                return;
-            }
-            KeyCode::Backspace => {
-                if let Some(e) = &mut roster.entry {
-                    e.pop();
-                }
-            }
-            KeyCode::Tab => roster.active = roster.active.other(),
-            _ => {
-                if let Some(text) = &k.text
-                    && let Some(e) = &mut roster.entry
-                    && e.chars().count() < 24
-                {
-                    e.extend(text.chars().filter(|c| !c.is_control()));
-                }
-            }
-        }
+    let Some(entry) = roster.entry.as_mut() else {
+        return;
+    };
+    let (edit, tab) = edit_entry(&mut keyboard, entry, 24);
+    if tab {
+        roster.active = roster.active.other();
     }
+    if edit == Edit::Cancel {
+        roster.entry = None;
+        typing.0 = false;
+        return;
+    }
+    let submit = edit == Edit::Submit;
     if submit {
         let text = roster.entry.take().unwrap_or_default();
         typing.0 = false;
@@ -387,6 +372,48 @@ fn receive(
             }
         }
     }
+}
+
+/// What the keys did to a text entry this frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Edit {
+    /// Still typing.
+    Typing,
+    /// Enter: take it.
+    Submit,
+    /// Esc: drop it.
+    Cancel,
+}
+
+/// Edits a text entry with this frame's keys (letters, Backspace; at most
+/// `max` characters); the second value says whether Tab was pressed.
+pub(super) fn edit_entry(
+    keyboard: &mut MessageReader<KeyboardInput>,
+    entry: &mut String,
+    max: usize,
+) -> (Edit, bool) {
+    let mut tab = false;
+    for k in keyboard.read() {
+        if !k.state.is_pressed() {
+            continue;
+        }
+        match k.key_code {
+            KeyCode::Enter | KeyCode::NumpadEnter => return (Edit::Submit, tab),
+            KeyCode::Escape => return (Edit::Cancel, tab),
+            KeyCode::Backspace => {
+                entry.pop();
+            }
+            KeyCode::Tab => tab = true,
+            _ => {
+                if let Some(text) = &k.text
+                    && entry.chars().count() < max
+                {
+                    entry.extend(text.chars().filter(|c| !c.is_control()));
+                }
+            }
+        }
+    }
+    (Edit::Typing, tab)
 }
 
 /// Keeps a card read in the collection (every read is kept); whether it
