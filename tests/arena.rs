@@ -1206,6 +1206,18 @@ fn every_alpha_event_kind_is_staged_on_the_table() {
             let at = format!("{name} step {}", i + 1);
             let world = app.world_mut();
             let rings: Vec<ClashRing> = world.query::<&ClashRing>().iter(world).copied().collect();
+            // Rings under a figure are shown, where the figure stands.
+            let shown_rings: Vec<(ClashRing, Vec3)> = world
+                .query::<(&ClashRing, &Visibility, &Transform)>()
+                .iter(world)
+                .filter(|(_, v, _)| **v != Visibility::Hidden)
+                .map(|(r, _, t)| (*r, t.translation))
+                .collect();
+            let homes: Vec<(usize, CardNumber, Vec3)> = world
+                .query::<(&TableFigure, &Figure)>()
+                .iter(world)
+                .map(|(t, f)| (t.seat, f.card, f.home))
+                .collect();
             let shots = world.query::<&Shot>().iter(world).count();
             let risen = world.query::<&DamageNumber>().iter(world).count();
             let figures: Vec<CardNumber> = world
@@ -1230,6 +1242,14 @@ fn every_alpha_event_kind_is_staged_on_the_table() {
                 let (ok, checked) = match e {
                     Event::Attack { card, .. } | Event::AlphaAttack { card, .. } if under_way => {
                         let attacker = rings.iter().any(|r| r.role == Role::Attacker(*card));
+                        // Its ring lies under its figure (one copy in play).
+                        let standing: Vec<_> = homes.iter().filter(|(_, c, _)| c == card).collect();
+                        let placed = standing.len() != 1
+                            || shown_rings.iter().any(|(r, at)| {
+                                r.role == Role::Attacker(*card)
+                                    && at.xz().distance(standing[0].2.xz()) < 0.05
+                            });
+                        let attacker = attacker && placed;
                         let support = match e {
                             Event::AlphaAttack { support, .. } => {
                                 rings

@@ -245,8 +245,15 @@ fn c_gestures(
         hold.0[p.player.index()] = Some(0.0);
     }
     for r in releases.read().filter(|r| r.button == Button::C) {
-        if hold.0[r.player.index()].take().is_some() {
-            choose.write(Choose(r.player));
+        // Let go after the hold time (a slow frame): still a hold.
+        match hold.0[r.player.index()].take() {
+            Some(h) if h >= HOLD_BACK => {
+                back.write(Back(r.player));
+            }
+            Some(_) => {
+                choose.write(Choose(r.player));
+            }
+            None => {}
         }
     }
     for side in Side::BOTH {
@@ -266,6 +273,24 @@ pub struct Moves<'w, 's> {
     backs: MessageReader<'w, 's, Back>,
     keys: Option<Res<'w, ButtonInput<KeyCode>>>,
     typing: Res<'w, Typing>,
+}
+
+/// The mouse pointer: whether it moved this frame. A hover counts only
+/// then, not when lines move under a pointer that stays still.
+#[derive(SystemParam)]
+pub struct Pointer<'w, 's> {
+    windows: Query<'w, 's, &'static Window>,
+    last: Local<'s, Option<Vec2>>,
+}
+
+impl Pointer<'_, '_> {
+    /// Whether the pointer is over a window and moved since last asked.
+    pub fn moved(&mut self) -> bool {
+        let now = self.windows.iter().find_map(Window::cursor_position);
+        let moved = now.is_some() && now != *self.last;
+        *self.last = now;
+        moved
+    }
 }
 
 /// One frame's moves in a menu.

@@ -43,6 +43,8 @@ pub struct Lobby {
     pub idle: f32,
     /// Why the game could not start, if it could not.
     pub problem: Option<String>,
+    /// The line to come back to from the deck screen.
+    pub return_line: Option<usize>,
 }
 
 impl Default for Lobby {
@@ -60,6 +62,7 @@ impl Default for Lobby {
             scanned: Default::default(),
             idle: 0.0,
             problem: None,
+            return_line: None,
         }
     }
 }
@@ -260,14 +263,16 @@ fn enter_choose(mut commands: Commands, mut lobby: ResMut<Lobby>) {
     spawn_panel(&mut commands, Screen::Choose, "WHICH GAME?");
 }
 
-fn enter_setup(mut commands: Commands, mut lobby: ResMut<Lobby>, from_deck: Option<Res<DeckSeat>>) {
+fn enter_setup(mut commands: Commands, mut lobby: ResMut<Lobby>) {
     // Back from the deck screen, the line stays on that seat's deck.
-    if from_deck.is_none() {
-        lobby.line = 0;
+    match lobby.return_line.take() {
+        Some(line) => lobby.line = line,
+        None => {
+            lobby.line = 0;
+            lobby.problem = None;
+        }
     }
-    commands.remove_resource::<DeckSeat>();
     lobby.idle = 0.0;
-    lobby.problem = None;
     spawn_panel(&mut commands, Screen::AlphaSetup, "CARD GAME ALPHA");
 }
 
@@ -277,6 +282,7 @@ fn enter_setup(mut commands: Commands, mut lobby: ResMut<Lobby>, from_deck: Opti
 struct LobbyInput<'w, 's> {
     time: Res<'w, Time>,
     moves: Moves<'w, 's>,
+    pointer: super::input::Pointer<'w, 's>,
     clicks: Query<'w, 's, (&'static Interaction, &'static LobbyLine), Changed<Interaction>>,
     sfx: MessageWriter<'w, Sfx>,
 }
@@ -286,6 +292,7 @@ impl LobbyInput<'_, '_> {
     /// restarts the idle clock.
     fn read(&mut self, lobby: &mut Lobby, lines: usize) -> Move {
         let mut m = self.moves.read();
+        let moved = self.pointer.moved();
         for (i, l) in &self.clicks {
             if l.0 < lines {
                 match i {
@@ -293,7 +300,8 @@ impl LobbyInput<'_, '_> {
                         lobby.line = l.0;
                         m.choose = true;
                     }
-                    Interaction::Hovered => lobby.line = l.0,
+                    Interaction::Hovered if moved => lobby.line = l.0,
+                    Interaction::Hovered => {}
                     Interaction::None => {}
                 }
             }
@@ -400,6 +408,7 @@ fn set_up(
         match lobby.change(line) {
             Then::Stay => {}
             Then::ScanDeck(seat) => {
+                lobby.return_line = Some(lobby.line);
                 commands.insert_resource(DeckSeat(seat));
                 next.set(Screen::AlphaDeck);
             }

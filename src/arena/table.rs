@@ -1620,9 +1620,8 @@ fn cpu_turn(game: &mut TableGame, cards: &CardSet) {
 fn person_turn(
     time: Res<Time>,
     mut moves: Moves,
-    clicks: Query<(&Interaction, Option<&ChoiceLine>), Changed<Interaction>>,
-    cards: Res<Cards>,
-    settings: Res<Settings>,
+    (clicks, mut pointer): (AnswerClicks, super::input::Pointer),
+    (cards, settings): (Res<Cards>, Res<Settings>),
     game: Option<ResMut<TableGame>>,
     mut next: ResMut<NextState<Screen>>,
 ) {
@@ -1639,17 +1638,18 @@ fn person_turn(
     // The mouse: an answer hovered is the one chosen, clicked it is taken;
     // the prompt clicked is C (it takes the table at the curtain).
     let mut pointed = None;
+    let mut prompt_clicked = false;
+    let moved = pointer.moved();
     for (i, line) in &clicks {
         let answer = line.and_then(|l| l.answer);
         match i {
             Interaction::Pressed => {
                 pointed = answer.or(pointed);
-                if answer.is_some() || line.is_none() {
-                    choose = true;
-                }
+                choose |= answer.is_some();
+                prompt_clicked |= line.is_none();
             }
-            Interaction::Hovered => pointed = answer.or(pointed),
-            Interaction::None => {}
+            Interaction::Hovered if moved => pointed = answer.or(pointed),
+            Interaction::Hovered | Interaction::None => {}
         }
     }
     if game.ended() || game.wait > 0.0 {
@@ -1696,7 +1696,7 @@ fn person_turn(
         changed = true;
     }
     if live.curtain == Some(seat) {
-        if choose {
+        if choose || prompt_clicked {
             live.curtain = None;
             live.last_person = Some(seat);
             live.asked_for = 0.0;
@@ -1821,6 +1821,17 @@ fn choice(game: &TableGame, seconds: f32) -> Choice {
         ),
     }
 }
+
+/// The answers and the prompt the mouse clicked or hovered this frame.
+type AnswerClicks<'w, 's> = Query<
+    'w,
+    's,
+    (&'static Interaction, Option<&'static ChoiceLine>),
+    (
+        Changed<Interaction>,
+        Or<(With<ChoiceLine>, With<TableText>)>,
+    ),
+>;
 
 /// One answer of a person's choice in the HUD; the mouse chooses it too.
 #[derive(Component, Debug, Clone, Copy, Default)]

@@ -167,13 +167,24 @@ fn enter(
     commands.insert_resource(reads);
 }
 
-fn leave(mut commands: Commands, reads: Option<ResMut<Reads>>, mut typing: ResMut<Typing>) {
+fn leave(
+    mut commands: Commands,
+    reads: Option<ResMut<Reads>>,
+    mut typing: ResMut<Typing>,
+    scan: Option<Res<DeckScan>>,
+    mut lobby: ResMut<Lobby>,
+) {
     typing.0 = false;
     if let Some(mut r) = reads {
         r.live = None;
     }
+    // However the screen is left (Esc too), the cards read are kept.
+    if let Some(scan) = scan {
+        lobby.scanned[scan.seat].clone_from(&scan.cards);
+    }
     commands.remove_resource::<Reads>();
     commands.remove_resource::<DeckScan>();
+    commands.remove_resource::<DeckSeat>();
 }
 
 fn spawn_ui(
@@ -303,11 +314,18 @@ fn spawn_ui(
 /// shipped deck meanwhile.
 fn back_to_setup(scan: &DeckScan, lobby: &mut Lobby, cards: &CardSet) {
     lobby.scanned[scan.seat].clone_from(&scan.cards);
-    lobby.decks[scan.seat] = if scan.finished(cards).is_ok() {
-        DeckChoice::Scanned(scan.cards.clone())
+    if scan.finished(cards).is_ok() {
+        lobby.decks[scan.seat] = DeckChoice::Scanned(scan.cards.clone());
     } else {
-        DeckChoice::Shipped(0)
-    };
+        lobby.decks[scan.seat] = DeckChoice::Shipped(0);
+        lobby.problem = Some(format!(
+            "P{}'s deck is not finished ({} of {DECK_SIZE}): P{} plays {} until it is",
+            scan.seat + 1,
+            scan.cards.len(),
+            scan.seat + 1,
+            deck::EMBEDDED[0].0
+        ));
+    }
 }
 
 #[expect(
@@ -416,7 +434,10 @@ fn typing(
         }
         return;
     }
-    scan.idle = 0.0;
+    // Typing is input; an entry left open is not.
+    if keys.get_just_pressed().len() > 0 {
+        scan.idle = 0.0;
+    }
     let Some(entry) = scan.entry.as_mut() else {
         return;
     };

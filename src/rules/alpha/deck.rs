@@ -106,6 +106,7 @@ pub fn check(deck: &[CardNumber], cards: &CardSet) -> Result<(), DeckError> {
         let limit = stated.unwrap_or(NAME_LIMIT);
         if numbers.len() > limit {
             let mut distinct: Vec<String> = numbers.iter().map(ToString::to_string).collect();
+            distinct.sort();
             distinct.dedup();
             return Err(DeckError::NameLimit {
                 limit,
@@ -153,6 +154,7 @@ pub fn check_addition(deck: &[CardNumber], card: &Card, cards: &CardSet) -> Resu
             .chain(std::iter::once(&card))
             .map(|c| c.number().to_string())
             .collect();
+        numbers.sort();
         numbers.dedup();
         return Err(DeckError::NameLimit {
             limit,
