@@ -1218,6 +1218,7 @@ fn every_alpha_event_kind_is_staged_on_the_table() {
                 .iter(world)
                 .map(|(t, f)| (t.seat, f.card, f.home))
                 .collect();
+            let ringed = |part: fn(Role) -> bool| rings.iter().filter(|r| part(r.role)).count();
             let shots = world.query::<&Shot>().iter(world).count();
             let risen = world.query::<&DamageNumber>().iter(world).count();
             let figures: Vec<CardNumber> = world
@@ -1252,11 +1253,7 @@ fn every_alpha_event_kind_is_staged_on_the_table() {
                         let attacker = attacker && placed;
                         let support = match e {
                             Event::AlphaAttack { support, .. } => {
-                                rings
-                                    .iter()
-                                    .filter(|r| matches!(r.role, Role::Supporter(_)))
-                                    .count()
-                                    == support.len()
+                                ringed(|r| matches!(r, Role::Supporter(_))) == support.len()
                             }
                             _ => true,
                         };
@@ -1266,11 +1263,7 @@ fn every_alpha_event_kind_is_staged_on_the_table() {
                         let blocker = rings.iter().any(|r| r.role == Role::Blocker(*card));
                         let support = match e {
                             Event::AlphaBlock { support, .. } => {
-                                rings
-                                    .iter()
-                                    .filter(|r| matches!(r.role, Role::BlockSupporter(_)))
-                                    .count()
-                                    == support.len()
+                                ringed(|r| matches!(r, Role::BlockSupporter(_))) == support.len()
                             }
                             _ => true,
                         };

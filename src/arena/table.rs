@@ -576,7 +576,6 @@ pub struct TableCard {
 #[derive(Component)]
 enum TableText {
     Seats,
-    Choice,
     Phase,
     Log,
     Banner,
@@ -953,7 +952,7 @@ fn spawn_text(commands: &mut Commands) {
             ))
             .with_children(|p| {
                 p.spawn((
-                    TableText::Choice,
+                    ChoicePrompt,
                     Interaction::default(),
                     label("", size::BODY, palette::GOLD),
                 ));
@@ -1161,7 +1160,6 @@ fn move_cards(
 
 fn draw(
     game: Option<Res<TableGame>>,
-    settings: Res<Settings>,
     mut texts: Query<(&TableText, &mut Text, &mut TextColor, Option<&ChildOf>)>,
     mut panels: Query<&mut Visibility, Without<TableText>>,
 ) {
@@ -1181,7 +1179,6 @@ fn draw(
                 (Some(m), Some(layout)) => seats_line(m, layout),
                 _ => String::new(),
             },
-            TableText::Choice => choice(&game, settings.timeouts.alpha_turn).prompt,
             TableText::Log => game.log.iter().cloned().collect::<Vec<_>>().join("\n"),
             TableText::Banner => game
                 .banner
@@ -1829,7 +1826,7 @@ type AnswerClicks<'w, 's> = Query<
     (&'static Interaction, Option<&'static ChoiceLine>),
     (
         Changed<Interaction>,
-        Or<(With<ChoiceLine>, With<TableText>)>,
+        Or<(With<ChoiceLine>, With<ChoicePrompt>)>,
     ),
 >;
 
@@ -1843,51 +1840,80 @@ pub struct ChoiceLine {
     pub answer: Option<usize>,
 }
 
+/// The question over a person's answers (clicked at the curtain: C).
+#[derive(Component)]
+struct ChoicePrompt;
+
 /// The keys under a person's answers.
 #[derive(Component)]
 struct ChoiceHint;
 
-type HintText<'w, 's> =
-    Query<'w, 's, (&'static mut Text, &'static mut Node), (With<ChoiceHint>, Without<ChoiceLine>)>;
+/// The question and the keys round a person's answers, and the panel.
+type PromptTexts<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static mut Text,
+        &'static mut Node,
+        Has<ChoiceHint>,
+        &'static ChildOf,
+    ),
+    (
+        Or<(With<ChoicePrompt>, With<ChoiceHint>)>,
+        Without<ChoiceLine>,
+    ),
+>;
 
-/// Shows the answers in view and the keys.
+/// Shows a person's question, the answers in view and the keys (the
+/// panel only when there is a question or word to show).
 fn draw_choice(
     game: Option<Res<TableGame>>,
     settings: Res<Settings>,
-    mut lines: Query<(&mut ChoiceLine, &mut Text, &mut TextColor, &mut Node), Without<ChoiceHint>>,
-    mut hint: HintText,
+    mut lines: Query<(&mut ChoiceLine, &mut Text, &mut TextColor, &mut Node)>,
+    mut texts: PromptTexts,
+    mut panels: Query<&mut Visibility>,
 ) {
     let Some(game) = game else { return };
     let c = choice(&game, settings.timeouts.alpha_turn);
-    for (mut line, mut text, mut colour, mut node) in &mut lines {
-        let shown = c.answers.get(line.slot);
-        line.answer = shown.map(|(i, _)| *i);
-        let (t, ink, display) = match shown {
-            Some((i, a)) if *i == c.chosen => (format!("▶ {a}"), palette::WHITE, Display::Flex),
-            Some((_, a)) => (format!("   {a}"), palette::GOLD, Display::Flex),
-            None => (String::new(), palette::GOLD, Display::None),
-        };
-        if text.0 != t {
-            text.0 = t;
+    let show = |text: &mut Text, node: &mut Node, want: &str| {
+        if text.0 != want {
+            want.clone_into(&mut text.0);
         }
-        if colour.0 != ink {
-            colour.0 = ink;
-        }
-        if node.display != display {
-            node.display = display;
-        }
-    }
-    for (mut text, mut node) in &mut hint {
-        let display = if c.hint.is_empty() {
+        let display = if want.is_empty() {
             Display::None
         } else {
             Display::Flex
         };
-        if text.0 != c.hint {
-            text.0.clone_from(&c.hint);
-        }
         if node.display != display {
             node.display = display;
+        }
+    };
+    for (mut line, mut text, mut colour, mut node) in &mut lines {
+        let shown = c.answers.get(line.slot);
+        line.answer = shown.map(|(i, _)| *i);
+        let (t, ink) = match shown {
+            Some((i, a)) if *i == c.chosen => (format!("▶ {a}"), palette::WHITE),
+            Some((_, a)) => (format!("   {a}"), palette::GOLD),
+            None => (String::new(), palette::GOLD),
+        };
+        show(&mut text, &mut node, &t);
+        if colour.0 != ink {
+            colour.0 = ink;
+        }
+    }
+    for (mut text, mut node, is_hint, parent) in &mut texts {
+        if is_hint {
+            show(&mut text, &mut node, &c.hint);
+        } else {
+            show(&mut text, &mut node, &c.prompt);
+            // A panel with nothing to say is not drawn at all.
+            if let Ok(mut v) = panels.get_mut(parent.parent()) {
+                v.set_if_neq(if c.prompt.is_empty() {
+                    Visibility::Hidden
+                } else {
+                    Visibility::Inherited
+                });
+            }
         }
     }
 }

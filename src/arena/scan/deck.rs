@@ -23,6 +23,7 @@ use super::super::sound::{Sfx, Sound};
 use super::super::theme::{label, palette, size, space};
 use super::super::{AppSystems, Cards, Screen, Settings};
 use super::reads::{Failed, PREVIEW, Reads, read_files, show_preview};
+use super::ui::said;
 use super::{Edit, edit_entry, record};
 use crate::cards::{Card, CardNumber, CardSet};
 use crate::rules::alpha::deck::{self, DECK_SIZE};
@@ -58,14 +59,7 @@ impl DeckScan {
         let checked = if in_set {
             deck::check_addition(&self.cards, card, cards)
         } else {
-            Err(deck::DeckError::UnknownCard {
-                line: self.cards.len() + 1,
-                message: format!(
-                    "{} ({}) is not a card of the set; a deck is built from the set's cards",
-                    card.name(),
-                    card.number()
-                ),
-            })
+            Err(deck::DeckError::not_in_set(self.cards.len() + 1, card))
         };
         match checked {
             Err(e) => {
@@ -612,17 +606,7 @@ fn draw(
                         .join("\n")
                 }
             }
-            DeckText::Message => match &scan.message {
-                Some((m, refused)) => {
-                    colour.0 = if *refused {
-                        palette::BAD
-                    } else {
-                        palette::GOOD
-                    };
-                    m.clone()
-                }
-                None => String::new(),
-            },
+            DeckText::Message => said(scan.message.as_ref(), &mut colour),
             DeckText::Entry => match &scan.entry {
                 Some(e) => format!(
                     "Card for the deck: {e}_   (a number or a name, `3 Agumon` for three · Enter adds · Esc cancels)"

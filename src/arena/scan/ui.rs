@@ -104,6 +104,21 @@ pub(super) fn spawn_ui(commands: &mut Commands, preview: Option<Handle<Image>>) 
         });
 }
 
+/// The last thing said to a player, red if it was a refusal, green if not.
+pub(super) fn said(message: Option<&(String, bool)>, colour: &mut TextColor) -> String {
+    match message {
+        Some((m, refused)) => {
+            colour.0 = if *refused {
+                palette::BAD
+            } else {
+                palette::GOOD
+            };
+            m.clone()
+        }
+        None => String::new(),
+    }
+}
+
 pub(super) fn draw(
     roster: Res<Roster>,
     settings: Res<Settings>,
@@ -152,17 +167,7 @@ pub(super) fn draw(
                     lines.join("\n")
                 }
             }
-            ScanText::Message(s) => match &roster.teams[s.index()].message {
-                Some((m, refused)) => {
-                    colour.0 = if *refused {
-                        palette::BAD
-                    } else {
-                        palette::GOOD
-                    };
-                    m.clone()
-                }
-                None => String::new(),
-            },
+            ScanText::Message(s) => said(roster.teams[s.index()].message.as_ref(), &mut colour),
             ScanText::Status(s) => {
                 if s == Side::P2 && roster.p2 != Player::Person {
                     "READY · C changes the CPU or lets a second player in".to_string()

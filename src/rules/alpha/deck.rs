@@ -59,6 +59,21 @@ pub enum DeckError {
     },
 }
 
+impl DeckError {
+    /// A card that is not the set's (a custom or wild card) at a deck's
+    /// `line` (1-based).
+    pub fn not_in_set(line: usize, card: &Card) -> DeckError {
+        DeckError::UnknownCard {
+            line,
+            message: format!(
+                "{} ({}) is not in the card set; a deck is built from the set's cards",
+                card.name(),
+                card.number()
+            ),
+        }
+    }
+}
+
 impl DeckFile {
     /// The deck's cards in order, each count expanded.
     pub fn numbers(&self, cards: &CardSet) -> Result<Vec<CardNumber>, DeckError> {
@@ -124,14 +139,7 @@ pub fn check(deck: &[CardNumber], cards: &CardSet) -> Result<(), DeckError> {
 /// Level III rule needs the whole deck; [`check`] settles it at 32.
 pub fn check_addition(deck: &[CardNumber], card: &Card, cards: &CardSet) -> Result<(), DeckError> {
     if cards.get(&card.number()).is_none() {
-        return Err(DeckError::UnknownCard {
-            line: deck.len() + 1,
-            message: format!(
-                "{} ({}) is not in the card set; a deck is built from the set's cards",
-                card.name(),
-                card.number()
-            ),
-        });
+        return Err(DeckError::not_in_set(deck.len() + 1, card));
     }
     if deck.len() >= DECK_SIZE {
         return Err(DeckError::Size(deck.len() + 1));
