@@ -339,17 +339,20 @@ fn two_bterms_adding_at_once_lose_nothing() {
 fn a_scan_killed_mid_batch_keeps_every_committed_scan() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    // 70 pictures, 3 times over under other names: 210 files, 70 pictures.
+    // 70 pictures, 30 times over under other names: 2,100 files, 70
+    // pictures. So many that the scan cannot finish before it is killed:
+    // it may read faster than this test reads its output, but stops when
+    // the pipe's buffer (64 KiB, under 1,100 lines) is full.
+    const FILES: i64 = 2100;
     let scans = d.join("big");
     std::fs::create_dir(&scans).unwrap();
     for f in std::fs::read_dir(card_scans()).unwrap() {
         let f = f.unwrap().path();
-        for k in 0..3 {
-            std::fs::copy(
-                &f,
-                scans.join(format!("{k}-{}", f.file_name().unwrap().to_str().unwrap())),
-            )
-            .unwrap();
+        for k in 0..FILES / 70 {
+            let to = scans.join(format!("{k}-{}", f.file_name().unwrap().to_str().unwrap()));
+            if std::fs::hard_link(&f, &to).is_err() {
+                std::fs::copy(&f, &to).unwrap();
+            }
         }
     }
     let mut child = Command::new(env!("CARGO_BIN_EXE_bterm"))
@@ -359,9 +362,10 @@ fn a_scan_killed_mid_batch_keeps_every_committed_scan() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Wait until it is well into the batch (past a commit or two).
+    // Wait until it is well into the batch: past the first commit (every
+    // 256 scans, or 2 seconds).
     let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().unwrap()));
-    for _ in 0..120 {
+    for _ in 0..300 {
         lines.next().unwrap().unwrap();
     }
     child.kill().unwrap();
@@ -376,8 +380,8 @@ fn a_scan_killed_mid_batch_keeps_every_committed_scan() {
         .query_row("SELECT count(*) FROM scans", [], |r| r.get(0))
         .unwrap();
     assert!(
-        kept > 0 && kept < 210,
-        "{kept} scans kept of the 120 or more read"
+        kept > 0 && kept < FILES,
+        "{kept} scans kept of the 300 or more read"
     );
     // Every kept scan is whole: a card, a file, a digest.
     let whole: i64 = conn

@@ -68,13 +68,31 @@ fn retail(format: &BarcodeFormat) -> Option<Retail> {
 
 /// Whether a result rxing read on `img` holds up (see the module's text).
 pub fn confirmed(img: &GrayImage, result: &RXingResult) -> bool {
+    check(img, result).is_ok()
+}
+
+/// Why a result rxing read does not hold up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Doubt {
+    /// No line to check (too short, or no points).
+    NoLine,
+    /// Too little contrast along it.
+    Flat,
+    /// A quiet zone has dark marks in it, or no room on the picture.
+    QuietZone,
+    /// It does not read again on lines beside the first.
+    Alone,
+}
+
+/// `Ok` when a result holds up, else the first doubt about it.
+pub fn check(img: &GrayImage, result: &RXingResult) -> Result<(), Doubt> {
     let format = result.getBarcodeFormat();
     if *format == BarcodeFormat::QR_CODE {
-        return true;
+        return Ok(());
     }
     let points = result.getPoints();
     let (Some(first), Some(last)) = (points.first(), points.last()) else {
-        return false;
+        return Err(Doubt::NoLine);
     };
     // Some readers report the end of the row's white as the symbol's end
     // (Codabar): the line is kept inside the picture.
@@ -86,30 +104,38 @@ pub fn confirmed(img: &GrayImage, result: &RXingResult) -> bool {
     };
     let line = Line::new(inside(first), inside(last));
     if line.length < 8.0 {
-        return false;
+        return Err(Doubt::NoLine);
     }
     // The symbol's own profile, for its dark/light threshold and module.
     let Some(body) = line.profile(img, 0.0, 0.0, line.length) else {
-        return false;
+        return Err(Doubt::NoLine);
     };
     let (dark, light) = levels(&body);
     if light - dark < 20.0 {
-        return false;
+        return Err(Doubt::Flat);
     }
     let mid = (dark + light) / 2.0;
     let (from, to, module) = match retail(format) {
         Some(r) => {
             let m = line.length / r.span;
             let (start, end) = (-1.5 * m, line.length + r.end_guard_half * m);
-            // The zones less a module next to the bars, for a photo's blur.
-            let left = line.profile(img, 0.0, start - r.quiet_left * m, start - m);
-            let right = line.profile(img, 0.0, end + m, end + r.quiet_right * m);
-            let (Some(left), Some(right)) = (left, right) else {
-                return false;
-            };
+            // The zones less a module next to the bars, for a photo's blur,
+            // as far as the picture goes (a photo may be cropped inside a
+            // zone), on the line read or one beside it (the digits printed
+            // in an EAN-13's left zone reach up beside the bars' feet).
             let longest_dark = (m * 0.5).max(1.0);
-            if dark_run(&left, mid) > longest_dark || dark_run(&right, mid) > longest_dark {
-                return false;
+            let step = (line.length * 0.04).max(2.0);
+            // At least half of each zone must be on the picture.
+            let clear = |offset: f32| {
+                let zone = |at: f32, sign: f32, quiet: f32| {
+                    let len = (quiet - 1.0) * m;
+                    let z = line.outward(img, at, sign, len, offset);
+                    z.len() as f32 >= 0.5 * len && dark_run(&z, mid) <= longest_dark
+                };
+                zone(start - m, -1.0, r.quiet_left) && zone(end + m, 1.0, r.quiet_right)
+            };
+            if ![0.0, -2.0, 2.0, -4.0, 4.0].iter().any(|&k| clear(k * step)) {
+                return Err(Doubt::QuietZone);
             }
             (
                 start - (r.quiet_left + 1.0) * m,
@@ -127,21 +153,31 @@ pub fn confirmed(img: &GrayImage, result: &RXingResult) -> bool {
             // run is a safe (small) guess of the module.
             let dark_at: Vec<usize> = (0..body.len()).filter(|&i| body[i] < mid).collect();
             let (Some(&first_dark), Some(&last_dark)) = (dark_at.first(), dark_at.last()) else {
-                return false;
+                return Err(Doubt::Flat);
             };
             let bars = &body[first_dark..=last_dark];
             let step = line.length / (body.len().max(2) - 1) as f32;
             let m = bars.len() as f32 * step / runs(bars, mid).max(1) as f32 / 2.0;
             let (quiet, reach) = (7.0 * m, 30.0 * m + 2.0 * line.length);
             let mut left: Vec<f32> = body[..first_dark].iter().rev().copied().collect();
-            left.extend(line.outward(img, -1.0, -1.0, reach + quiet));
+            left.extend(line.outward(img, -1.0, -1.0, reach + quiet, 0.0));
             let mut right: Vec<f32> = body[last_dark + 1..].to_vec();
-            right.extend(line.outward(img, line.length + 1.0, 1.0, reach + quiet));
+            right.extend(line.outward(img, line.length + 1.0, 1.0, reach + quiet, 0.0));
+            // A photo cropped close: the picture's edge ends the zone when
+            // it comes after two modules of light.
+            let wanted = (reach + quiet).floor() as usize + 1;
+            let at_edge = |side: &[f32], body_part: usize| {
+                (side.len() < body_part + wanted)
+                    .then(|| light_tail(side, mid))
+                    .filter(|&tail| tail as f32 * step >= 2.0 * m)
+                    .map(|_| side.len() as f32)
+            };
             let (Some(l), Some(r)) = (
-                light_stretch(&left, mid, quiet / step),
-                light_stretch(&right, mid, quiet / step),
+                light_stretch(&left, mid, quiet / step).or_else(|| at_edge(&left, first_dark)),
+                light_stretch(&right, mid, quiet / step)
+                    .or_else(|| at_edge(&right, body.len() - 1 - last_dark)),
             ) else {
-                return false;
+                return Err(Doubt::QuietZone);
             };
             let (l, r) = (
                 first_dark as f32 * step - l * step,
@@ -154,7 +190,7 @@ pub fn confirmed(img: &GrayImage, result: &RXingResult) -> bool {
         // Code 128 (the cards' own code) carries a modulo-103 check over
         // every character and never turned up in a picture with no
         // barcode; a webcam's blur can leave a single row that reads.
-        return true;
+        return Ok(());
     }
     // More reads, on lines parallel to the first.
     let text = result.getText();
@@ -163,7 +199,11 @@ pub fn confirmed(img: &GrayImage, result: &RXingResult) -> bool {
         .iter()
         .map(|k| k * step)
         .filter(|&o| {
-            line.profile(img, o, from, to).is_some_and(|p| {
+            line.within(img, o, from, to, light).is_some_and(|p| {
+                // Modules under 3 pixels are read from the profile drawn out
+                // to 3 (interpolated), where a threshold falls between bars.
+                let times = (3.0 / module).ceil().max(1.0) as usize;
+                let (p, module) = (stretch(&p, times), module * times as f32);
                 // As it is, or sharpened at the module's scale: rxing found
                 // the first read on the likeliest of many rows, and a
                 // blurred photo's rows binarize well only now and then.
@@ -176,7 +216,11 @@ pub fn confirmed(img: &GrayImage, result: &RXingResult) -> bool {
     let high = agree.iter().copied().fold(0.0f32, f32::max);
     // Two lines or more, spread over at least 8% of the symbol's length
     // (two steps; bars are rarely under a quarter of it tall).
-    agree.len() >= 2 && high - low > 0.07 * line.length
+    if !agree.is_empty() && high - low > 0.07 * line.length {
+        Ok(())
+    } else {
+        Err(Doubt::Alone)
+    }
 }
 
 /// A line on the picture from one point to another, and its unit normal.
@@ -231,14 +275,41 @@ impl Line {
         }
         Some(out)
     }
+    /// `profile`, cut to where the line lies on the picture and made up to
+    /// the whole length with `light` (the picture's edge stands for the
+    /// rest of a quiet zone); `None` when under half of it is on the picture.
+    fn within(&self, img: &GrayImage, offset: f32, from: f32, to: f32, light: f32) -> Option<Vec<f32>> {
+        if let Some(p) = self.profile(img, offset, from, to) {
+            return Some(p);
+        }
+        let on = |t: f32| self.at(img, t, offset.round()).is_some();
+        let (mut a, mut b) = (from, to);
+        while a < b && !on(a) {
+            a += 1.0;
+        }
+        while b > a && !on(b) {
+            b -= 1.0;
+        }
+        if b - a < 0.5 * (to - from) {
+            return None;
+        }
+        let inside = self.profile(img, offset, a, b)?;
+        let scale = inside.len() as f32 / (b - a).max(1.0);
+        let pad = |n: f32| vec![light; (n * scale).round() as usize];
+        let mut out = pad(a - from);
+        out.extend(inside);
+        out.extend(pad(to - b));
+        Some(out)
+    }
+
     /// The grey levels from `at` pixels along the line outwards (`sign` −1
     /// or +1), one a pixel, for at most `len` pixels, stopping where the
-    /// picture ends.
-    fn outward(&self, img: &GrayImage, at: f32, sign: f32, len: f32) -> Vec<f32> {
+    /// picture ends; the line moved `offset` pixels along its normal.
+    fn outward(&self, img: &GrayImage, at: f32, sign: f32, len: f32, offset: f32) -> Vec<f32> {
         let mut out = Vec::new();
         let mut d = 0.0;
         while d <= len {
-            match self.at(img, at + sign * d, 0.0) {
+            match self.at(img, at + sign * d, offset) {
                 Some(v) => out.push(v),
                 None => break,
             }
@@ -307,6 +378,27 @@ fn light_stretch(profile: &[f32], mid: f32, quiet: f32) -> Option<f32> {
         }
     }
     None
+}
+
+/// A profile drawn out `times` as long, by linear interpolation.
+fn stretch(profile: &[f32], times: usize) -> Vec<f32> {
+    if times <= 1 || profile.len() < 2 {
+        return profile.to_vec();
+    }
+    let mut out = Vec::with_capacity(profile.len() * times);
+    for pair in profile.windows(2) {
+        for k in 0..times {
+            let t = k as f32 / times as f32;
+            out.push(pair[0] * (1.0 - t) + pair[1] * t);
+        }
+    }
+    out.push(profile[profile.len() - 1]);
+    out
+}
+
+/// How many samples at the end of `profile` are light.
+fn light_tail(profile: &[f32], mid: f32) -> usize {
+    profile.iter().rev().take_while(|&&v| v >= mid).count()
 }
 
 /// The longest stretch of samples darker than `mid`, in pixels.
