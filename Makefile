@@ -11,7 +11,7 @@ export CARGO_TERM_COLOR ?= never
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers
 
-.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection alpha-soak alpha-strength scans screenshot screenshots fuzz decoys
+.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection alpha-soak alpha-strength scans frames pyenv screenshot screenshots fuzz decoys
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -82,16 +82,28 @@ bench:
 scans:
 	cargo run --release --no-default-features --example make_scans barcodes
 
-# bterm against zxing-cpp (PyPI) on the committed photo-like scans: decode
-# rate and time per file, side by side. Installs zxing-cpp and Pillow into a
-# virtualenv beside the cargo target directory.
+# bterm against zxing-cpp (PyPI), side by side, on four sets: real
+# photographs of codes from ZXing's test suite (barcodes/real), webcam-like
+# frames from a second generator (barcodes/frames), bterm's own photo-like
+# scans (barcodes/photos) and real photographs with no barcode
+# (barcodes/none): files read, wrong reads, median and 90th-percentile time.
+# Installs zxing-cpp, Pillow and numpy into a virtualenv beside the cargo
+# target directory.
 PYENV := $(CARGO_TARGET_DIR)/bench-scan-venv
-bench-scan:
-	cargo build --release --no-default-features
+SCAN_SETS := barcodes/real barcodes/frames barcodes/photos barcodes/none
+pyenv:
 	@test -x $(PYENV)/bin/python || python3 -m venv $(PYENV)
-	@$(PYENV)/bin/python -c "import zxingcpp, PIL" 2>/dev/null || \
-	  $(PYENV)/bin/pip install -q "zxing-cpp==3.1.1" "pillow==13.0.0"
-	$(PYENV)/bin/python scripts/bench_scan.py $(CARGO_TARGET_DIR)/release/bterm barcodes/photos
+	@$(PYENV)/bin/python -c "import zxingcpp, PIL, numpy" 2>/dev/null || \
+	  $(PYENV)/bin/pip install -q "zxing-cpp==3.1.1" "pillow==13.0.0" "numpy==2.4.6"
+
+bench-scan: pyenv
+	cargo build --release --no-default-features
+	$(PYENV)/bin/python -W ignore scripts/bench_scan.py $(CARGO_TARGET_DIR)/release/bterm $(SCAN_SETS)
+
+# The second generator's frames (barcodes/frames), made again.
+frames: pyenv
+	rm -rf barcodes/frames.new && $(PYENV)/bin/python scripts/make_frames.py barcodes/frames.new 8
+	cp barcodes/frames/README.md barcodes/frames.new/ && rm -rf barcodes/frames && mv barcodes/frames.new barcodes/frames
 
 # A frame of the game as the player sees it, under a virtual display.
 screenshot: deps build

@@ -176,7 +176,12 @@ def main():
         by_group = defaultdict(list)
         for f in files:
             rel = f.relative_to(folder)
-            group = rel.parts[0] if len(rel.parts) > 1 else "-".join(f.stem.split("-")[2:]) or "-"
+            if len(rel.parts) > 1:
+                group = rel.parts[0]
+            elif (folder / "expected.tsv").exists():
+                group = f.stem.partition("-")[2] or "-"
+            else:
+                group = "-".join(f.stem.split("-")[2:]) or "-"
             by_group[group].append(f)
         if len(by_group) > 1:
             print(f"    {'group':<18} {'files':>5} {'bterm':>6} {'zxing':>6} {'b wrong':>7} {'z wrong':>7} {'bterm ms':>9} {'zxing ms':>9}")

@@ -161,3 +161,73 @@ fn other_linear_codes_still_read_clean() {
         );
     }
 }
+
+/// Every picture of a folder of the public test photographs, loaded.
+fn photographs(folder: &str) -> Vec<(std::path::PathBuf, GrayImage)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+    let (files, errors) = bterm::barcode::files::collect(&[dir]);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(!files.is_empty(), "no pictures in {folder}");
+    files
+        .into_iter()
+        .map(|f| {
+            let img = bterm::barcode::files::load_gray(&f, 40_000_000).unwrap();
+            (f, img)
+        })
+        .collect()
+}
+
+#[test]
+fn public_photographs_without_a_barcode_give_no_symbol() {
+    // ZXing's "false positives" sets: real photographs (barcodes/none).
+    let mut read = Vec::new();
+    for folder in [
+        "barcodes/none/falsepositives",
+        "barcodes/none/falsepositives-2",
+    ] {
+        for (f, img) in photographs(folder) {
+            let found = decode(&img, Effort::File);
+            if !found.symbols.is_empty() {
+                read.push((f, found.symbols));
+            }
+        }
+    }
+    assert!(read.is_empty(), "symbols read from nothing: {read:#?}");
+}
+
+#[test]
+fn public_photographs_of_codes_read_their_own_text_and_nothing_else() {
+    // Whole sets of ZXing's real photographs (barcodes/real), with how many
+    // of them bterm read when the set came in (zxing-cpp 3.1.1 reads 55, 8,
+    // 42, 39 and 35): no fewer, and never another text.
+    for (folder, at_least) in [
+        ("barcodes/real/ean13-3", 55),
+        ("barcodes/real/ean8-1", 8),
+        ("barcodes/real/qrcode-3", 42),
+        ("barcodes/real/code128-2", 39),
+        ("barcodes/real/upce-2", 39),
+    ] {
+        // Texts compared trimmed, with one kind of line end.
+        let same =
+            |a: &str, b: &str| a.replace("\r\n", "\n").trim() == b.replace("\r\n", "\n").trim();
+        let (mut right, mut wrong) = (0, Vec::new());
+        for (f, img) in photographs(folder) {
+            let want = std::fs::read_to_string(f.with_extension("txt")).unwrap();
+            let found = decode(&img, Effort::File).symbols;
+            if found.iter().any(|s| same(&s.text, &want)) {
+                right += 1;
+            }
+            wrong.extend(
+                found
+                    .into_iter()
+                    .filter(|s| !same(&s.text, &want))
+                    .map(|s| (f.clone(), s)),
+            );
+        }
+        assert!(wrong.is_empty(), "{folder}: wrong reads {wrong:#?}");
+        assert!(
+            right >= at_least,
+            "{folder}: {right} read, {at_least} before"
+        );
+    }
+}

@@ -278,7 +278,14 @@ impl Line {
     /// `profile`, cut to where the line lies on the picture and made up to
     /// the whole length with `light` (the picture's edge stands for the
     /// rest of a quiet zone); `None` when under half of it is on the picture.
-    fn within(&self, img: &GrayImage, offset: f32, from: f32, to: f32, light: f32) -> Option<Vec<f32>> {
+    fn within(
+        &self,
+        img: &GrayImage,
+        offset: f32,
+        from: f32,
+        to: f32,
+        light: f32,
+    ) -> Option<Vec<f32>> {
         if let Some(p) = self.profile(img, offset, from, to) {
             return Some(p);
         }

@@ -195,11 +195,11 @@ pub fn run_pass(img: &GrayImage, pass: Pass) -> Vec<Symbol> {
 const SMALL_PICTURE: u64 = 100_000;
 
 /// Blocks (8×8 pixels at the proposals' scale) a region of bar-like
-/// gradients must hold before a large picture gets the costly passes. On
-/// the 47 real photographs without a barcode of ZXing's `falsepositives`
-/// sets, 29 have no region at all and 14 none this large; on photographs of
-/// products, a barcode that only the costly passes read is this large in
-/// all but the small pictures.
+/// gradients must hold before a large picture gets the costly passes. Of
+/// the 47 real photographs without a barcode in `barcodes/none`, 29 have
+/// no region at all and 13 none this large; of the real photographs of
+/// codes in `barcodes/real` that only the costly passes read, all but one
+/// of those that are not small have a region this large.
 const EVIDENCE_BLOCKS: usize = 20;
 
 /// Whether the costly passes (the whole picture with try-harder, stretched,
@@ -504,12 +504,25 @@ pub fn propose_regions(img: &GrayImage) -> Vec<Region> {
     regions
 }
 
-/// A region cut out of the picture, stood upright and enlarged when small;
-/// its sharpened copy is made the first time a step asks for it.
+/// A region cut out of the picture and stood upright; its enlarged copy
+/// (when small) and its sharpened copy are made the first time a step asks
+/// for them.
 struct Crop {
-    upright: GrayImage,
+    turned: GrayImage,
     factor: f32,
+    upright: Option<GrayImage>,
     sharp: Option<GrayImage>,
+}
+
+/// Which copy of a crop a step reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Copy {
+    /// Stood upright, at the picture's scale.
+    Turned,
+    /// Enlarged when small.
+    Upright,
+    /// Enlarged and sharpened.
+    Sharp,
 }
 
 impl Crop {
@@ -531,50 +544,59 @@ impl Crop {
             0.0
         };
         let turned = imageops::upright_crop(img, rect, degrees, 255);
-        // Enlarged apart from the turn: two interpolations smooth a noisy
-        // photo's grain more than one does, and read better.
         let factor = if turned.width().max(turned.height()) < 500 {
             2.0
         } else {
             1.0
         };
-        let upright = if factor > 1.0 {
-            imageops::scale(&turned, factor)
-        } else {
-            turned
-        };
         Crop {
-            upright,
+            turned,
             factor,
+            upright: None,
             sharp: None,
         }
     }
 
-    /// The crop as it is, or sharpened with an unsharp mask at the scale of
-    /// a webcam's blur.
-    fn image(&mut self, sharp: bool) -> &GrayImage {
-        if !sharp {
-            return &self.upright;
+    /// One copy of the crop (a crop too large to enlarge is its own
+    /// enlarged copy).
+    fn image(&mut self, copy: Copy) -> &GrayImage {
+        let (turned, factor) = (&self.turned, self.factor);
+        if copy == Copy::Turned || (copy == Copy::Upright && factor == 1.0) {
+            return turned;
         }
-        let (upright, factor) = (&self.upright, self.factor);
+        // Enlarged apart from the turn: two interpolations smooth a noisy
+        // photo's grain more than one does, and read better.
+        let upright = self.upright.get_or_insert_with(|| {
+            if factor == 1.0 {
+                turned.clone()
+            } else {
+                imageops::scale(turned, factor)
+            }
+        });
+        if copy == Copy::Upright {
+            return upright;
+        }
         self.sharp
             .get_or_insert_with(|| imageops::sharpen(upright, factor, 1.0))
     }
 }
 
 /// The reads tried on the region crops, cheapest and likeliest first; each
-/// step is tried on every crop before the next step.
-const REGION_STEPS: [(Reading, bool); 6] = [
-    (Reading::BarsQuick, false),
-    (Reading::Qr, false),
-    (Reading::BarsQuick, true),
-    (Reading::Qr, true),
-    (Reading::BarsHard, true),
-    (Reading::BarsHard, false),
+/// step is tried on every crop before the next step. A crop at the
+/// picture's scale first: most clear bars read there, without the cost of
+/// enlarging.
+const REGION_STEPS: [(Reading, Copy); 7] = [
+    (Reading::BarsQuick, Copy::Turned),
+    (Reading::BarsQuick, Copy::Upright),
+    (Reading::Qr, Copy::Upright),
+    (Reading::BarsQuick, Copy::Sharp),
+    (Reading::Qr, Copy::Sharp),
+    (Reading::BarsHard, Copy::Sharp),
+    (Reading::BarsHard, Copy::Upright),
 ];
 
 /// What a read looks for, and how hard.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Reading {
     /// Linear codes on rows near the middle (a crop's bars stand upright).
     BarsQuick,
@@ -600,11 +622,15 @@ impl Reading {
 
 fn read_regions(img: &GrayImage, regions: &[Region]) -> BTreeSet<Symbol> {
     let mut crops: Vec<Option<Crop>> = regions.iter().map(|_| None).collect();
-    for (reading, sharp) in REGION_STEPS {
+    for (reading, copy) in REGION_STEPS {
         let hints = reading.hints();
         for (region, crop) in regions.iter().zip(crops.iter_mut()) {
             let crop = crop.get_or_insert_with(|| Crop::of(img, region));
-            let s = read_first(crop.image(sharp), &hints);
+            // A large crop's enlarged copy is the one read already.
+            if (reading, copy) == (Reading::BarsQuick, Copy::Upright) && crop.factor == 1.0 {
+                continue;
+            }
+            let s = read_first(crop.image(copy), &hints);
             if !s.is_empty() {
                 return s;
             }
