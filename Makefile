@@ -46,7 +46,7 @@ test-core:
 	@n=$$(cargo tree --no-default-features -e normal --prefix none | grep -c '^bevy' || true); \
 	if [ "$$n" != 0 ]; then echo "error: the core pulls in Bevy ($$n bevy crates without the arena feature)"; exit 1; fi; \
 	echo "core dependency tree: no Bevy"
-	cargo test --no-default-features --all-targets
+	cargo test --workspace --no-default-features --all-targets
 
 # Random and damaged images, card files, replays and tunables (tests/fuzz.rs):
 # make test runs 48 cases a target; this runs FUZZ_CASES (about 8 min here).
@@ -64,8 +64,8 @@ bench-memory:
 	cargo bench --no-default-features --bench memory
 
 lint:
-	cargo fmt --check
-	cargo clippy --no-default-features --all-targets -- -D warnings
+	cargo fmt --all --check
+	cargo clippy --workspace --no-default-features --all-targets -- -D warnings
 	cargo clippy --all-targets -- -D warnings
 
 # The webcam feature (nokhwa) needs libclang-dev to build; CI leaves it out.

@@ -10,13 +10,13 @@
 //! - [`perturb`]: photo-like damage, for the test scans and the benches.
 
 pub mod code;
-pub mod confirm;
-pub mod decode;
+pub use bterm_decode::confirm;
+pub use bterm_decode::decode;
 pub mod decoys;
 pub mod enroll;
 pub mod files;
 pub mod frames;
-pub mod imageops;
+pub use bterm_decode::imageops;
 pub mod pdf;
 pub mod perturb;
 pub mod print;

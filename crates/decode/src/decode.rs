@@ -36,9 +36,9 @@ use rxing::common::HybridBinarizer;
 use rxing::{BinaryBitmap, DecodeHints, Luma8LuminanceSource, MultiFormatReader, Reader};
 use serde::{Deserialize, Serialize};
 
-use super::code::{Format, Symbol};
-use super::confirm;
-use super::imageops;
+use crate::confirm;
+use crate::imageops;
+use crate::symbol::{Format, Symbol};
 
 /// How hard to look.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
