@@ -607,3 +607,64 @@ fn a_broken_or_huge_jpeg_is_reported_not_decoded() {
         }
     );
 }
+
+/// Nine printed cards on a binder page, each turned a little, in three rows.
+fn binder_page(cards: &[&Card]) -> image::GrayImage {
+    use bterm::barcode::imageops;
+    const TURNS: [f32; 9] = [-8.0, 5.0, -3.0, 7.0, -6.0, 4.0, 2.0, -7.0, 6.0];
+    let mut page = image::GrayImage::from_pixel(1300, 1700, image::Luma([200]));
+    for (i, card) in cards.iter().enumerate() {
+        let face = imageops::scale(&gray(card), 0.5);
+        let turned = imageops::rotate(&face, TURNS[i % 9], 200);
+        let (cx, cy) = (220 + (i % 3) as i64 * 430, 290 + (i / 3) as i64 * 560);
+        let (x0, y0) = (
+            cx - i64::from(turned.width()) / 2,
+            cy - i64::from(turned.height()) / 2,
+        );
+        image::imageops::overlay(&mut page, &turned, x0, y0);
+    }
+    page
+}
+
+#[test]
+fn a_binder_page_gives_every_card_once_in_reading_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = CardSet::embedded();
+    let cards: Vec<&Card> = printable(&set)
+        .into_iter()
+        .skip(3)
+        .step_by(2)
+        .take(9)
+        .collect();
+    let want: Vec<String> = cards.iter().map(|c| c.number().to_string()).collect();
+    let page = binder_page(&cards);
+    let file = dir.path().join("page.png");
+    write_png(&page, &file);
+    let (code, out, err) = bterm(&["scan", "--json", file.to_str().unwrap()], dir.path());
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let got: Vec<String> = report["cards"]
+        .as_array()
+        .unwrap_or_else(|| panic!("several cards: {out}"))
+        .iter()
+        .map(|c| c["number"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        got, want,
+        "each card once, rows from the top, each from the left"
+    );
+    assert_eq!(report["card"]["number"], want[0].as_str());
+    // All nine went into the collection, and the same page again adds none.
+    let (_, list, _) = bterm(&["collection", "list"], dir.path());
+    assert!(list.contains("9 copies of 9 cards"), "{list}");
+    let (code, _, err) = bterm(&["scan", file.to_str().unwrap()], dir.path());
+    assert_eq!(code, 0, "{err}");
+    let (_, list, _) = bterm(&["collection", "list"], dir.path());
+    assert!(list.contains("9 copies of 9 cards"), "{list}");
+    // The text output names them all.
+    let (_, out, _) = bterm(
+        &["scan", "--no-collect", file.to_str().unwrap()],
+        dir.path(),
+    );
+    assert!(out.contains("9 cards: "), "{out}");
+}

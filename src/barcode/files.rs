@@ -248,8 +248,13 @@ pub struct FileReport {
     pub file: String,
     /// Every symbol found.
     pub codes: Vec<Symbol>,
-    /// The card, if the file resolved to exactly one.
+    /// The card, if the file gave one (the first, in reading order, when
+    /// it gave several).
     pub card: Option<CardReport>,
+    /// Every card the file gave, in reading order (rows from the top, each
+    /// from the left), when it gave more than one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<CardReport>,
     /// Why not, otherwise.
     pub error: Option<String>,
     /// Milliseconds spent reading and decoding the file.
@@ -277,6 +282,7 @@ pub fn scan_file(scanner: &Scanner, path: &Path, max_pixels: u64) -> FileReport 
         file: path.display().to_string(),
         codes: Vec::new(),
         card: None,
+        cards: Vec::new(),
         error: None,
         ms: 0.0,
         pass: None,
@@ -291,11 +297,16 @@ pub fn scan_file(scanner: &Scanner, path: &Path, max_pixels: u64) -> FileReport 
         Ok(img) => {
             let decoded = decode(&img, Effort::File);
             report.pass = decoded.pass;
-            match scanner.resolve(&decoded.symbols) {
-                Ok(r) => report.card = Some(CardReport::of(&r)),
+            match scanner.resolve_all(&decoded.in_order) {
+                Ok(cards) => {
+                    report.card = cards.first().map(CardReport::of);
+                    if cards.len() > 1 {
+                        report.cards = cards.iter().map(CardReport::of).collect();
+                    }
+                }
                 Err(e) => report.error = Some(e.to_string()),
             }
-            report.codes = decoded.symbols;
+            report.codes = decoded.in_order;
         }
     }
     report.ms = (start.elapsed().as_secs_f64() * 1000.0 * 100.0).round() / 100.0;

@@ -213,7 +213,35 @@ impl Scanner {
         Err(first_error.unwrap_or(NoCard::NoBarcode))
     }
 
-    fn resolve_among(&self, symbols: &[&Symbol]) -> Result<Resolved, NoCard> {
+    /// Every card among the symbols of a picture (a binder page holds
+    /// several), each once, in the symbols' order. As for [`Scanner::resolve`],
+    /// bterm card codes and enrolled barcodes come first: when they give
+    /// cards, the other symbols are not counted.
+    pub fn resolve_all(&self, symbols: &[Symbol]) -> Result<Vec<Resolved>, NoCard> {
+        if symbols.is_empty() {
+            return Err(NoCard::NoBarcode);
+        }
+        let is_card_code = |s: &Symbol| {
+            self.enrolments.get(s).is_some()
+                || matches!(code::classify(s), Content::Number(_) | Content::Custom(_))
+        };
+        let (first, rest): (Vec<&Symbol>, Vec<&Symbol>) =
+            symbols.iter().partition(|s| is_card_code(s));
+        let mut first_error = None;
+        for class in [first, rest] {
+            let (cards, error) = self.cards_among(&class);
+            if !cards.is_empty() {
+                return Ok(cards);
+            }
+            if let Some(e) = error {
+                first_error.get_or_insert(e);
+            }
+        }
+        Err(first_error.unwrap_or(NoCard::NoBarcode))
+    }
+
+    /// The distinct cards the symbols give, in order, and the first error.
+    fn cards_among(&self, symbols: &[&Symbol]) -> (Vec<Resolved>, Option<NoCard>) {
         let mut cards: Vec<Resolved> = Vec::new();
         let mut first_error = None;
         for s in symbols {
@@ -228,6 +256,11 @@ impl Scanner {
                 }
             }
         }
+        (cards, first_error)
+    }
+
+    fn resolve_among(&self, symbols: &[&Symbol]) -> Result<Resolved, NoCard> {
+        let (mut cards, first_error) = self.cards_among(symbols);
         match cards.len() {
             0 => Err(first_error.unwrap_or(NoCard::NoBarcode)),
             1 => Ok(cards.remove(0)),

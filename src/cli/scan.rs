@@ -162,28 +162,47 @@ fn existing_store(args: &ScanArgs) -> Option<Store> {
     Store::open(&path).ok()
 }
 
-/// A file's card as the collection records it.
-fn file_scan(r: &FileReport) -> Option<NewScan> {
-    let card = r.card.as_ref()?;
-    Some(NewScan {
-        card: CardRef {
-            number: card.number.parse().ok()?,
-            name: card.name.clone(),
-            data: card
-                .data
-                .as_ref()
-                .and_then(|c| crate::cards::write_ron(c).ok()),
-        },
-        origin: Origin::File,
-        place: Some(r.file.clone()),
-        code: r
-            .codes
-            .first()
-            .map(|s| (s.format.name().to_string(), s.text.clone())),
-        digest: r.content.map(crate::collection::digest),
-        count: 1,
-        remove: false,
-    })
+/// A file's cards as the collection records them: one scan a card. A
+/// picture of several cards keeps a digest for each (the picture's and the
+/// card's number), so scanning it again counts none of them twice.
+fn file_scans(r: &FileReport) -> Vec<NewScan> {
+    let several = r.cards.len() > 1;
+    let cards: Vec<&files::CardReport> = if several {
+        r.cards.iter().collect()
+    } else {
+        r.card.iter().collect()
+    };
+    cards
+        .into_iter()
+        .filter_map(|card| {
+            Some(NewScan {
+                card: CardRef {
+                    number: card.number.parse().ok()?,
+                    name: card.name.clone(),
+                    data: card
+                        .data
+                        .as_ref()
+                        .and_then(|c| crate::cards::write_ron(c).ok()),
+                },
+                origin: Origin::File,
+                place: Some(r.file.clone()),
+                code: r
+                    .codes
+                    .first()
+                    .map(|s| (s.format.name().to_string(), s.text.clone())),
+                digest: r.content.map(|c| {
+                    let d = crate::collection::digest(c);
+                    if several {
+                        format!("{d}#{}", card.number)
+                    } else {
+                        d
+                    }
+                }),
+                count: 1,
+                remove: false,
+            })
+        })
+        .collect()
 }
 
 /// `bterm print`.
@@ -255,6 +274,20 @@ fn text_line(r: &FileReport) -> String {
         format!(" [{}]", codes.join(", "))
     };
     match (&r.card, &r.error) {
+        (Some(_), _) if r.cards.len() > 1 => {
+            let cards: Vec<String> = r
+                .cards
+                .iter()
+                .map(|c| format!("{} {}", c.number, escape(&c.name)))
+                .collect();
+            format!(
+                "{}: {} cards: {}{codes}  {:.0} ms",
+                escape(&r.file),
+                cards.len(),
+                cards.join(", "),
+                r.ms
+            )
+        }
         (Some(c), _) => {
             let how = match c.source {
                 Source::Printed => "",
@@ -336,8 +369,10 @@ pub fn scan(args: ScanArgs) -> Result<(), CliError> {
             }
         });
         bar.inc(1);
-        if let (Some(c), Some(scan)) = (collect.as_mut(), file_scan(r)) {
-            c.add(scan);
+        if let Some(c) = collect.as_mut() {
+            for scan in file_scans(r) {
+                c.add(scan);
+            }
         }
     });
     bar.finish_and_clear();

@@ -29,7 +29,7 @@
 //! `Effort::Frame` (the webcam) stops after pass 3. Which pass found a code
 //! is reported, so the README's figures say what each pass is worth.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use image::GrayImage;
 use rxing::common::HybridBinarizer;
@@ -72,9 +72,19 @@ pub enum Pass {
 pub struct Decoded {
     /// Every distinct symbol, sorted.
     pub symbols: Vec<Symbol>,
+    /// The same symbols in reading order: rows from the top, each from the
+    /// left (a binder page's cards as a person reads them).
+    pub in_order: Vec<Symbol>,
     /// The pass that found them (none if nothing was found).
     pub pass: Option<Pass>,
 }
+
+/// Symbols found, each with where it lies on the picture (its centre, in
+/// the picture's pixels).
+type Found = BTreeMap<Symbol, (f32, f32)>;
+
+/// The most symbols one picture gives.
+pub const MOST_SYMBOLS: usize = 16;
 
 impl Pass {
     /// Every pass, in the order `decode` tries them.
@@ -120,25 +130,82 @@ impl Work<'_> {
         self.regions.get_or_insert_with(|| propose_regions(img))
     }
 
-    fn run(&mut self, pass: Pass, effort: Effort) -> BTreeSet<Symbol> {
+    fn run(&mut self, pass: Pass, effort: Effort) -> Found {
+        let img = self.img;
         match pass {
-            Pass::Quick => read_first(self.img, &DecodeHints::default()),
-            Pass::Region => {
-                let img = self.img;
-                read_regions(img, self.regions())
+            // Every symbol on a page-sized picture, the first otherwise.
+            Pass::Quick if effort == Effort::File && page_sized(img) => {
+                read_all(img, &DecodeHints::default())
             }
-            // Every symbol on the picture for a file, the first for a frame.
-            Pass::Direct if effort == Effort::File => read_all(self.img),
-            Pass::Direct => read_one(self.img),
-            Pass::Contrast => read_one(self.stretched()),
-            Pass::Rotation => read_rotations(self.stretched()),
+            Pass::Quick => read_first(img, &DecodeHints::default()),
+            Pass::Region => {
+                let regions = self.regions();
+                read_regions(img, &regions[..regions.len().min(FIRST_REGIONS)])
+            }
+            Pass::Direct if effort == Effort::File => read_all(img, &hints()),
+            Pass::Direct => read_one(img),
+            Pass::Contrast => {
+                let s = read_one(self.stretched());
+                self.on_picture(s)
+            }
+            Pass::Rotation => {
+                let s = read_rotations(self.stretched());
+                self.on_picture(s)
+            }
             Pass::Denoise => {
                 let blurred = imageops::box_blur3(self.stretched());
-                let s = read_one(&blurred);
+                let mut s = read_one(&blurred);
                 if s.is_empty() {
-                    read_regions(&blurred, &propose_regions(&blurred))
-                } else {
-                    s
+                    let regions = propose_regions(&blurred);
+                    s = read_regions(&blurred, &regions[..regions.len().min(FIRST_REGIONS)]);
+                }
+                self.on_picture(s)
+            }
+        }
+    }
+
+    /// Places found on the stretched copy, moved onto the picture (the copy
+    /// is halved when the picture is large).
+    fn on_picture(&mut self, found: Found) -> Found {
+        let k = self.img.width() as f32 / self.stretched().width().max(1) as f32;
+        found
+            .into_iter()
+            .map(|(s, (x, y))| (s, (x * k, y * k)))
+            .collect()
+    }
+
+    /// More symbols, for a file, once one pass has found some: the regions
+    /// of strong bars that hold none of them yet, each read with the quick
+    /// steps (a binder page of cards; a single card's picture has none).
+    fn more(&mut self, found: &mut Found) {
+        let img = self.img;
+        // Other codes on a page look like the ones found: regions about as
+        // strong as the strongest that holds a find (wood grain and cloth
+        // make weaker groups of bar-like blocks, and are not read).
+        let all = self.regions();
+        let like = all
+            .iter()
+            .filter(|r| covers(r, found))
+            .map(|r| r.blocks)
+            .max()
+            .map_or(EVIDENCE_BLOCKS, |b| (b / 2).max(EVIDENCE_BLOCKS));
+        let regions: Vec<Region> = all
+            .iter()
+            .filter(|r| r.blocks >= like && !covers(r, found))
+            .copied()
+            .collect();
+        for region in regions {
+            if found.len() >= MOST_SYMBOLS {
+                break;
+            }
+            let mut crop = Crop::of(img, &region);
+            let at = centre_of(&region);
+            for (reading, copy) in &REGION_STEPS[..MORE_STEPS] {
+                if let Some(symbol) =
+                    read_with(crop.image(*copy), &reading.hints()).map(|r| symbol(&r))
+                {
+                    found.entry(symbol).or_insert(at);
+                    break;
                 }
             }
         }
@@ -165,15 +232,82 @@ pub fn decode(img: &GrayImage, effort: Effort) -> Decoded {
         if pass.costly() && !worth_more(img, work.regions()) {
             break;
         }
-        let symbols = work.run(pass, effort);
-        if !symbols.is_empty() {
+        let mut found = work.run(pass, effort);
+        if !found.is_empty() {
+            if effort == Effort::File && page_sized(img) {
+                work.more(&mut found);
+            }
+            let in_order = reading_order(&found, img.height());
             return Decoded {
-                symbols: symbols.into_iter().collect(),
+                symbols: found.into_keys().collect(),
+                in_order,
                 pass: Some(pass),
             };
         }
     }
     Decoded::default()
+}
+
+/// Pictures of more than this many pixels may be a page of several cards,
+/// and are searched for more codes once one is found. A binder page's nine
+/// cards are readable from about 2 megapixels up (a phone's photograph has
+/// 8 to 12); smaller pictures are taken to show one card, and spared the
+/// search (it would cost a webcam-sized picture of one card more than
+/// reading it did).
+const PAGE_PIXELS: u64 = 1_500_000;
+
+/// Whether a picture is large enough to be a page of several cards.
+fn page_sized(img: &GrayImage) -> bool {
+    u64::from(img.width()) * u64::from(img.height()) > PAGE_PIXELS
+}
+
+/// The regions the first region pass reads (the strongest); the search for
+/// more symbols in a file looks at every region proposed.
+const FIRST_REGIONS: usize = 4;
+
+/// The region steps the search for more symbols uses: the quick ones
+/// (linear codes at the picture's scale and enlarged).
+const MORE_STEPS: usize = 1;
+
+/// A region's centre, in the picture's pixels.
+fn centre_of(r: &Region) -> (f32, f32) {
+    let (x, y, w, h) = r.rect;
+    (x as f32 + w as f32 / 2.0, y as f32 + h as f32 / 2.0)
+}
+
+/// Whether a symbol found lies in the region (grown by a quarter of its
+/// size each way: a code's quiet zone and the bars' ends).
+fn covers(r: &Region, found: &Found) -> bool {
+    let (x, y, w, h) = r.rect;
+    let (gx, gy) = (w as f32 * 0.25, h as f32 * 0.25);
+    found.values().any(|&(px, py)| {
+        px >= x as f32 - gx
+            && px <= (x + w) as f32 + gx
+            && py >= y as f32 - gy
+            && py <= (y + h) as f32 + gy
+    })
+}
+
+/// Symbols in reading order: by rows from the top (a symbol within an
+/// eighth of the picture's height below a row's first joins that row),
+/// each row from the left.
+fn reading_order(found: &Found, height: u32) -> Vec<Symbol> {
+    let mut by_y: Vec<(&Symbol, (f32, f32))> = found.iter().map(|(s, &at)| (s, at)).collect();
+    by_y.sort_by(|a, b| a.1.1.total_cmp(&b.1.1).then(a.0.cmp(b.0)));
+    let band = height as f32 / 8.0;
+    let mut rows: Vec<Vec<(&Symbol, (f32, f32))>> = Vec::new();
+    for item in by_y {
+        match rows.last_mut() {
+            Some(row) if item.1.1 - row[0].1.1 <= band => row.push(item),
+            _ => rows.push(vec![item]),
+        }
+    }
+    rows.into_iter()
+        .flat_map(|mut row| {
+            row.sort_by(|a, b| a.1.0.total_cmp(&b.1.0).then(a.0.cmp(b.0)));
+            row.into_iter().map(|(s, _)| s.clone())
+        })
+        .collect()
 }
 
 /// Runs one pass of the pipeline on its own, as for a file (for measuring
@@ -185,7 +319,7 @@ pub fn run_pass(img: &GrayImage, pass: Pass) -> Vec<Symbol> {
         regions: None,
     }
     .run(pass, Effort::File)
-    .into_iter()
+    .into_keys()
     .collect()
 }
 
@@ -252,17 +386,27 @@ fn symbol(r: &rxing::RXingResult) -> Symbol {
     }
 }
 
+/// The centre of a result's points.
+fn centre(r: &rxing::RXingResult) -> (f32, f32) {
+    let points = r.getPoints();
+    let n = points.len().max(1) as f32;
+    let (sx, sy) = points
+        .iter()
+        .fold((0.0, 0.0), |(x, y), p| (x + p.x, y + p.y));
+    (sx / n, sy / n)
+}
+
 /// Every symbol in the image: read one, paint over where it was, read
-/// again, until nothing new turns up (at most 12). Cheaper than rxing's
-/// multiple reader, which re-reads four sub-images around every find.
-fn read_all(img: &GrayImage) -> BTreeSet<Symbol> {
-    let mut found = BTreeSet::new();
+/// again, until nothing new turns up (at most `MOST_SYMBOLS`). Cheaper than
+/// rxing's multiple reader, which re-reads four sub-images around every find.
+fn read_all(img: &GrayImage, hints: &DecodeHints) -> Found {
+    let mut found = Found::new();
     let mut work: Option<GrayImage> = None;
-    for _ in 0..12 {
-        let Some(r) = read_result(work.as_ref().unwrap_or(img)) else {
+    for _ in 0..MOST_SYMBOLS {
+        let Some(r) = read_with(work.as_ref().unwrap_or(img), hints) else {
             break;
         };
-        if !found.insert(symbol(&r)) {
+        if found.insert(symbol(&r), centre(&r)).is_some() {
             break;
         }
         let canvas = work.get_or_insert_with(|| img.clone());
@@ -305,19 +449,15 @@ fn blank(img: &mut GrayImage, r: &rxing::RXingResult) {
 }
 
 /// The first symbol rxing finds, if any.
-fn read_one(img: &GrayImage) -> BTreeSet<Symbol> {
+fn read_one(img: &GrayImage) -> Found {
     read_first(img, &hints())
 }
 
 /// The first symbol rxing finds with these hints, if any.
-fn read_first(img: &GrayImage, hints: &DecodeHints) -> BTreeSet<Symbol> {
+fn read_first(img: &GrayImage, hints: &DecodeHints) -> Found {
     read_with(img, hints)
-        .map(|r| BTreeSet::from([symbol(&r)]))
+        .map(|r| Found::from([(symbol(&r), centre(&r))]))
         .unwrap_or_default()
-}
-
-fn read_result(img: &GrayImage) -> Option<rxing::RXingResult> {
-    read_with(img, &hints())
 }
 
 fn read_with(img: &GrayImage, hints: &DecodeHints) -> Option<rxing::RXingResult> {
@@ -329,7 +469,8 @@ fn read_with(img: &GrayImage, hints: &DecodeHints) -> Option<rxing::RXingResult>
         .filter(|r| confirm::confirmed(img, r))
 }
 
-fn read_rotations(img: &GrayImage) -> BTreeSet<Symbol> {
+/// The first symbol read on the picture turned; placed at its centre.
+fn read_rotations(img: &GrayImage) -> Found {
     let small = if img.width().max(img.height()) > 1000 {
         imageops::scale(img, 1000.0 / img.width().max(img.height()) as f32)
     } else {
@@ -337,13 +478,14 @@ fn read_rotations(img: &GrayImage) -> BTreeSet<Symbol> {
     };
     // try-harder also reads each candidate turned by 90°, and a 1D code reads
     // the same both ways, so 0..90 in 15° steps covers every direction.
+    let middle = (img.width() as f32 / 2.0, img.height() as f32 / 2.0);
     for degrees in [15.0, 30.0, 45.0, 60.0, 75.0] {
         let s = read_one(&imageops::rotate(&small, degrees, 255));
         if !s.is_empty() {
-            return s;
+            return s.into_keys().map(|k| (k, middle)).collect();
         }
     }
-    BTreeSet::new()
+    Found::new()
 }
 
 /// A group of blocks that look like barcode bars.
@@ -500,7 +642,7 @@ pub fn propose_regions(img: &GrayImage) -> Vec<Region> {
         });
     }
     regions.sort_by_key(|r| std::cmp::Reverse(r.blocks));
-    regions.truncate(4);
+    regions.truncate(MOST_SYMBOLS);
     regions
 }
 
@@ -620,7 +762,8 @@ impl Reading {
     }
 }
 
-fn read_regions(img: &GrayImage, regions: &[Region]) -> BTreeSet<Symbol> {
+/// The first symbol read on a region, placed at the region's centre.
+fn read_regions(img: &GrayImage, regions: &[Region]) -> Found {
     let mut crops: Vec<Option<Crop>> = regions.iter().map(|_| None).collect();
     for (reading, copy) in REGION_STEPS {
         let hints = reading.hints();
@@ -630,11 +773,10 @@ fn read_regions(img: &GrayImage, regions: &[Region]) -> BTreeSet<Symbol> {
             if (reading, copy) == (Reading::BarsQuick, Copy::Upright) && crop.factor == 1.0 {
                 continue;
             }
-            let s = read_first(crop.image(copy), &hints);
-            if !s.is_empty() {
-                return s;
+            if let Some(r) = read_with(crop.image(copy), &hints) {
+                return Found::from([(symbol(&r), centre_of(region))]);
             }
         }
     }
-    BTreeSet::new()
+    Found::new()
 }
