@@ -69,5 +69,63 @@ fn scan(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, scan);
+/// The live path on a recorded sequence: frames of an empty table, then the
+/// card held steady (each frame its own shot: other noise), decoded as the
+/// camera path decodes them, resolved, and fed to the stabilizer that says
+/// when a card is on screen. Timed: from the first frame with the card to
+/// the report, when frames come as fast as the decoder takes them.
+fn live(c: &mut Criterion) {
+    use bterm::barcode::frames::Stabilizer;
+    use bterm::barcode::{Enrolments, Scanner};
+    let set = CardSet::embedded();
+    let scanner = Scanner::new(set.clone(), Enrolments::default());
+    let card = set.resolve("Dα-003").expect("sample card");
+    let clean =
+        image::DynamicImage::ImageRgb8(render_card(card, false).expect("renders")).to_luma8();
+    let empty = image::GrayImage::from_pixel(1280, 720, image::Luma([120]));
+    for (name, kind) in [("small, turned 20°", 2), ("every damage", KINDS.len() - 1)] {
+        let held: Vec<_> = (0..6)
+            .map(|seed| shoot(&clean, &KINDS[kind].1, seed))
+            .collect();
+        // The empty table first (not timed): nothing comes on screen.
+        let mut primed = Stabilizer::default();
+        for _ in 0..3 {
+            let found = decode(&empty, Effort::Frame);
+            assert!(
+                primed
+                    .push(key(&scanner, &found.symbols).as_deref())
+                    .is_none()
+            );
+        }
+        let run = || {
+            let mut stable = primed.clone();
+            for (n, frame) in held.iter().enumerate() {
+                let found = decode(black_box(frame), Effort::Frame);
+                if stable.push(key(&scanner, &found.symbols).as_deref()) == Some(true) {
+                    return n + 1;
+                }
+            }
+            panic!("the card never came on screen");
+        };
+        eprintln!(
+            "live, {name}: on screen after {} frames with the card",
+            run()
+        );
+        c.bench_function(
+            &format!("live 720p, {name}: card steady to on screen"),
+            |b| {
+                b.iter(run);
+            },
+        );
+    }
+}
+
+fn key(scanner: &bterm::barcode::Scanner, symbols: &[bterm::barcode::Symbol]) -> Option<String> {
+    scanner
+        .resolve(symbols)
+        .ok()
+        .map(|r| r.card.number().to_string())
+}
+
+criterion_group!(benches, scan, live);
 criterion_main!(benches);
