@@ -9,7 +9,7 @@ export CARGO_TERM_COLOR ?= never
 
 # Debian packages the build and the window need.
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
-                libx11-dev mold xvfb xauth mesa-vulkan-drivers
+                libx11-dev mold xvfb xauth mesa-vulkan-drivers libclang-dev
 
 .PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection alpha-soak alpha-strength scans frames pyenv screenshot screenshots fuzz decoys
 
@@ -68,12 +68,10 @@ lint:
 	cargo clippy --workspace --no-default-features --all-targets -- -D warnings
 	cargo clippy --all-targets -- -D warnings
 
-# The webcam feature (nokhwa) needs libclang-dev to build; CI leaves it out.
-check-camera:
-	@dpkg-query -W -f='$${Status}' libclang-dev 2>/dev/null | grep -q "ok installed" || \
-	  { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get install -y -qq libclang-dev; }
+# The game's default build has the webcam (nokhwa; libclang-dev from `make
+# deps`); this checks the core with it too (`bterm scan --camera` without Bevy).
+check-camera: deps
 	cargo clippy --no-default-features --features camera --lib -- -D warnings
-	cargo clippy --features camera --all-targets -- -D warnings
 
 bench:
 	cargo bench --no-default-features --benches

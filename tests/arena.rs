@@ -1330,3 +1330,29 @@ fn every_alpha_event_kind_is_staged_on_the_table() {
         assert!(staged.contains(k), "{k} was never checked on the table");
     }
 }
+
+#[test]
+fn the_scan_screen_looks_for_a_webcam_and_says_plainly_when_there_is_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(Settings {
+        find_camera: true,
+        ..settings(&dir)
+    });
+    press(&mut app, Side::P1, Button::A);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::Scan);
+    let message = app.world().resource::<Roster>().teams[0].message.clone();
+    if std::path::Path::new("/dev/video0").exists() {
+        // A machine with a webcam opens it: nothing to say.
+        eprintln!("a webcam is attached; the scan screen says {message:?}");
+        return;
+    }
+    let (words, refusal) = message.expect("the screen says there is no webcam");
+    assert!(words.starts_with("No webcam found"), "{words}");
+    assert!(words.contains("type card numbers"), "{words}");
+    assert!(!refusal, "not an error: a machine may have no webcam");
+    // Typed numbers still work: the screen goes on.
+    type_line(&mut app, "Dα-001");
+    let team = &app.world().resource::<Roster>().teams[0];
+    assert_eq!(team.cards.len(), 1, "a typed card joins the team");
+}

@@ -146,6 +146,10 @@ pub struct Settings {
     pub video: Option<PathBuf>,
     /// A webcam, by index.
     pub camera: Option<u32>,
+    /// Without `camera`: look for the first webcam on the scan screens, and
+    /// say plainly when there is none (the game started from the command
+    /// line does; tests and tours do not).
+    pub find_camera: bool,
     /// Where played battles are saved (`None`: the data directory's `replays`).
     pub replay_dir: Option<PathBuf>,
     /// Screen timeouts.
@@ -174,6 +178,7 @@ impl Default for Settings {
             scans: [Vec::new(), Vec::new()],
             video: None,
             camera: None,
+            find_camera: false,
             replay_dir: None,
             timeouts: Timeouts::default(),
             show_speed: 1.0,
@@ -202,6 +207,11 @@ impl Settings {
             scans: [args.scans.clone(), args.p2_scans.clone()],
             video: args.video.clone(),
             camera: args.camera,
+            find_camera: args.camera.is_none()
+                && args.video.is_none()
+                && !args.no_camera
+                && args.tour.is_none()
+                && args.screenshot.is_none(),
             replay_dir: args.replay_dir.clone(),
             timeouts: Timeouts::default(),
             show_speed: if args.tour.is_some() { 3.0 } else { 1.0 },

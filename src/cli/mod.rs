@@ -156,6 +156,10 @@ pub struct PlayArgs {
     /// Scan cards with a webcam (INDEX 0 is the first; needs the `camera` feature).
     #[arg(long, value_name = "INDEX", num_args = 0..=1, default_missing_value = "0")]
     pub camera: Option<u32>,
+    /// Do not look for a webcam on the scan screens (without --camera, the
+    /// first one is used when there is one).
+    #[arg(long, conflicts_with = "camera")]
+    pub no_camera: bool,
     /// Use a folder of frames as the camera (played at 10 frames a second).
     #[arg(long, value_name = "DIR")]
     pub video: Option<PathBuf>,
@@ -206,6 +210,7 @@ impl PlayArgs {
             mute: self.mute,
             kiosk: self.kiosk,
             camera: self.camera,
+            no_camera: self.no_camera,
             video: self.video,
             replay_dir: self.replay_dir,
             seed: self.seed,

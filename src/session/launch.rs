@@ -24,6 +24,8 @@ pub struct GameOptions {
     pub kiosk: bool,
     /// A webcam to scan with (its index).
     pub camera: Option<u32>,
+    /// Do not look for a webcam by itself on the scan screens.
+    pub no_camera: bool,
     /// A folder of frames played as a camera.
     pub video: Option<PathBuf>,
     /// Where played battles are saved (default: the data folder's `replays`).

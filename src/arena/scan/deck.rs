@@ -141,7 +141,7 @@ fn enter(
         reads.preview_image.clone(),
     );
     let cards_so_far = lobby.scanned[seat].clone();
-    let message = live_error.map(|e| (e, true)).or_else(|| {
+    let message = live_error.or_else(|| {
         (!cards_so_far.is_empty()).then(|| {
             (
                 format!("{} cards from last time", cards_so_far.len()),

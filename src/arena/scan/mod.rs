@@ -118,7 +118,7 @@ fn enter(
     if let Some(e) = live_error {
         commands.queue(move |world: &mut World| {
             if let Some(mut r) = world.get_resource_mut::<Roster>() {
-                r.teams[0].message = Some((e, true));
+                r.teams[0].message = Some(e);
             }
         });
     }

@@ -85,13 +85,14 @@ impl Reads {
     /// Opens the screen's card sources: the scanner (with the enrolled
     /// barcodes), the live camera or folder of frames if asked for, and the
     /// files given on the command line (if `files`). The second value says
-    /// why the live source could not open.
+    /// why the live source could not open (and whether that is an error: a
+    /// camera asked for by index; a machine without one is not).
     pub(super) fn open(
         settings: &Settings,
         cards: &CardSet,
         images: &mut Assets<Image>,
         files: bool,
-    ) -> (Reads, Option<String>) {
+    ) -> (Reads, Option<(String, bool)>) {
         let mut store = crate::collection::default_path(None)
             .and_then(|p| crate::collection::Store::open(&p))
             .map_err(|e| warn!("the collection is not open: {e}"))
@@ -108,12 +109,23 @@ impl Reads {
             match frames::FolderFrames::open(dir) {
                 Ok(f) => Some(Box::new(f)),
                 Err(e) => {
-                    live_error = Some(e);
+                    live_error = Some((e, true));
                     None
                 }
             }
         } else if let Some(index) = settings.camera {
-            open_camera(index).map_err(|e| live_error = Some(e)).ok()
+            open_camera(index)
+                .map_err(|e| live_error = Some((e, true)))
+                .ok()
+        } else if settings.find_camera {
+            // The first webcam, if there is one; if not, said once as the
+            // screen opens, with what still works.
+            open_camera(0)
+                .map_err(|e| {
+                    info!("no webcam: {e}");
+                    live_error = Some((NO_WEBCAM.to_string(), false));
+                })
+                .ok()
         } else {
             None
         };
@@ -187,6 +199,9 @@ impl Reads {
         got
     }
 }
+
+/// What the scan screens say when they find no webcam.
+const NO_WEBCAM: &str = "No webcam found: scan card pictures or type card numbers";
 
 #[cfg(feature = "camera")]
 fn open_camera(index: u32) -> Result<Box<dyn FrameSource>, String> {
