@@ -1356,3 +1356,53 @@ fn the_scan_screen_looks_for_a_webcam_and_says_plainly_when_there_is_none() {
     let team = &app.world().resource::<Roster>().teams[0];
     assert_eq!(team.cards.len(), 1, "a typed card joins the team");
 }
+
+#[test]
+fn a_recorded_sequence_played_as_the_camera_puts_the_card_held_steady_on_screen() {
+    use bterm::barcode::perturb::{KINDS, shoot};
+    use bterm::barcode::print::render_card;
+    let dir = tempfile::tempdir().unwrap();
+    let frames = dir.path().join("frames");
+    std::fs::create_dir(&frames).unwrap();
+    let set = CardSet::embedded();
+    let agumon = set.resolve("Dα-001").unwrap();
+    let clean = image::DynamicImage::ImageRgb8(render_card(agumon, false).unwrap()).to_luma8();
+    // An empty table, then the card held steady (small, turned 20°), each
+    // frame its own shot.
+    let empty = image::GrayImage::from_pixel(1280, 720, image::Luma([120]));
+    for n in 0..3 {
+        empty.save(frames.join(format!("{n:02}.png"))).unwrap();
+    }
+    for n in 3..10 {
+        shoot(&clean, &KINDS[2].1, n)
+            .save(frames.join(format!("{n:02}.png")))
+            .unwrap();
+    }
+    let mut app = app(Settings {
+        video: Some(frames),
+        ..settings(&dir)
+    });
+    press(&mut app, Side::P1, Button::A);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::Scan);
+    // The camera's thread runs in real time: wait for it, at most 20 s.
+    let start = std::time::Instant::now();
+    let on_screen = loop {
+        app.update();
+        let team = &app.world().resource::<Roster>().teams[0];
+        if let Some((card, _)) = team.cards.first() {
+            break Some(card.number().to_string());
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(
+        on_screen.as_deref(),
+        Some("Dα-001"),
+        "the card held steady joins P1's team"
+    );
+    let team = &app.world().resource::<Roster>().teams[0];
+    assert_eq!(team.cards.len(), 1, "once, not once a frame");
+}
