@@ -185,6 +185,17 @@ impl Scanner {
         Ok(card)
     }
 
+    /// The symbols in two classes, in their order: bterm card codes and
+    /// enrolled barcodes, then the rest.
+    fn card_codes_first<'s>(&self, symbols: &'s [Symbol]) -> [Vec<&'s Symbol>; 2] {
+        let is_card_code = |s: &Symbol| {
+            self.enrolments.get(s).is_some()
+                || matches!(code::classify(s), Content::Number(_) | Content::Custom(_))
+        };
+        let (first, rest) = symbols.iter().partition(|s| is_card_code(s));
+        [first, rest]
+    }
+
     /// The one card among the symbols of a picture. bterm card codes and
     /// enrolled barcodes come first: when one of them gives a card, other
     /// symbols in the picture (a product barcode in the background, a
@@ -193,12 +204,7 @@ impl Scanner {
         if symbols.is_empty() {
             return Err(NoCard::NoBarcode);
         }
-        let is_card_code = |s: &Symbol| {
-            self.enrolments.get(s).is_some()
-                || matches!(code::classify(s), Content::Number(_) | Content::Custom(_))
-        };
-        let (first, rest): (Vec<&Symbol>, Vec<&Symbol>) =
-            symbols.iter().partition(|s| is_card_code(s));
+        let [first, rest] = self.card_codes_first(symbols);
         let mut first_error = None;
         for class in [first, rest] {
             match self.resolve_among(&class) {
@@ -221,12 +227,7 @@ impl Scanner {
         if symbols.is_empty() {
             return Err(NoCard::NoBarcode);
         }
-        let is_card_code = |s: &Symbol| {
-            self.enrolments.get(s).is_some()
-                || matches!(code::classify(s), Content::Number(_) | Content::Custom(_))
-        };
-        let (first, rest): (Vec<&Symbol>, Vec<&Symbol>) =
-            symbols.iter().partition(|s| is_card_code(s));
+        let [first, rest] = self.card_codes_first(symbols);
         let mut first_error = None;
         for class in [first, rest] {
             let (cards, error) = self.cards_among(&class);
