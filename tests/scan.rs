@@ -657,6 +657,21 @@ fn a_binder_page_gives_every_card_once_in_reading_order() {
     // All nine went into the collection, and the same page again adds none.
     let (_, list, _) = bterm(&["collection", "list"], dir.path());
     assert!(list.contains("9 copies of 9 cards"), "{list}");
+    // Each with the code it was read from, not the page's first.
+    let db = rusqlite::Connection::open(dir.path().join("collection.sqlite")).unwrap();
+    let mut rows = db.prepare("SELECT card, code FROM scans").unwrap();
+    let codes: Vec<(String, String)> = rows
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(codes.len(), 9);
+    for (card, code) in &codes {
+        assert!(
+            code.ends_with(&card.replace('α', "A")),
+            "{card} recorded as {code}"
+        );
+    }
     let (code, _, err) = bterm(&["scan", file.to_str().unwrap()], dir.path());
     assert_eq!(code, 0, "{err}");
     let (_, list, _) = bterm(&["collection", "list"], dir.path());

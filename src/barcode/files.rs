@@ -227,6 +227,10 @@ pub struct CardReport {
     /// The whole card when it is not in the set (custom, wild).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Card>,
+    /// The code it was read from, when known (the report's `codes` list
+    /// them all).
+    #[serde(skip)]
+    pub code: Option<Symbol>,
 }
 
 impl CardReport {
@@ -237,6 +241,7 @@ impl CardReport {
             name: r.card.name().to_string(),
             source: r.source,
             data: (!r.in_set).then(|| r.card.clone()),
+            code: None,
         }
     }
 }
@@ -297,16 +302,23 @@ pub fn scan_file(scanner: &Scanner, path: &Path, max_pixels: u64) -> FileReport 
         Ok(img) => {
             let decoded = decode(&img, Effort::File);
             report.pass = decoded.pass;
-            match scanner.resolve_all(&decoded.in_order) {
+            match scanner.resolve_all(&decoded.symbols) {
                 Ok(cards) => {
-                    report.card = cards.first().map(CardReport::of);
-                    if cards.len() > 1 {
-                        report.cards = cards.iter().map(CardReport::of).collect();
+                    let reports: Vec<CardReport> = cards
+                        .iter()
+                        .map(|(r, code)| CardReport {
+                            code: Some((*code).clone()),
+                            ..CardReport::of(r)
+                        })
+                        .collect();
+                    report.card = reports.first().cloned();
+                    if reports.len() > 1 {
+                        report.cards = reports;
                     }
                 }
                 Err(e) => report.error = Some(e.to_string()),
             }
-            report.codes = decoded.in_order;
+            report.codes = decoded.symbols;
         }
     }
     report.ms = (start.elapsed().as_secs_f64() * 1000.0 * 100.0).round() / 100.0;

@@ -223,7 +223,11 @@ impl Scanner {
     /// several), each once, in the symbols' order. As for [`Scanner::resolve`],
     /// bterm card codes and enrolled barcodes come first: when they give
     /// cards, the other symbols are not counted.
-    pub fn resolve_all(&self, symbols: &[Symbol]) -> Result<Vec<Resolved>, NoCard> {
+    /// Each card comes with the symbol it was first read from.
+    pub fn resolve_all<'s>(
+        &self,
+        symbols: &'s [Symbol],
+    ) -> Result<Vec<(Resolved, &'s Symbol)>, NoCard> {
         if symbols.is_empty() {
             return Err(NoCard::NoBarcode);
         }
@@ -241,15 +245,19 @@ impl Scanner {
         Err(first_error.unwrap_or(NoCard::NoBarcode))
     }
 
-    /// The distinct cards the symbols give, in order, and the first error.
-    fn cards_among(&self, symbols: &[&Symbol]) -> (Vec<Resolved>, Option<NoCard>) {
-        let mut cards: Vec<Resolved> = Vec::new();
+    /// The distinct cards the symbols give, in order, each with the symbol
+    /// it was first read from, and the first error.
+    fn cards_among<'s>(
+        &self,
+        symbols: &[&'s Symbol],
+    ) -> (Vec<(Resolved, &'s Symbol)>, Option<NoCard>) {
+        let mut cards: Vec<(Resolved, &Symbol)> = Vec::new();
         let mut first_error = None;
-        for s in symbols {
+        for &s in symbols {
             match self.resolve_symbol(s) {
                 Ok(r) => {
-                    if !cards.iter().any(|c| c.card == r.card) {
-                        cards.push(r);
+                    if !cards.iter().any(|(c, _)| c.card == r.card) {
+                        cards.push((r, s));
                     }
                 }
                 Err(e) => {
@@ -264,12 +272,12 @@ impl Scanner {
         let (mut cards, first_error) = self.cards_among(symbols);
         match cards.len() {
             0 => Err(first_error.unwrap_or(NoCard::NoBarcode)),
-            1 => Ok(cards.remove(0)),
+            1 => Ok(cards.remove(0).0),
             n => Err(NoCard::Several(
                 n,
                 cards
                     .iter()
-                    .map(|r| format!("{} {}", r.card.number(), r.card.name()))
+                    .map(|(r, _)| format!("{} {}", r.card.number(), r.card.name()))
                     .collect::<Vec<_>>()
                     .join(", "),
             )),

@@ -186,9 +186,11 @@ fn file_scans(r: &FileReport) -> Vec<NewScan> {
                 },
                 origin: Origin::File,
                 place: Some(r.file.clone()),
-                code: r
-                    .codes
-                    .first()
+                // The card's own code (each card of a page has its own).
+                code: card
+                    .code
+                    .as_ref()
+                    .or(r.codes.first())
                     .map(|s| (s.format.name().to_string(), s.text.clone())),
                 digest: r.content.map(|c| {
                     let d = crate::collection::digest(c);

@@ -70,11 +70,9 @@ pub enum Pass {
 /// What decoding an image found.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Decoded {
-    /// Every distinct symbol, sorted.
+    /// Every distinct symbol, in reading order: rows from the top, each
+    /// from the left (a binder page's cards as a person reads them).
     pub symbols: Vec<Symbol>,
-    /// The same symbols in reading order: rows from the top, each from the
-    /// left (a binder page's cards as a person reads them).
-    pub in_order: Vec<Symbol>,
     /// The pass that found them (none if nothing was found).
     pub pass: Option<Pass>,
 }
@@ -237,10 +235,8 @@ pub fn decode(img: &GrayImage, effort: Effort) -> Decoded {
             if effort == Effort::File && page_sized(img) {
                 work.more(&mut found);
             }
-            let in_order = reading_order(&found, img.height());
             return Decoded {
-                symbols: found.into_keys().collect(),
-                in_order,
+                symbols: reading_order(&found, img.height()),
                 pass: Some(pass),
             };
         }
