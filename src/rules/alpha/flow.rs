@@ -8,7 +8,7 @@ use super::{
     Action, Battle, CardId, Event, HAND, Match, Mon, Opt, PLAY_LIMIT, Placed, Side, Step,
     TURN_LIMIT, Wait,
 };
-use crate::cards::Card;
+use crate::cards::{Card, CardNumber};
 use crate::rules::{Outcome, Seat};
 
 impl Match {
@@ -35,8 +35,10 @@ impl Match {
     /// match puts the hand under the Net Ocean in order instead.
     fn redraw(&mut self, s: Seat, shuffle: bool) {
         let hand = std::mem::take(&mut self.st(s).hand);
-        let shown = hand.iter().filter_map(|&c| self.number(c)).collect();
-        self.emit(Event::Redraw { seat: s, shown });
+        self.emit_with(|m| Event::Redraw {
+            seat: s,
+            shown: hand.iter().filter_map(|&c| m.number(c)).collect(),
+        });
         let st = self.st(s);
         st.ocean.extend(hand);
         if shuffle {
@@ -184,12 +186,19 @@ impl Match {
             }
             self.emit(Event::Untapped);
             // D10: fewest points first; equal points keep last turn's order.
-            let last = self.order.clone();
-            let mut order: Vec<Seat> = self.living().collect();
+            let mut last = [usize::MAX; 4];
+            for (k, s) in self.order.iter().enumerate() {
+                if let Some(at) = last.get_mut(s.index()) {
+                    *at = k;
+                }
+            }
+            let mut order = std::mem::take(&mut self.order);
+            order.clear();
+            order.extend(self.living());
             order.sort_by_key(|&s| {
                 (
                     self.points(s),
-                    last.iter().position(|&x| x == s).unwrap_or(usize::MAX),
+                    last.get(s.index()).copied().unwrap_or(usize::MAX),
                     s.index(),
                 )
             });
@@ -207,13 +216,15 @@ impl Match {
             st.options.iter_mut().for_each(|o| o.fresh = false);
         }
         self.uses.iter_mut().for_each(|u| u.2 = 0);
-        self.emit(Event::TurnStarts {
-            turn: self.turn,
-            order: self.order.clone(),
+        self.emit_with(|m| Event::TurnStarts {
+            turn: m.turn,
+            order: m.order.clone(),
         });
-        let mut steps: Vec<Step> = self.order.iter().map(|&s| Step::Prep(s)).collect();
-        steps.push(Step::Evolution);
-        self.then(steps);
+        // The steps run last pushed first.
+        self.steps.push(Step::Evolution);
+        for k in (0..self.order.len()).rev() {
+            self.steps.push(Step::Prep(self.order[k]));
+        }
     }
 
     fn turn_end(&mut self) {
@@ -261,7 +272,7 @@ impl Match {
         if !self.alive(s) {
             return;
         }
-        self.emit(Event::Left {
+        self.emit_with(|_| Event::Left {
             seat: s,
             why: why.to_string(),
         });
@@ -437,22 +448,30 @@ impl Match {
             if !self.alive(s) {
                 continue;
             }
-            // Face up, untapped.
+            // Face up, untapped; the cards turned are named only when
+            // events are kept.
+            let loud = !self.scratch.quiet;
             let mut revealed = Vec::new();
             let st = self.st(s);
             for m in &mut st.digimon {
                 if m.down {
                     m.down = false;
                     m.tapped = false;
-                    revealed.push(m.card);
+                    if loud {
+                        revealed.push(m.card);
+                    }
                 }
-                revealed.extend(m.stack.iter().map(|p| p.card));
+                if loud {
+                    revealed.extend(m.stack.iter().map(|p| p.card));
+                }
             }
             for o in &mut st.options {
                 if o.down {
                     o.down = false;
                     o.tapped = false;
-                    revealed.push(o.card);
+                    if loud {
+                        revealed.push(o.card);
+                    }
                 }
             }
             if !revealed.is_empty() {
@@ -822,8 +841,9 @@ impl Match {
             }
         }
         let won = [power[0] >= power[1], power[1] >= power[0]];
-        let winners = (0..2).filter(|&k| won[k]).map(|k| seats[k]).collect();
-        self.emit(Event::BattleResult { winners });
+        self.emit_with(|_| Event::BattleResult {
+            winners: (0..2).filter(|&k| won[k]).map(|k| seats[k]).collect(),
+        });
         let mut steps = Vec::new();
         if let Some(bb) = &mut self.battle {
             for k in 0..2 {
@@ -1047,7 +1067,7 @@ impl Match {
 
     /// Carries out a legal action.
     pub(super) fn act(&mut self, seat: Seat, action: Action) {
-        let Some(wait) = self.wait.clone() else {
+        let Some(wait) = self.wait.as_ref().map(Wait::shape) else {
             return;
         };
         match (wait, action) {
@@ -1178,17 +1198,14 @@ impl Match {
                 self.wait = None;
                 let Some(b) = &mut self.battle else { return };
                 b.need = b.sides[0].support.len() as u8;
-                let (Some(mon), support, target) =
-                    (b.sides[0].main, b.sides[0].support.clone(), b.sides[1].seat)
-                else {
+                let (Some(mon), target) = (b.sides[0].main, b.sides[1].seat) else {
                     return;
                 };
-                let support = support.iter().filter_map(|&c| self.number(c)).collect();
                 if let Some(card) = self.number(mon) {
-                    self.emit(Event::AlphaAttack {
+                    self.emit_with(|m| Event::AlphaAttack {
                         seat,
                         card,
-                        support,
+                        support: m.support_numbers(0),
                         target,
                     });
                 }
@@ -1281,20 +1298,28 @@ impl Match {
             return;
         }
         self.wait = None;
-        let (Some(main), support, attacker) =
-            (b.sides[1].main, b.sides[1].support.clone(), b.sides[0].main)
-        else {
+        let (Some(main), attacker) = (b.sides[1].main, b.sides[0].main) else {
             return;
         };
-        let support = support.iter().filter_map(|&c| self.number(c)).collect();
         if let Some(card) = self.number(main) {
-            self.emit(Event::AlphaBlock {
+            self.emit_with(|m| Event::AlphaBlock {
                 seat,
                 card,
-                support,
+                support: m.support_numbers(1),
             });
         }
         self.after_block(seat, main, attacker);
+    }
+
+    /// The card numbers of a battle side's supporters.
+    fn support_numbers(&self, side: usize) -> Vec<CardNumber> {
+        self.battle.as_ref().map_or_else(Vec::new, |b| {
+            b.sides[side]
+                .support
+                .iter()
+                .filter_map(|&c| self.number(c))
+                .collect()
+        })
     }
 
     fn after_block(&mut self, seat: Seat, blocker: CardId, attacker: Option<CardId>) {
