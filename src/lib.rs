@@ -13,6 +13,7 @@ pub mod collection;
 pub mod effects;
 pub mod fingerprint;
 pub mod glossary;
+pub mod net;
 pub mod replay;
 pub mod rules;
 pub mod save;

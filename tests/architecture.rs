@@ -34,6 +34,20 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["glossary", "effects", "cards", "rules", "ai", "session"],
     ),
     (
+        "net",
+        &[
+            "glossary",
+            "effects",
+            "cards",
+            "fingerprint",
+            "rules",
+            "ai",
+            "session",
+            "replay",
+            "save",
+        ],
+    ),
+    (
         "barcode",
         &["glossary", "effects", "cards", "fingerprint", "save"],
     ),
@@ -66,6 +80,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "barcode",
             "collection",
             "save",
+            "net",
         ],
     ),
     (
@@ -82,6 +97,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "barcode",
             "collection",
             "save",
+            "net",
         ],
     ),
     ("lib", &[]),

@@ -1774,6 +1774,7 @@ fn choice(game: &TableGame, seconds: f32) -> Choice {
     match live.pilots.get(seat.index()) {
         Some(Player::Person) => {}
         Some(Player::Cpu(_)) => return said(format!("{seat} (CPU) is thinking…")),
+        Some(Player::Remote) => return said(format!("{seat} plays from another machine…")),
         None => return Choice::default(),
     }
     if live.curtain == Some(seat) {

@@ -188,7 +188,7 @@ pub struct Prompt<Action> {
 }
 
 /// An answer to a question.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Reply<Action> {
     /// Take this action.
     Act(Action),

@@ -48,7 +48,8 @@ impl<R: Ruleset, F: FnMut(&R::Event)> People<R> for Watch<F> {
 
 /// Plays the match to its end (or until nobody can move), showing the
 /// opening events first. Seats act in order, each once per pass: a CPU
-/// chooses from the legal actions; a person answers the question.
+/// chooses from the legal actions; a person (here or, for a LAN host's
+/// front end, at another machine) answers the question.
 pub fn drive<R: Cpu, P: People<R>>(
     table: &mut Table<R>,
     cards: &CardSet,
@@ -63,7 +64,7 @@ pub fn drive<R: Cpu, P: People<R>>(
                     Some(action) => table.apply(seat, action),
                     None => continue,
                 },
-                Some(Player::Person) => {
+                Some(Player::Person | Player::Remote) => {
                     let Some(question) = table.question(seat, cards) else {
                         continue;
                     };

@@ -9,10 +9,13 @@ use crate::ai::Strength;
 /// Who plays a seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Player {
-    /// A person: at the keyboard, the buttons or (later) another machine.
+    /// A person at this machine: the keyboard or the buttons.
     Person,
     /// The CPU at a strength.
     Cpu(Strength),
+    /// A player at another machine on the LAN (a person or a CPU client):
+    /// the host's front end asks it over the network.
+    Remote,
 }
 
 impl Player {
@@ -35,6 +38,7 @@ impl Player {
         match self {
             Player::Person => "PLAYER".to_string(),
             Player::Cpu(s) => format!("CPU · {}", s.name().to_uppercase()),
+            Player::Remote => "LAN".to_string(),
         }
     }
 
@@ -50,6 +54,7 @@ impl fmt::Display for Player {
         match self {
             Player::Person => f.write_str("human"),
             Player::Cpu(s) => f.write_str(s.name()),
+            Player::Remote => f.write_str("remote"),
         }
     }
 }

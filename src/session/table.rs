@@ -216,7 +216,7 @@ impl<R: Cpu> Table<R> {
     pub fn cpu_choice(&self, seat: Seat) -> Option<R::Action> {
         match self.player(seat)? {
             Player::Cpu(strength) => self.game.choose(seat, strength),
-            Player::Person => None,
+            Player::Person | Player::Remote => None,
         }
     }
 }

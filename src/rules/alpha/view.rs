@@ -17,6 +17,10 @@ use crate::rules::Seat;
 pub struct View {
     seat: Seat,
     state: Match,
+    /// A spectator's view: only what is public (no hand is shown; `seat`
+    /// is P1's, for the questions that need one).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    watching: bool,
 }
 
 /// What a face-down slot may hold, as its position tells.
@@ -53,8 +57,17 @@ impl Slot {
 impl Match {
     /// What `seat` may know now.
     pub fn view(&self, seat: Seat) -> View {
+        self.masked(Some(seat))
+    }
+
+    /// What a spectator may know now: the open cards only.
+    pub fn spectator_view(&self) -> View {
+        self.masked(None)
+    }
+
+    fn masked(&self, seat: Option<Seat>) -> View {
         let mut state = self.clone();
-        let visible = self.visible_to(seat);
+        let visible = self.visible(seat);
         state.each_slot(|_, _, id| {
             if !id.is_hidden() && !visible[usize::from(id.0)] {
                 *id = CardId::HIDDEN;
@@ -65,11 +78,21 @@ impl Match {
         state.history = 0;
         state.log.clear();
         state.unlist();
-        View { seat, state }
+        View {
+            seat: seat.unwrap_or(Seat::P1),
+            state,
+            watching: seat.is_none(),
+        }
     }
 
     /// Which card ids `seat` may see.
+    #[cfg(test)]
     pub(super) fn visible_to(&self, seat: Seat) -> Vec<bool> {
+        self.visible(Some(seat))
+    }
+
+    /// Which card ids `seat` (`None`: a spectator) may see.
+    fn visible(&self, seat: Option<Seat>) -> Vec<bool> {
         let mut v = vec![false; self.ids.len()];
         let mut see = |id: CardId| {
             if let Some(x) = v.get_mut(usize::from(id.0)) {
@@ -77,7 +100,7 @@ impl Match {
             }
         };
         for (i, st) in self.seats.iter().enumerate() {
-            let mine = i == seat.index();
+            let mine = seat.is_some_and(|s| s.index() == i);
             if mine {
                 st.hand.iter().copied().for_each(&mut see);
             }
@@ -145,6 +168,11 @@ impl View {
     /// Whose view this is.
     pub fn seat(&self) -> Seat {
         self.seat
+    }
+
+    /// Whether this is a spectator's view (no seat's own cards in it).
+    pub fn is_spectator(&self) -> bool {
+        self.watching
     }
 
     /// The masked match: every hidden card is [`CardId::HIDDEN`]. Read it
@@ -244,7 +272,11 @@ impl View {
             let Some(s) = Seat::new(i) else { continue };
             let mut head = format!(
                 "{s}{}: {} points · hand {} · Net Ocean {} · Dark Area {} · removed {}",
-                if s == self.seat { " (you)" } else { "" },
+                if s == self.seat && !self.watching {
+                    " (you)"
+                } else {
+                    ""
+                },
                 st.points,
                 st.hand.len(),
                 st.ocean.len(),
@@ -294,7 +326,7 @@ impl View {
                     if o.tapped { " · TAPPED" } else { "" }
                 ));
             }
-            if s == self.seat {
+            if s == self.seat && !self.watching {
                 let hand: Vec<String> = st
                     .hand
                     .iter()

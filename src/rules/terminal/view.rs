@@ -73,6 +73,25 @@ impl Match {
         Some((card, list.get(usize::from(slot.index))?))
     }
 
+    /// The match as `side` may know it (`None`: a spectator), for a LAN
+    /// client to draw and its CPU to choose from: the seed is withheld (so
+    /// the dice cannot be read ahead), and so are the path digest and a
+    /// stance the other side pressed while its own is not yet in (both
+    /// are told once both are in). It cannot be played on faithfully.
+    pub fn masked(&self, side: Option<Side>) -> Match {
+        let mut m = self.clone();
+        m.seed = 0;
+        m.history = 0;
+        if let Phase::Stance { pressed } = &mut m.phase {
+            for s in Side::BOTH {
+                if Some(s) != side {
+                    pressed[s.index()] = None;
+                }
+            }
+        }
+        m
+    }
+
     /// Whether the match waits for `side`'s stance (rather than another question).
     pub fn awaits_stance(&self, side: Side) -> bool {
         matches!(&self.phase, Phase::Stance { pressed } if pressed[side.index()].is_none())

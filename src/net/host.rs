@@ -1,0 +1,686 @@
+//! The host: fills a table's seats from the LAN, then runs the match with
+//! the session's driver. A remote seat is asked through [`Front`], which
+//! sends the question to that seat's client and waits for its answer until
+//! the question's own time runs out (then the default plays, as at a
+//! kiosk). Every client is sent the events and its own seat's view; a
+//! spectator the public view. A malformed, oversized, out-of-turn or
+//! illegal message is refused and logged, and changes nothing.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use super::Lan;
+use super::link::{HostLink, Inbound};
+use super::protocol::{
+    Asked, Hello, MAX_NAME, PROTOCOL_VERSION, Role, SeatLine, ToClient, ToHost, WireError,
+    decode_to_host, encode,
+};
+use crate::ai::Strength;
+use crate::cards::{CardNumber, CardSet};
+use crate::replay::Replay;
+use crate::rules::{Question, Reply, Seat};
+use crate::session::{People, Player, Table};
+
+/// How long a dropped player may take to come back to its seat; after
+/// that the CPU plays it.
+pub const REJOIN_WINDOW: Duration = Duration::from_secs(60);
+
+/// How long a connected client may take to say who it is.
+const HELLO_WAIT: Duration = Duration::from_secs(10);
+
+/// The strength of the CPU that takes over a seat whose player did not
+/// come back.
+const STAND_IN: Strength = Strength::Normal;
+
+/// A table to host.
+#[derive(Debug, Clone)]
+pub struct HostOptions {
+    /// The table's name (the lobby and the LAN listing show it).
+    pub table: String,
+    /// The join code a player must give to take a seat.
+    pub code: String,
+    /// Who plays each seat: `Remote` seats are filled from the LAN.
+    pub players: Vec<Player>,
+    /// Each seat's cards; a remote seat's come with its player.
+    pub cards: Vec<Option<Vec<CardNumber>>>,
+    /// The game's seed.
+    pub seed: u64,
+}
+
+/// Why hosting stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// The table cannot be set as asked.
+    #[error("{0}")]
+    Setup(String),
+    /// The host's own front end gave up (its keyboard closed, say).
+    #[error("{0}")]
+    Front(String),
+}
+
+/// A seat's remote player.
+#[derive(Debug, Clone)]
+struct Remote {
+    name: String,
+    client: Option<u64>,
+    token: u64,
+    cards: Vec<CardNumber>,
+    /// When the connection dropped, while it is away.
+    dropped: Option<Instant>,
+    /// The CPU took over after the rejoin window.
+    replaced: bool,
+}
+
+/// A question sent ahead to a seat that will be asked soon (both stances
+/// at once, say), and an answer that came for it.
+#[derive(Debug, Clone)]
+struct Sent<A> {
+    asked: u64,
+    at: Instant,
+    early: Option<Reply<A>>,
+}
+
+/// The host of a LAN table.
+pub struct Host<R: Lan> {
+    link: HostLink,
+    options: HostOptions,
+    /// Per seat: the remote player, once one sat down.
+    remotes: Vec<Option<Remote>>,
+    /// Connected clients: their seat (`None`: a spectator), or still to
+    /// say hello (with when they connected).
+    clients: HashMap<u64, Client>,
+    /// Events not yet sent.
+    pending: Vec<R::Event>,
+    /// Per seat: the question sent to it and not yet answered.
+    sent: Vec<Option<Sent<R::Action>>>,
+    asked: u64,
+    log: Box<dyn FnMut(&str) + Send>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Client {
+    Greeting(Instant),
+    Seated(Seat),
+    Watching,
+}
+
+impl<R: Lan> Host<R> {
+    /// A host on `link`; `log` takes one line per thing worth telling
+    /// (a player sat down, a message refused).
+    pub fn new(link: HostLink, options: HostOptions, log: Box<dyn FnMut(&str) + Send>) -> Host<R> {
+        let n = options.players.len();
+        Host {
+            link,
+            options,
+            remotes: vec![None; n],
+            clients: HashMap::new(),
+            pending: Vec::new(),
+            sent: vec![None; n],
+            asked: 0,
+            log,
+        }
+    }
+
+    /// The link's address.
+    pub fn addr(&self) -> std::net::SocketAddr {
+        self.link.addr()
+    }
+
+    /// Waits until every remote seat has a player (or `deadline` passes:
+    /// `None`), then starts the match.
+    pub fn fill(
+        &mut self,
+        cards: &CardSet,
+        deadline: Option<Instant>,
+    ) -> Result<Option<Table<R>>, HostError> {
+        let n = self.options.players.len();
+        if !R::SEATS.contains(&n) || self.options.cards.len() != n {
+            return Err(HostError::Setup(format!(
+                "a table of this game has {} to {} seats; {n} were asked for",
+                R::SEATS.start(),
+                R::SEATS.end()
+            )));
+        }
+        loop {
+            let open = (0..n)
+                .any(|i| self.options.players[i] == Player::Remote && self.remotes[i].is_none());
+            if !open {
+                break;
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return Ok(None);
+            }
+            if let Some(m) = self.link.recv(Duration::from_millis(50)) {
+                self.inbound(m, None, cards);
+            }
+            self.expire_greetings();
+        }
+        let seats: Vec<Vec<CardNumber>> = (0..n)
+            .map(|i| match &self.remotes[i] {
+                Some(r) => r.cards.clone(),
+                None => self.options.cards[i].clone().unwrap_or_default(),
+            })
+            .collect();
+        let setup = R::lan_setup(seats, self.options.seed);
+        let table = Table::new(setup, cards, self.options.players.clone())
+            .map_err(|e| HostError::Setup(format!("the table cannot start: {e}")))?;
+        self.lobby();
+        Ok(Some(table))
+    }
+
+    /// Plays the match to its end: remote seats through the LAN, the
+    /// others through `local` (the host's keyboard) and the CPU. Every
+    /// client is sent the replay at the end.
+    pub fn play<P: People<R>>(
+        &mut self,
+        table: &mut Table<R>,
+        cards: &CardSet,
+        local: &mut P,
+    ) -> Result<(), HostError>
+    where
+        P::Error: std::fmt::Display,
+    {
+        self.pending = table.game().opening_events().to_vec();
+        let mut front = Front {
+            host: self,
+            local,
+            cards,
+        };
+        let played = crate::session::drive(table, cards, &mut front);
+        let Front { host, .. } = front;
+        host.flush(table);
+        if let Some(outcome) = table.game().outcome() {
+            let replay = crate::cards::write_ron(&Replay::of(table)).unwrap_or_default();
+            host.broadcast(&ToClient::<R>::Over { outcome, replay });
+        }
+        // Let the last messages go before the link closes.
+        std::thread::sleep(Duration::from_millis(200));
+        played.map_err(|e| HostError::Front(e.to_string()))
+    }
+
+    fn say(&mut self, line: &str) {
+        (self.log)(line);
+    }
+
+    fn send(&self, client: u64, message: &ToClient<R>) {
+        self.link.send(client, encode(message));
+    }
+
+    fn broadcast(&self, message: &ToClient<R>) {
+        let bytes = encode(message);
+        for (&id, c) in &self.clients {
+            if !matches!(c, Client::Greeting(_)) {
+                self.link.send(id, bytes.clone());
+            }
+        }
+    }
+
+    fn refuse(&mut self, client: u64, why: &str) {
+        self.send(
+            client,
+            &ToClient::Refused {
+                version: PROTOCOL_VERSION,
+                why: why.to_string(),
+            },
+        );
+        self.link.drop_client(client);
+        self.clients.remove(&client);
+        let line = format!("refused a client: {why}");
+        self.say(&line);
+    }
+
+    /// The seats, as the lobby shows them.
+    fn seat_lines(&self) -> Vec<SeatLine> {
+        Seat::all(self.options.players.len())
+            .map(|s| {
+                let i = s.index();
+                let (who, ready, reconnecting) = match (self.options.players[i], &self.remotes[i]) {
+                    (Player::Remote, Some(r)) if r.replaced => {
+                        (format!("{} (CPU stands in)", r.name), true, false)
+                    }
+                    (Player::Remote, Some(r)) => (r.name.clone(), true, r.dropped.is_some()),
+                    (Player::Remote, None) => ("open".to_string(), false, false),
+                    (p, _) => (format!("host · {}", p.label()), true, false),
+                };
+                SeatLine {
+                    seat: s,
+                    who,
+                    ready,
+                    reconnecting,
+                }
+            })
+            .collect()
+    }
+
+    fn lobby(&self) {
+        self.broadcast(&ToClient::Lobby(self.seat_lines()));
+    }
+
+    /// Drops clients that connected but never said who they are.
+    fn expire_greetings(&mut self) {
+        let late: Vec<u64> = self
+            .clients
+            .iter()
+            .filter(|(_, c)| matches!(c, Client::Greeting(t) if t.elapsed() > HELLO_WAIT))
+            .map(|(&id, _)| id)
+            .collect();
+        for id in late {
+            self.refuse(id, "no hello within 10 s");
+        }
+    }
+
+    /// Sends every client the events so far and its view after them.
+    fn flush(&mut self, table: &Table<R>) {
+        let events = std::mem::take(&mut self.pending);
+        let mut spectators = None;
+        for (&id, c) in &self.clients {
+            let seat = match *c {
+                Client::Greeting(_) => continue,
+                Client::Seated(s) => Some(s),
+                Client::Watching => None,
+            };
+            let message = ToClient::<R>::Update {
+                events: events.clone(),
+                view: table.game().lan_view(seat),
+            };
+            let bytes = match seat {
+                Some(_) => encode(&message),
+                None => spectators.get_or_insert_with(|| encode(&message)).clone(),
+            };
+            self.link.send(id, bytes);
+        }
+    }
+
+    /// Handles one thing from the link. `table` is the match once it runs
+    /// (a rejoining player is sent its view and its question again).
+    /// Returns an answer that came for `waiting` (seat, question number).
+    fn inbound(
+        &mut self,
+        m: Inbound,
+        table: Option<&Table<R>>,
+        cards: &CardSet,
+    ) -> Option<(Seat, u64, Reply<R::Action>)> {
+        match m {
+            Inbound::Joined(id) => {
+                self.clients.insert(id, Client::Greeting(Instant::now()));
+                None
+            }
+            Inbound::Left(id, why) => {
+                self.gone(id, &why);
+                None
+            }
+            Inbound::Message(id, bytes) => {
+                let &client = self.clients.get(&id)?;
+                match decode_to_host::<R>(&bytes) {
+                    Err(e @ WireError::Version(_)) => {
+                        self.refuse(id, &e.to_string());
+                        None
+                    }
+                    Err(e) => {
+                        let line = format!("a message from client {id:x} is refused: {e}");
+                        self.say(&line);
+                        if let Client::Greeting(_) = client {
+                            self.refuse(id, "the first message must be a hello");
+                        }
+                        None
+                    }
+                    Ok(ToHost::Hello(h)) => {
+                        if let Client::Greeting(_) = client {
+                            self.hello(id, h, table, cards);
+                        } else {
+                            self.say(&format!("a second hello from client {id:x} is ignored"));
+                        }
+                        None
+                    }
+                    Ok(ToHost::Answer { asked, reply }) => match client {
+                        Client::Seated(seat) => Some((seat, asked, reply)),
+                        _ => {
+                            self.say(&format!(
+                                "an answer from client {id:x}, who has no seat, is refused"
+                            ));
+                            None
+                        }
+                    },
+                    Ok(ToHost::Bye) => {
+                        self.link.drop_client(id);
+                        self.gone(id, "it left");
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    fn gone(&mut self, id: u64, why: &str) {
+        let Some(c) = self.clients.remove(&id) else {
+            return;
+        };
+        if let Client::Seated(seat) = c
+            && let Some(Some(r)) = self.remotes.get_mut(seat.index())
+            && r.client == Some(id)
+        {
+            r.client = None;
+            r.dropped = Some(Instant::now());
+            let line = format!(
+                "{seat} ({}) dropped ({}); it may rejoin within {} s",
+                r.name,
+                why,
+                REJOIN_WINDOW.as_secs()
+            );
+            self.say(&line);
+            self.lobby();
+        }
+    }
+
+    fn hello(&mut self, id: u64, h: Hello, table: Option<&Table<R>>, cards: &CardSet) {
+        if h.ruleset != R::ID {
+            return self.refuse(
+                id,
+                &format!(
+                    "this table plays {:?}; the client asked for {:?}",
+                    R::ID,
+                    h.ruleset
+                ),
+            );
+        }
+        let name: String = h
+            .name
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MAX_NAME)
+            .collect();
+        let name = if name.trim().is_empty() {
+            "player".to_string()
+        } else {
+            name
+        };
+        if h.role == Role::Spectator {
+            self.clients.insert(id, Client::Watching);
+            self.send(
+                id,
+                &ToClient::Welcome {
+                    version: PROTOCOL_VERSION,
+                    table: self.options.table.clone(),
+                    seat: None,
+                    rejoin: 0,
+                },
+            );
+            self.say(&format!("{name} watches"));
+            self.send(id, &ToClient::Lobby(self.seat_lines()));
+            if let Some(t) = table {
+                self.send(
+                    id,
+                    &ToClient::Update {
+                        events: Vec::new(),
+                        view: t.game().lan_view(None),
+                    },
+                );
+            }
+            return;
+        }
+        if h.code != self.options.code {
+            return self.refuse(
+                id,
+                "wrong join code: ask the host for the code on its screen (or join with --spectate to watch)",
+            );
+        }
+        // Back to a seat after a drop.
+        if let Some(token) = h.rejoin {
+            let back = self.remotes.iter().position(|r| {
+                r.as_ref()
+                    .is_some_and(|r| r.token == token && r.client.is_none() && !r.replaced)
+            });
+            let Some(i) = back else {
+                return self.refuse(
+                    id,
+                    "no seat waits for this player (the rejoin window has passed, or the seat is taken)",
+                );
+            };
+            let seat = Seat::new(i).unwrap_or(Seat::P1);
+            if let Some(r) = &mut self.remotes[i] {
+                r.client = Some(id);
+                r.dropped = None;
+            }
+            self.clients.insert(id, Client::Seated(seat));
+            self.welcome(id, seat, token);
+            self.say(&format!("{seat} ({name}) is back"));
+            self.lobby();
+            if let Some(t) = table {
+                self.send(
+                    id,
+                    &ToClient::Update {
+                        events: Vec::new(),
+                        view: t.game().lan_view(Some(seat)),
+                    },
+                );
+                // Its question again, under the same number.
+                if let Some(sent) = &self.sent[i]
+                    && let Some(q) = t.question(seat, cards)
+                {
+                    self.send(id, &ToClient::Ask(Asked::of(sent.asked, &q)));
+                }
+            }
+            return;
+        }
+        if table.is_some() {
+            return self.refuse(id, "the game has started: join with --spectate to watch");
+        }
+        let free = (0..self.options.players.len())
+            .find(|&i| self.options.players[i] == Player::Remote && self.remotes[i].is_none());
+        let Some(i) = free else {
+            return self.refuse(id, "every seat is taken: join with --spectate to watch");
+        };
+        if let Err(why) = self.check_cards(i, &h.cards, cards) {
+            return self.refuse(id, &why);
+        }
+        let seat = Seat::new(i).unwrap_or(Seat::P1);
+        let token = crate::fingerprint::fnv1a(
+            format!("{id}:{i}:{:?}:{}", Instant::now(), self.options.seed).as_bytes(),
+        );
+        self.remotes[i] = Some(Remote {
+            name: name.clone(),
+            client: Some(id),
+            token,
+            cards: h.cards,
+            dropped: None,
+            replaced: false,
+        });
+        self.clients.insert(id, Client::Seated(seat));
+        self.welcome(id, seat, token);
+        self.say(&format!("{name} takes {seat}"));
+        self.lobby();
+    }
+
+    fn welcome(&self, id: u64, seat: Seat, token: u64) {
+        self.send(
+            id,
+            &ToClient::Welcome {
+                version: PROTOCOL_VERSION,
+                table: self.options.table.clone(),
+                seat: Some(seat),
+                rejoin: token,
+            },
+        );
+    }
+
+    /// Whether `cards` may play seat `i`: the rules check a setup where
+    /// every open seat brings the same cards.
+    fn check_cards(&self, i: usize, brought: &[CardNumber], cards: &CardSet) -> Result<(), String> {
+        if brought.is_empty() {
+            return Err(format!("bring a {} to take a seat", R::BRINGS));
+        }
+        let seats: Vec<Vec<CardNumber>> = (0..self.options.players.len())
+            .map(|k| match (&self.options.cards[k], &self.remotes[k]) {
+                _ if k == i => brought.to_vec(),
+                (_, Some(r)) => r.cards.clone(),
+                (Some(c), None) => c.clone(),
+                (None, None) => brought.to_vec(),
+            })
+            .collect();
+        R::from_setup(&R::lan_setup(seats, self.options.seed), cards)
+            .map(|_| ())
+            .map_err(|e| format!("the {} is refused: {e}", R::BRINGS))
+    }
+
+    /// Asks a remote seat and waits for its answer, its time, or (after
+    /// the rejoin window) the CPU standing in.
+    fn ask_remote(
+        &mut self,
+        table: &Table<R>,
+        seat: Seat,
+        q: &Question<R::Ask, R::Action>,
+        cards: &CardSet,
+    ) -> Option<Reply<R::Action>> {
+        self.flush(table);
+        let i = seat.index();
+        let legal = |r: &Reply<R::Action>| match r {
+            Reply::Act(a) => q.answers.contains(a),
+            Reply::Pass => q.on_timeout.is_none(),
+        };
+        // Asked already (ahead, or before a refusal): its answer may be here.
+        let sent = match self.sent[i].take() {
+            Some(s) => {
+                if let Some(r) = s.early.filter(|r| legal(r)) {
+                    return Some(r);
+                }
+                s
+            }
+            None => {
+                self.asked += 1;
+                Sent {
+                    asked: self.asked,
+                    at: Instant::now(),
+                    early: None,
+                }
+            }
+        };
+        let asked = sent.asked;
+        let deadline = sent.at + Duration::try_from_secs_f32(q.seconds).unwrap_or(Duration::ZERO);
+        self.sent[i] = Some(sent);
+        if let Some(id) = self.remotes[i].as_ref().and_then(|r| r.client) {
+            self.send(id, &ToClient::Ask(Asked::of(asked, q)));
+        }
+        self.ask_ahead(table, seat, cards);
+        loop {
+            if let Some(r) = self.stand_in(table, seat) {
+                self.sent[i] = None;
+                return Some(r);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                self.sent[i] = None;
+                return None;
+            }
+            let Some(m) = self
+                .link
+                .recv((deadline - now).min(Duration::from_millis(50)))
+            else {
+                self.expire_greetings();
+                continue;
+            };
+            let Some((from, number, reply)) = self.inbound(m, Some(table), cards) else {
+                continue;
+            };
+            let k = from.index();
+            match &mut self.sent[k] {
+                Some(s) if s.asked == number && from == seat => {
+                    if legal(&reply) {
+                        self.sent[i] = None;
+                        return Some(reply);
+                    }
+                    self.refused(from, "that is not one of the choices now");
+                }
+                Some(s) if s.asked == number => {
+                    // An answer to a question sent ahead: kept until the
+                    // driver asks that seat.
+                    s.early = Some(reply);
+                }
+                _ => self.refused(from, "that question is no longer asked"),
+            }
+        }
+    }
+
+    fn refused(&mut self, seat: Seat, why: &str) {
+        if let Some(id) = self.remotes[seat.index()].as_ref().and_then(|r| r.client) {
+            self.send(id, &ToClient::Refusal(why.to_string()));
+        }
+        self.say(&format!("an answer from {seat} is refused: {why}"));
+    }
+
+    /// Sends their questions to the other remote seats that have one now
+    /// (both stances are asked at once), so they can answer while this
+    /// seat thinks.
+    fn ask_ahead(&mut self, table: &Table<R>, seat: Seat, cards: &CardSet) {
+        for s in table.seats() {
+            let k = s.index();
+            if s == seat || self.sent[k].is_some() || table.player(s) != Some(Player::Remote) {
+                continue;
+            }
+            let Some(q) = table.question(s, cards) else {
+                continue;
+            };
+            self.asked += 1;
+            self.sent[k] = Some(Sent {
+                asked: self.asked,
+                at: Instant::now(),
+                early: None,
+            });
+            if let Some(id) = self.remotes[k].as_ref().and_then(|r| r.client) {
+                self.send(id, &ToClient::Ask(Asked::of(self.asked, &q)));
+            }
+        }
+    }
+
+    /// The CPU's answer for a seat whose player has not come back within
+    /// the rejoin window.
+    fn stand_in(&mut self, table: &Table<R>, seat: Seat) -> Option<Reply<R::Action>> {
+        let r = self.remotes.get_mut(seat.index())?.as_mut()?;
+        let away = r.dropped.is_some_and(|t| t.elapsed() >= REJOIN_WINDOW);
+        if away && !r.replaced {
+            r.replaced = true;
+            let line = format!(
+                "{seat} ({}) did not come back within {} s: the CPU ({}) plays its seat",
+                r.name,
+                REJOIN_WINDOW.as_secs(),
+                STAND_IN.name()
+            );
+            self.say(&line);
+            self.lobby();
+        }
+        let r = self.remotes.get(seat.index())?.as_ref()?;
+        if !r.replaced {
+            return None;
+        }
+        table.game().choose(seat, STAND_IN).map(Reply::Act)
+    }
+}
+
+/// The host's front end for the driver: remote seats through the LAN, the
+/// host's own people through `local`.
+struct Front<'a, R: Lan, P> {
+    host: &'a mut Host<R>,
+    local: &'a mut P,
+    cards: &'a CardSet,
+}
+
+impl<R: Lan, P: People<R>> People<R> for Front<'_, R, P> {
+    type Error = P::Error;
+
+    fn ask(
+        &mut self,
+        table: &Table<R>,
+        seat: Seat,
+        question: &Question<R::Ask, R::Action>,
+    ) -> Result<Option<Reply<R::Action>>, P::Error> {
+        if table.player(seat) == Some(Player::Remote) {
+            return Ok(self.host.ask_remote(table, seat, question, self.cards));
+        }
+        self.host.flush(table);
+        self.local.ask(table, seat, question)
+    }
+
+    fn show(&mut self, events: &[R::Event]) {
+        self.host.pending.extend_from_slice(events);
+        self.local.show(events);
+    }
+}

@@ -1,0 +1,405 @@
+//! LAN play on loopback (127.0.0.1 only): a host with remote seats, CPU
+//! clients on their own threads, and the games they play end with the same
+//! hash on every machine; no client is ever sent another seat's hidden
+//! card; refused clients and bad messages change nothing.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use bterm::ai::Strength;
+use bterm::cards::{CardNumber, CardSet};
+use bterm::net::Lan;
+use bterm::net::client::{CpuSeat, Ended, JoinError, JoinOptions, join};
+use bterm::net::host::{Host, HostOptions};
+use bterm::net::link::{ClientLink, FromHost, HostLink};
+use bterm::net::protocol::{Hello, PROTOCOL_VERSION, Role, ToClient, ToHost, decode, encode};
+use bterm::rules::alpha::{self, deck};
+use bterm::rules::{RulesetId, terminal};
+use bterm::session::{Player, Table, Watch};
+
+fn number(s: &str) -> CardNumber {
+    s.parse().unwrap()
+}
+
+fn loopback() -> SocketAddr {
+    "127.0.0.1:0".parse().unwrap()
+}
+
+type Log = Arc<Mutex<Vec<String>>>;
+
+/// Starts a host of `players` on loopback; returns its address, its log
+/// and the thread that ends with the host's finished table.
+fn host<R: Lan>(
+    players: Vec<Player>,
+    cards: Vec<Option<Vec<CardNumber>>>,
+    seed: u64,
+) -> (SocketAddr, Log, thread::JoinHandle<Table<R>>) {
+    let link = HostLink::bind(loopback()).unwrap();
+    let addr = link.addr();
+    let log: Log = Arc::default();
+    let lines = Arc::clone(&log);
+    let options = HostOptions {
+        table: "test table".into(),
+        code: "4321".into(),
+        players,
+        cards,
+        seed,
+    };
+    let handle = thread::spawn(move || {
+        let set = CardSet::embedded();
+        let mut h: Host<R> = Host::new(
+            link,
+            options,
+            Box::new(move |l| lines.lock().unwrap().push(l.to_string())),
+        );
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut table = h.fill(&set, Some(deadline)).unwrap().expect("seats filled");
+        h.play(&mut table, &set, &mut Watch(|_: &R::Event| {}))
+            .unwrap();
+        table
+    });
+    (addr, log, handle)
+}
+
+fn client<R: Lan>(
+    addr: SocketAddr,
+    name: &str,
+    role: Role,
+    code: &str,
+    cards: Vec<CardNumber>,
+    strength: Strength,
+) -> thread::JoinHandle<Result<Ended<R>, JoinError>> {
+    let options = JoinOptions {
+        addr,
+        name: name.into(),
+        role,
+        code: code.into(),
+        cards,
+        record: true,
+    };
+    thread::spawn(move || {
+        let set = CardSet::embedded();
+        let mut front = CpuSeat {
+            strength,
+            watch: |_: &[R::Event]| {},
+        };
+        join::<R, _>(&options, &set, &mut front)
+    })
+}
+
+#[test]
+fn a_terminal_battle_between_two_machines_ends_with_the_same_hash_everywhere() {
+    let teams = [
+        vec![number("Dα-001"), number("OP-010")],
+        vec![number("Dα-021"), number("Dα-012")],
+    ];
+    let (addr, log, host) =
+        host::<terminal::Match>(vec![Player::Remote, Player::Remote], vec![None, None], 7);
+    let a = client::<terminal::Match>(
+        addr,
+        "Tai",
+        Role::Player,
+        "4321",
+        teams[0].clone(),
+        Strength::Normal,
+    );
+    // The second player joins once the first has its seat, so seats are
+    // given in a known order.
+    thread::sleep(Duration::from_millis(300));
+    let b = client::<terminal::Match>(
+        addr,
+        "Matt",
+        Role::Player,
+        "4321",
+        teams[1].clone(),
+        Strength::Easy,
+    );
+    let table = host.join().unwrap();
+    let (a, b) = (a.join().unwrap().unwrap(), b.join().unwrap().unwrap());
+    let hash = table.game().state_hash();
+    assert!(table.is_over());
+    assert_eq!(table.setup().teams, teams, "seats in the order they joined");
+    for end in [&a, &b] {
+        assert_eq!(end.replay.final_hash, hash);
+        assert_eq!(end.replay.actions, table.actions());
+        assert_eq!(Some(end.outcome), table.game().outcome());
+    }
+    // The same actions applied on one machine give the same game.
+    let local = a.replay.play(&CardSet::embedded(), |_| {}).unwrap();
+    assert_eq!(local.state_hash(), hash);
+    let log = log.lock().unwrap();
+    assert!(log.iter().any(|l| l.contains("Tai takes P1")), "{log:?}");
+    assert!(log.iter().any(|l| l.contains("Matt takes P2")), "{log:?}");
+}
+
+/// The names of a view's zones for `seat`, hidden cards as "?".
+fn assert_hides_what_it_should(view: &alpha::View, watcher: Option<bterm::rules::Seat>) -> usize {
+    let mut shown_hand = 0;
+    for z in view.state().zones() {
+        let mine = Some(z.seat) == watcher;
+        // Nobody sees the order of a Net Ocean or the Dark Area.
+        assert!(
+            z.net_ocean.iter().all(|c| c == "?"),
+            "{:?} sees {:?}'s Net Ocean",
+            watcher,
+            z.seat
+        );
+        assert!(
+            z.dark_area.iter().all(|c| c == "?"),
+            "{:?} sees {:?}'s Dark Area",
+            watcher,
+            z.seat
+        );
+        if mine {
+            assert!(
+                z.hand.iter().all(|c| c != "?"),
+                "its own hand is hidden from {:?}",
+                z.seat
+            );
+            shown_hand += z.hand.len();
+        } else {
+            assert!(
+                z.hand.iter().all(|c| c == "?"),
+                "{watcher:?} sees {:?}'s hand",
+                z.seat
+            );
+            for d in &z.digimon {
+                if d.face_down {
+                    assert_eq!(
+                        d.card, "?",
+                        "{watcher:?} sees {:?}'s face-down Digimon",
+                        z.seat
+                    );
+                    assert!(d.stack.iter().all(|c| c == "?"));
+                }
+            }
+            for o in &z.options {
+                if o.face_down {
+                    assert_eq!(
+                        o.card, "?",
+                        "{watcher:?} sees {:?}'s face-down Option",
+                        z.seat
+                    );
+                }
+            }
+        }
+    }
+    shown_hand
+}
+
+#[test]
+fn a_four_seat_alpha_game_of_cpu_clients_hides_every_seat_s_cards_from_the_others() {
+    let set = CardSet::embedded();
+    let names = ["courage", "friendship", "nightmare", "jogress"];
+    let decks: Vec<Vec<CardNumber>> = names
+        .iter()
+        .map(|n| deck::embedded(n, &set).unwrap().unwrap())
+        .collect();
+    let (addr, _log, host) = host::<alpha::Match>(vec![Player::Remote; 4], vec![None; 4], 11);
+    let mut players = Vec::new();
+    for (i, d) in decks.iter().enumerate() {
+        players.push(client::<alpha::Match>(
+            addr,
+            &format!("seat{i}"),
+            Role::Player,
+            "4321",
+            d.clone(),
+            Strength::Normal,
+        ));
+        thread::sleep(Duration::from_millis(200));
+    }
+    let watcher =
+        client::<alpha::Match>(addr, "fan", Role::Spectator, "", Vec::new(), Strength::Easy);
+    let table = host.join().unwrap();
+    let hash = table.game().state_hash();
+    assert!(table.is_over());
+    let mut ends: Vec<Ended<alpha::Match>> = players
+        .into_iter()
+        .map(|p| p.join().unwrap().unwrap())
+        .collect();
+    ends.push(watcher.join().unwrap().unwrap());
+    let mut views = 0;
+    let mut hands = 0;
+    for end in &ends {
+        assert_eq!(end.replay.final_hash, hash);
+        // Every message but the last (the replay, sent when nothing is
+        // hidden any more) is checked.
+        let (last, before) = end.received.split_last().unwrap();
+        assert!(matches!(
+            decode::<ToClient<alpha::Match>>(last),
+            Ok(ToClient::Over { .. })
+        ));
+        for bytes in before {
+            let m: ToClient<alpha::Match> = decode(bytes).unwrap();
+            if let ToClient::Update { view, .. } = m {
+                assert_eq!(view.is_spectator(), end.seat.is_none());
+                hands += assert_hides_what_it_should(&view, end.seat);
+                views += 1;
+            }
+        }
+    }
+    assert!(views > 100, "only {views} views were sent");
+    assert!(hands > 100, "the seats' own hands were never shown");
+    // The same actions applied on one machine give the same game.
+    let local = ends[0].replay.play(&set, |_| {}).unwrap();
+    assert_eq!(local.state_hash(), hash);
+    assert_eq!(table.setup().decks, decks);
+}
+
+#[test]
+fn a_player_without_the_code_is_refused_and_may_watch_instead() {
+    let team = vec![number("Dα-001")];
+    let (addr, log, host) = host::<terminal::Match>(
+        vec![Player::Remote, Player::Cpu(Strength::Easy)],
+        vec![None, Some(vec![number("Dα-021")])],
+        3,
+    );
+    let wrong = client::<terminal::Match>(
+        addr,
+        "Eve",
+        Role::Player,
+        "0000",
+        team.clone(),
+        Strength::Easy,
+    );
+    match wrong.join().unwrap() {
+        Err(JoinError::Refused(why)) => assert!(why.contains("join code"), "{why}"),
+        other => panic!("not refused: {other:?}"),
+    }
+    // A deck for the wrong game is refused with the rules' reason.
+    let empty = client::<terminal::Match>(
+        addr,
+        "Kari",
+        Role::Player,
+        "4321",
+        Vec::new(),
+        Strength::Easy,
+    );
+    match empty.join().unwrap() {
+        Err(JoinError::Refused(why)) => assert!(why.contains("bring a team"), "{why}"),
+        other => panic!("not refused: {other:?}"),
+    }
+    let good = client::<terminal::Match>(addr, "Tai", Role::Player, "4321", team, Strength::Easy);
+    let table = host.join().unwrap();
+    let end = good.join().unwrap().unwrap();
+    assert_eq!(end.replay.final_hash, table.game().state_hash());
+    let log = log.lock().unwrap();
+    assert!(log.iter().any(|l| l.contains("wrong join code")), "{log:?}");
+}
+
+/// A raw client: the link and a hello of our own making.
+fn raw(addr: SocketAddr) -> ClientLink {
+    let link = ClientLink::connect(addr).unwrap();
+    let start = Instant::now();
+    loop {
+        match link.recv(Duration::from_millis(100)) {
+            Some(FromHost::Connected) => return link,
+            Some(FromHost::Closed(why)) => panic!("{why}"),
+            _ => assert!(start.elapsed() < Duration::from_secs(10), "no handshake"),
+        }
+    }
+}
+
+fn next_message(link: &ClientLink) -> ToClient<terminal::Match> {
+    let start = Instant::now();
+    loop {
+        match link.recv(Duration::from_millis(100)) {
+            Some(FromHost::Message(b)) => return decode(&b).unwrap(),
+            Some(FromHost::Closed(why)) => panic!("closed: {why}"),
+            _ => assert!(start.elapsed() < Duration::from_secs(10), "no message"),
+        }
+    }
+}
+
+#[test]
+fn another_protocol_version_and_bad_messages_are_refused_and_change_nothing() {
+    let (addr, log, host) = host::<terminal::Match>(
+        vec![Player::Remote, Player::Cpu(Strength::Easy)],
+        vec![None, Some(vec![number("Dα-021")])],
+        5,
+    );
+    // A client of another version is told both versions.
+    let old = raw(addr);
+    let hello = Hello {
+        version: PROTOCOL_VERSION + 1,
+        ruleset: RulesetId::Terminal,
+        name: "Izzy".into(),
+        role: Role::Player,
+        code: "4321".into(),
+        cards: vec![number("Dα-001")],
+        rejoin: None,
+    };
+    old.send(encode(&ToHost::<terminal::Match>::Hello(hello.clone())));
+    match next_message(&old) {
+        ToClient::Refused { version, why } => {
+            assert_eq!(version, PROTOCOL_VERSION);
+            assert!(
+                why.contains(&format!("protocol {}", PROTOCOL_VERSION + 1)),
+                "{why}"
+            );
+            assert!(
+                why.contains(&format!("protocol {PROTOCOL_VERSION}")),
+                "{why}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // A first message that is not a hello is refused.
+    let rude = raw(addr);
+    rude.send(b"\x00\xffnot json".to_vec());
+    assert!(matches!(next_message(&rude), ToClient::Refused { .. }));
+    // A seated player sends garbage, out-of-turn and illegal answers: each
+    // is refused, and the game goes on to its end.
+    let player = raw(addr);
+    player.send(encode(&ToHost::<terminal::Match>::Hello(Hello {
+        version: PROTOCOL_VERSION,
+        ..hello
+    })));
+    assert!(matches!(
+        next_message(&player),
+        ToClient::Welcome { seat: Some(_), .. }
+    ));
+    player.send(b"{\"Answer\":{\"asked\":1}}".to_vec());
+    player.send(vec![b'['; 600 * 1024]);
+    player.send(encode(&ToHost::<terminal::Match>::Answer {
+        asked: 999,
+        reply: bterm::rules::Reply::Pass,
+    }));
+    let mut over = false;
+    while !over {
+        match next_message(&player) {
+            ToClient::Ask(a) => {
+                // First a reply that is not among the answers, then a good one.
+                let bad = [
+                    terminal::Action::Jogress,
+                    terminal::Action::TimeUp,
+                    terminal::Action::AlphaBlock(true),
+                ]
+                .into_iter()
+                .find(|x| !a.answers.contains(x));
+                if let Some(bad) = bad {
+                    player.send(encode(&ToHost::<terminal::Match>::Answer {
+                        asked: a.asked,
+                        reply: bterm::rules::Reply::Act(bad),
+                    }));
+                }
+                player.send(encode(&ToHost::<terminal::Match>::Answer {
+                    asked: a.asked,
+                    reply: bterm::rules::Reply::Act(a.answers[0]),
+                }));
+            }
+            ToClient::Over { .. } => over = true,
+            _ => {}
+        }
+    }
+    let table = host.join().unwrap();
+    assert!(table.is_over());
+    let log = log.lock().unwrap();
+    assert!(log.iter().any(|l| l.contains("refused")), "{log:?}");
+    assert!(
+        log.iter().any(|l| l.contains("no longer asked")),
+        "an out-of-turn answer is logged: {log:?}"
+    );
+}
