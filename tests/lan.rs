@@ -333,7 +333,7 @@ fn another_protocol_version_and_bad_messages_are_refused_and_change_nothing() {
     };
     old.send(encode(&ToHost::<terminal::Match>::Hello(hello.clone())));
     match next_message(&old) {
-        ToClient::Refused { version, why } => {
+        ToClient::Refused { version, why, .. } => {
             assert_eq!(version, PROTOCOL_VERSION);
             assert!(
                 why.contains(&format!("protocol {}", PROTOCOL_VERSION + 1)),
@@ -402,4 +402,92 @@ fn another_protocol_version_and_bad_messages_are_refused_and_change_nothing() {
         log.iter().any(|l| l.contains("no longer asked")),
         "an out-of-turn answer is logged: {log:?}"
     );
+}
+
+/// `bterm host` and `bterm join` as two processes: the table's port is read
+/// from the host's first line; both keep the same replay.
+#[test]
+fn bterm_host_and_bterm_join_play_one_game_and_keep_the_same_replay() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = std::env::temp_dir().join(format!("bterm-lan-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (host_replay, join_replay) = (dir.join("host.ron"), dir.join("join.ron"));
+    let mut host = Command::new(env!("CARGO_BIN_EXE_bterm"))
+        .args(["host", "terminal", "--cpu", "P2=easy", "--code", "2468"])
+        .args([
+            "--port",
+            "0",
+            "--no-announce",
+            "--seed",
+            "9",
+            "--wait",
+            "60",
+        ])
+        .arg("--save")
+        .arg(&host_replay)
+        .env("BTERM_DATA_DIR", dir.join("host-data"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(host.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let port = first
+        .split("UDP port ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|p| p.parse::<u16>().ok())
+        .unwrap_or_else(|| panic!("no port in {first:?}"));
+    assert!(first.contains("JOIN CODE 2468"), "{first}");
+    let join = |code: &str, save: Option<&std::path::Path>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_bterm"));
+        c.args(["join", &format!("127.0.0.1:{port}"), "Dα-001,OP-010"])
+            .args(["--code", code, "--cpu", "normal", "--name", "Tai"])
+            .env("BTERM_DATA_DIR", dir.join("join-data"))
+            .stdin(Stdio::null());
+        if let Some(s) = save {
+            c.arg("--save").arg(s);
+        }
+        c.output().unwrap()
+    };
+    // The wrong code: refused, exit 1, and the message says what to do.
+    let wrong = join("1111", None);
+    assert_eq!(wrong.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&wrong.stderr);
+    assert!(
+        err.contains("wrong join code") && err.contains("ask the host"),
+        "{err}"
+    );
+    let ok = join("2468", Some(&join_replay));
+    let out = String::from_utf8_lossy(&ok.stdout);
+    assert!(
+        ok.status.success(),
+        "{out}\n{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert!(
+        out.contains("you play P1") && out.contains("Game over"),
+        "{out}"
+    );
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(host.wait().unwrap().success(), "{rest:?}");
+    assert!(rest.iter().any(|l| l.contains("Tai takes P1")), "{rest:?}");
+    assert!(
+        rest.iter().any(|l| l.contains("wrong join code")),
+        "{rest:?}"
+    );
+    let a = std::fs::read_to_string(&host_replay).unwrap();
+    let b = std::fs::read_to_string(&join_replay).unwrap();
+    assert_eq!(a, b, "the two machines kept different replays");
+    // Each machine also kept it in its data folder.
+    for d in ["host-data", "join-data"] {
+        let kept = std::fs::read_dir(dir.join(d).join("replays"))
+            .unwrap()
+            .count();
+        assert_eq!(kept, 1, "{d}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -100,7 +100,7 @@ fn read_ron_file<T: serde::de::DeserializeOwned>(
 }
 
 /// A deck named on the command line: a shipped deck or a file.
-fn load_deck(arg: &str, cards: &CardSet) -> Result<(String, Vec<CardNumber>), CliError> {
+pub(super) fn load_deck(arg: &str, cards: &CardSet) -> Result<(String, Vec<CardNumber>), CliError> {
     if let Some(r) = deck::embedded(arg, cards) {
         return r
             .map(|d| (arg.to_string(), d))
@@ -235,10 +235,10 @@ pub(super) fn alpha(args: AlphaArgs) -> Result<(), CliError> {
 /// People at one terminal: each sees its own view before it answers; with
 /// two or more people, a curtain ("pass to P2, press Enter") comes between
 /// their turns so neither sees the other's hand.
-struct Terminal<'a> {
-    keys: Keyboard<'a>,
-    curtain: bool,
-    last: Option<Seat>,
+pub(super) struct Terminal<'a> {
+    pub(super) keys: Keyboard<'a>,
+    pub(super) curtain: bool,
+    pub(super) last: Option<Seat>,
 }
 
 impl People<Match> for Terminal<'_> {

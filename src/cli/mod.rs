@@ -8,6 +8,7 @@ mod alpha;
 mod battle;
 mod cards;
 mod collection;
+mod lan;
 mod scan;
 
 use std::path::{Path, PathBuf};
@@ -44,6 +45,10 @@ pub enum Command {
     Battle(BattleArgs),
     /// Play the Card Game Alpha (the tabletop rules) in the terminal, 2 to 4 seats, or a scripted game.
     Alpha(AlphaArgs),
+    /// Host a LAN table: others join from their own machines (terminal: 2 seats; alpha: 2 to 4), spectators watch.
+    Host(lan::HostArgs),
+    /// Join a LAN table (or, with no address, list the tables on this network).
+    Join(lan::JoinArgs),
     /// Check and show Card Game Alpha decks.
     #[command(subcommand)]
     Deck(DeckCommand),
@@ -232,6 +237,8 @@ pub fn run(cli: Cli, window: Option<&dyn Window>) -> ExitCode {
         Some(Command::Cards(c)) => cards::cards(c),
         Some(Command::Battle(args)) => battle::battle(args),
         Some(Command::Alpha(args)) => alpha::alpha(args),
+        Some(Command::Host(args)) => lan::host(args),
+        Some(Command::Join(args)) => lan::join_command(args),
         Some(Command::Deck(c)) => alpha::deck_command(c),
         Some(Command::Replay(args)) => battle::replay(args, window),
         Some(Command::Analyze(args)) => battle::analyze(args),

@@ -14,7 +14,7 @@ use super::protocol::{
 use crate::ai::Strength;
 use crate::cards::{CardNumber, CardSet};
 use crate::replay::Replay;
-use crate::rules::{Outcome, Reply, Seat};
+use crate::rules::{Outcome, Reply, RulesetId, Seat};
 
 /// How long a client waits for a table to answer.
 pub const CONNECT_WAIT: Duration = Duration::from_secs(10);
@@ -82,6 +82,9 @@ pub enum JoinError {
     /// The host refused the client.
     #[error("the table refused to seat you: {0}")]
     Refused(String),
+    /// The table plays another game.
+    #[error("the table plays {0:?}")]
+    OtherGame(RulesetId),
     /// The connection ended before the game did.
     #[error("the connection to the table ended: {0}")]
     Lost(String),
@@ -159,6 +162,9 @@ pub fn join<R: Lan, S: Seatside<R>>(
                 }
                 seat = s;
                 front.welcome(&table, s);
+            }
+            ToClient::Refused { game, .. } if game != R::ID => {
+                return Err(JoinError::OtherGame(game));
             }
             ToClient::Refused { why, .. } => return Err(JoinError::Refused(why)),
             ToClient::Lobby(lines) => front.lobby(&lines),

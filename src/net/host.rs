@@ -180,7 +180,8 @@ impl<R: Lan> Host<R> {
     where
         P::Error: std::fmt::Display,
     {
-        self.pending = table.game().opening_events().to_vec();
+        // (The driver shows the opening events first.)
+        self.pending.clear();
         let mut front = Front {
             host: self,
             local,
@@ -220,6 +221,7 @@ impl<R: Lan> Host<R> {
             client,
             &ToClient::Refused {
                 version: PROTOCOL_VERSION,
+                game: R::ID,
                 why: why.to_string(),
             },
         );

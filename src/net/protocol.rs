@@ -142,6 +142,9 @@ pub enum ToClient<R: Lan> {
     Refused {
         /// The host's protocol version.
         version: u32,
+        /// The game the table plays (a client that asked for another may
+        /// join again with this one).
+        game: RulesetId,
         /// Why, in words.
         why: String,
     },

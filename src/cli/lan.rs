@@ -1,0 +1,589 @@
+//! `bterm host` and `bterm join`: LAN play in the terminal. The host holds
+//! the match; each player answers its own seat's questions on its own
+//! machine; spectators watch what is public. Every machine keeps the
+//! game's replay.
+
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+
+use super::alpha::{Terminal, load_deck};
+use super::battle::{Keyboard, keyboard_lines, parse_team, save_is_free};
+use super::{CliError, escape_lines, load_set};
+use crate::ai::Strength;
+use crate::cards::{CardNumber, CardSet};
+use crate::net::client::{Ended, JoinError, JoinOptions, Seatside, join};
+use crate::net::host::{Host, HostOptions};
+use crate::net::link::HostLink;
+use crate::net::protocol::{Asked, Role, SeatLine};
+use crate::net::{DEFAULT_PORT, Lan, discover};
+use crate::replay::Replay;
+use crate::rules::{Reply, RulesetId, Seat, alpha, terminal};
+use crate::session::{People, Player};
+
+/// The games a table can play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Game {
+    /// The arcade Terminal Battle (2 seats).
+    Terminal,
+    /// The Card Game Alpha (2 to 4 seats).
+    Alpha,
+}
+
+/// `bterm host`.
+#[derive(Debug, Args)]
+pub struct HostArgs {
+    /// The game: terminal or alpha.
+    pub game: Game,
+    /// Your team (terminal: card numbers or names, comma-separated) or deck
+    /// (alpha: a shipped deck's name or a deck file): you play P1 here.
+    /// Leave it out to host only (every seat from the LAN or --cpu).
+    pub cards: Option<String>,
+    /// Seats at the table (terminal: 2; alpha: 2 to 4).
+    #[arg(long, default_value_t = 2)]
+    pub seats: usize,
+    /// The UDP port to listen on.
+    #[arg(long, default_value_t = DEFAULT_PORT)]
+    pub port: u16,
+    /// The join code players must give (default: four random digits,
+    /// printed when the table opens).
+    #[arg(long)]
+    pub code: Option<String>,
+    /// A CPU seat: SEAT=LEVEL[:TEAM|DECK] (e.g. P2=hard or P3=normal:courage).
+    #[arg(long = "cpu", value_name = "SEAT=LEVEL[:TEAM|DECK]")]
+    pub cpus: Vec<String>,
+    /// The seed (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The table's name on the LAN (default: "bterm table").
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Give up if the seats are not filled within this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub wait: Option<u64>,
+    /// Do not announce the table on the LAN (players join by address).
+    #[arg(long)]
+    pub no_announce: bool,
+    /// Give the host's own player this many seconds per question.
+    #[arg(long, value_name = "SECONDS")]
+    pub timer: Option<f32>,
+    /// Also save the game's replay here (it is always kept in the data
+    /// folder's replays).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+}
+
+/// `bterm join`.
+#[derive(Debug, Args)]
+pub struct JoinArgs {
+    /// The table: ADDRESS[:PORT]. Leave it out to list the tables on this
+    /// network (and join the only one).
+    pub address: Option<String>,
+    /// Your team (terminal) or deck (alpha); not needed to --spectate.
+    pub cards: Option<String>,
+    /// The table's join code (on the host's screen).
+    #[arg(long, default_value = "")]
+    pub code: String,
+    /// Watch only (no code needed).
+    #[arg(long, conflicts_with = "cpu")]
+    pub spectate: bool,
+    /// Let the CPU play your seat at this strength (easy, normal, hard).
+    #[arg(long, value_name = "LEVEL")]
+    pub cpu: Option<Strength>,
+    /// Your name at the table.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The game, when the table is given by address (found by asking
+    /// the table if left out).
+    #[arg(long)]
+    pub game: Option<Game>,
+    /// How long to listen for tables when no address is given.
+    #[arg(long, default_value_t = 2, value_name = "SECONDS")]
+    pub listen: u64,
+    /// Also save the game's replay here (it is always kept in the data
+    /// folder's replays).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+}
+
+fn say(line: &str) {
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "{}", escape_lines(line));
+    let _ = out.flush();
+}
+
+/// A seat's cards, read for the game.
+fn read_cards(game: Game, arg: &str, set: &CardSet) -> Result<Vec<CardNumber>, CliError> {
+    match game {
+        Game::Terminal => parse_team(arg, set).map_err(|e| CliError::usage(e.to_string())),
+        Game::Alpha => load_deck(arg, set).map(|(_, d)| d),
+    }
+}
+
+/// `P2=hard:courage` → seat, strength, cards.
+fn parse_cpu(
+    game: Game,
+    text: &str,
+    set: &CardSet,
+) -> Result<(Seat, Strength, Option<Vec<CardNumber>>), CliError> {
+    let bad = || {
+        CliError::usage(format!(
+            "--cpu {}: write SEAT=LEVEL[:TEAM|DECK], e.g. P2=hard or P3=normal:courage",
+            super::escape(text)
+        ))
+    };
+    let (seat, rest) = text.split_once('=').ok_or_else(bad)?;
+    let seat: Seat = seat.parse().map_err(|_| bad())?;
+    let (level, cards) = match rest.split_once(':') {
+        Some((l, c)) => (l, Some(c)),
+        None => (rest, None),
+    };
+    let strength: Strength = level.parse().map_err(|_| bad())?;
+    let cards = cards.map(|c| read_cards(game, c, set)).transpose()?;
+    Ok((seat, strength, cards))
+}
+
+/// Cards for a CPU seat that brought none: a shipped deck, or a team picked
+/// by the seed.
+fn default_cards(game: Game, seat: Seat, seed: u64, set: &CardSet) -> Vec<CardNumber> {
+    match game {
+        Game::Alpha => {
+            let names: Vec<&str> = alpha::deck::EMBEDDED.iter().map(|(n, _)| *n).collect();
+            let name = names[(seat.index() + seed as usize) % names.len()];
+            alpha::deck::embedded(name, set)
+                .and_then(Result::ok)
+                .unwrap_or_default()
+        }
+        Game::Terminal => {
+            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(
+                seed ^ seat.index() as u64,
+            );
+            let [a, b] = terminal::pick::demo_teams(set, &mut rng);
+            if seat.index() == 0 { a } else { b }
+        }
+    }
+}
+
+pub(super) fn host(args: HostArgs) -> Result<(), CliError> {
+    save_is_free(args.save.as_deref())?;
+    let set = load_set(None)?;
+    let keys = Keyboard {
+        lines: keyboard_lines(),
+        timer: args.timer,
+        cards: &set,
+        out: std::io::stdout(),
+    };
+    match args.game {
+        Game::Terminal => host_game::<terminal::Match, _>(args, &set, keys),
+        Game::Alpha => {
+            // The host's player sees the table before each answer.
+            let front = Terminal {
+                keys,
+                curtain: false,
+                last: None,
+            };
+            host_game::<alpha::Match, _>(args, &set, front)
+        }
+    }
+}
+
+fn host_game<R: Lan, F: People<R, Error = CliError>>(
+    args: HostArgs,
+    set: &CardSet,
+    mut front: F,
+) -> Result<(), CliError> {
+    let n = args.seats;
+    if !R::SEATS.contains(&n) {
+        return Err(CliError::usage(format!(
+            "--seats {n}: a table of this game has {} to {} seats",
+            R::SEATS.start(),
+            R::SEATS.end()
+        )));
+    }
+    let seed = args.seed.unwrap_or_else(crate::session::clock_seed);
+    let mut players = vec![Player::Remote; n];
+    let mut cards: Vec<Option<Vec<CardNumber>>> = vec![None; n];
+    if let Some(c) = &args.cards {
+        players[0] = Player::Person;
+        cards[0] = Some(read_cards(args.game, c, set)?);
+    }
+    for text in &args.cpus {
+        let (seat, strength, brought) = parse_cpu(args.game, text, set)?;
+        if seat.index() >= n {
+            return Err(CliError::usage(format!(
+                "--cpu {}: the table has {n} seats",
+                super::escape(text)
+            )));
+        }
+        if players[seat.index()] == Player::Person {
+            return Err(CliError::usage(format!(
+                "--cpu {}: {seat} is yours (you brought cards); give the CPU another seat",
+                super::escape(text)
+            )));
+        }
+        players[seat.index()] = Player::Cpu(strength);
+        cards[seat.index()] =
+            Some(brought.unwrap_or_else(|| default_cards(args.game, seat, seed, set)));
+    }
+    let code = args.code.clone().unwrap_or_else(|| {
+        format!(
+            "{:04}",
+            crate::fingerprint::fnv1a(&seed.to_le_bytes()) % 10_000
+        )
+    });
+    let table_name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| "bterm table".to_string());
+    let addr: SocketAddr = SocketAddr::from(([0, 0, 0, 0], args.port));
+    let link = HostLink::bind(addr).map_err(|e| {
+        CliError::failed(format!(
+            "error: cannot open UDP port {}: {e} (is another table running? try --port)",
+            args.port
+        ))
+    })?;
+    let port = link.addr().port();
+    let _announcement = if args.no_announce {
+        None
+    } else {
+        match discover::announce(&table_name, R::ID, n, port) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                say(&format!(
+                    "(the table is not announced on the LAN: {e}; players join by address)"
+                ));
+                None
+            }
+        }
+    };
+    say(&format!(
+        "Table \"{table_name}\" open on UDP port {port} · {:?} · {n} seats · JOIN CODE {code}",
+        R::ID
+    ));
+    for s in Seat::all(n) {
+        say(&format!(
+            "  {s}: {}",
+            match players[s.index()] {
+                Player::Remote => "open (bterm join)".to_string(),
+                p => p.label(),
+            }
+        ));
+    }
+    let mut host: Host<R> = Host::new(
+        link,
+        HostOptions {
+            table: table_name,
+            code,
+            players: players.clone(),
+            cards,
+            seed,
+        },
+        Box::new(|l| say(&format!("[table] {l}"))),
+    );
+    let deadline = args.wait.map(|s| Instant::now() + Duration::from_secs(s));
+    let mut table = host
+        .fill(set, deadline)
+        .map_err(|e| CliError::failed(format!("error: {e}")))?
+        .ok_or_else(|| {
+            CliError::failed(format!(
+                "error: the seats were not filled within {} s; nobody played",
+                args.wait.unwrap_or(0)
+            ))
+        })?;
+    say("Every seat is taken: the game begins.");
+    let played = host.play(&mut table, set, &mut front);
+    keep_replay(&Replay::of(&table), args.save.as_deref())?;
+    played.map_err(|e| CliError::failed(format!("error: {e}")))?;
+    if let Some(o) = table.game().outcome() {
+        say(&format!("Game over: {}", outcome_words(o)));
+    }
+    Ok(())
+}
+
+fn outcome_words(o: crate::rules::Outcome) -> String {
+    match o {
+        crate::rules::Outcome::Win(s) => format!("{s} wins"),
+        crate::rules::Outcome::Draw => "a draw".to_string(),
+    }
+}
+
+/// Keeps a LAN game's replay in the data folder (and at `--save`).
+fn keep_replay<R: Lan>(replay: &Replay<R>, save: Option<&Path>) -> Result<(), CliError> {
+    if let Some(dir) = crate::save::data_dir().map(|d| d.join("replays")) {
+        match replay.save_in(&dir) {
+            Ok(path) => say(&format!("replay kept in {}", path.display())),
+            Err(e) => say(&format!("(the replay could not be kept: {e})")),
+        }
+    }
+    if let Some(path) = save {
+        replay
+            .save_new(path)
+            .map_err(|e| CliError::failed(format!("error: cannot save the replay: {e}")))?;
+        say(&format!("replay saved to {}", path.display()));
+    }
+    Ok(())
+}
+
+/// A person (or the CPU) at a client, in the terminal.
+struct TextSeat<'a> {
+    keys: Keyboard<'a>,
+    cpu: Option<Strength>,
+}
+
+impl<R: Lan> Seatside<R> for TextSeat<'_> {
+    type Error = CliError;
+
+    fn welcome(&mut self, table: &str, seat: Option<Seat>) {
+        match seat {
+            Some(s) => say(&format!("Joined \"{table}\": you play {s}.")),
+            None => say(&format!("Watching \"{table}\".")),
+        }
+    }
+
+    fn lobby(&mut self, seats: &[SeatLine]) {
+        let line: Vec<String> = seats
+            .iter()
+            .map(|s| {
+                format!(
+                    "{}: {}{}",
+                    s.seat,
+                    s.who,
+                    if s.reconnecting {
+                        " (reconnecting)"
+                    } else {
+                        ""
+                    }
+                )
+            })
+            .collect();
+        say(&format!("Seats — {}", line.join(" · ")));
+    }
+
+    fn update(&mut self, events: &[R::Event], _: &R::View) {
+        for e in events {
+            say(&R::describe(e, self.keys.cards));
+        }
+    }
+
+    fn ask(
+        &mut self,
+        seat: Seat,
+        view: Option<&R::View>,
+        asked: &Asked<R>,
+    ) -> Result<Option<Reply<R::Action>>, CliError> {
+        if let Some(strength) = self.cpu {
+            let mut cpu = crate::net::client::CpuSeat {
+                strength,
+                watch: |_: &[R::Event]| {},
+            };
+            return Ok(Seatside::<R>::ask(&mut cpu, seat, view, asked).unwrap_or(None));
+        }
+        if let Some(v) = view {
+            say("");
+            for line in R::view_lines(v, self.keys.cards) {
+                say(&line);
+            }
+        }
+        // The host's clock runs; the same seconds here.
+        self.keys.timer = Some(asked.seconds.max(1.0));
+        self.keys.ask_prompt(seat, &asked.prompt())
+    }
+
+    fn note(&mut self, text: &str) {
+        say(&format!("The table refused that: {text}"));
+    }
+}
+
+pub(super) fn join_command(args: JoinArgs) -> Result<(), CliError> {
+    save_is_free(args.save.as_deref())?;
+    let set = load_set(None)?;
+    let (addr, mut game) = match &args.address {
+        Some(a) => (resolve(a)?, args.game),
+        None => {
+            say(&format!(
+                "Listening {} s for tables on this network…",
+                args.listen
+            ));
+            let found = discover::browse(Duration::from_secs(args.listen)).map_err(|e| {
+                CliError::failed(format!(
+                    "error: cannot listen for tables ({e}): give the table's address"
+                ))
+            })?;
+            match found.as_slice() {
+                [] => {
+                    return Err(CliError::failed(
+                        "error: no table found on this network: give the host's address (bterm join ADDRESS[:PORT])",
+                    ));
+                }
+                [one] => {
+                    say(&format!(
+                        "Found \"{}\" at {} ({} · {} seats)",
+                        one.name, one.addr, one.game, one.seats
+                    ));
+                    let game = match one.game.as_str() {
+                        "Alpha" => Some(Game::Alpha),
+                        "Terminal" => Some(Game::Terminal),
+                        _ => args.game,
+                    };
+                    (one.addr, game)
+                }
+                many => {
+                    say("Tables on this network:");
+                    for f in many {
+                        say(&format!(
+                            "  {} — {} · {} · {} seats (protocol {})",
+                            f.addr, f.name, f.game, f.seats, f.version
+                        ));
+                    }
+                    return Err(CliError::failed(
+                        "error: more than one table: join one by its address (bterm join ADDRESS[:PORT])",
+                    ));
+                }
+            }
+        }
+    };
+    // A game not known yet is guessed from the cards brought (a deck or a
+    // team), and else asked of the table: a client of the wrong game is
+    // refused with the table's game, and tries again with it.
+    if game.is_none()
+        && let Some(c) = &args.cards
+    {
+        let deck = read_cards(Game::Alpha, c, &set).is_ok();
+        let team = read_cards(Game::Terminal, c, &set).is_ok();
+        game = match (deck, team) {
+            (true, false) => Some(Game::Alpha),
+            (false, true) => Some(Game::Terminal),
+            _ => None,
+        };
+    }
+    for _ in 0..2 {
+        let g = game.unwrap_or(Game::Terminal);
+        let result = match g {
+            Game::Terminal => join_game::<terminal::Match>(&args, g, addr, &set),
+            Game::Alpha => join_game::<alpha::Match>(&args, g, addr, &set),
+        };
+        match result {
+            Err(Retry::Game(other)) if game.is_none() => {
+                game = Some(match other {
+                    RulesetId::Alpha => Game::Alpha,
+                    RulesetId::Terminal => Game::Terminal,
+                });
+            }
+            Err(Retry::Game(other)) => {
+                return Err(CliError::failed(format!(
+                    "error: the table plays {other:?}, not {g:?}: leave out --game"
+                )));
+            }
+            Err(Retry::Fail(e)) => return Err(e),
+            Ok(()) => return Ok(()),
+        }
+    }
+    Err(CliError::failed("error: the table would not say its game"))
+}
+
+enum Retry {
+    Game(RulesetId),
+    Fail(CliError),
+}
+
+/// `HOST`, `HOST:PORT`, an IP address with or without a port.
+fn resolve(text: &str) -> Result<SocketAddr, CliError> {
+    if let Ok(a) = text.parse::<SocketAddr>() {
+        return Ok(a);
+    }
+    if let Ok(ip) = text.trim_matches(['[', ']']).parse::<IpAddr>() {
+        return Ok(SocketAddr::new(ip, DEFAULT_PORT));
+    }
+    [text.to_string(), format!("{text}:{DEFAULT_PORT}")]
+        .iter()
+        .find_map(|t| t.to_socket_addrs().ok().and_then(|mut a| a.next()))
+        .ok_or_else(|| {
+            CliError::usage(format!(
+                "error: \"{}\" is not an address: write HOST or HOST:PORT (e.g. 192.168.1.20:{DEFAULT_PORT})",
+                super::escape(text)
+            ))
+        })
+}
+
+fn join_game<R: Lan>(
+    args: &JoinArgs,
+    game: Game,
+    addr: SocketAddr,
+    set: &CardSet,
+) -> Result<(), Retry> {
+    let role = if args.spectate {
+        Role::Spectator
+    } else {
+        Role::Player
+    };
+    let cards = match (&args.cards, role) {
+        (Some(c), Role::Player) => read_cards(game, c, set).map_err(Retry::Fail)?,
+        (None, Role::Player) => {
+            return Err(Retry::Fail(CliError::usage(format!(
+                "error: bring a {} to play (or --spectate to watch)",
+                R::BRINGS
+            ))));
+        }
+        (_, Role::Spectator) => Vec::new(),
+    };
+    let options = JoinOptions {
+        addr,
+        name: args.name.clone().unwrap_or_else(|| "player".to_string()),
+        role,
+        code: args.code.clone(),
+        cards,
+        record: false,
+    };
+    let mut front = TextSeat {
+        keys: Keyboard {
+            lines: keyboard_lines(),
+            timer: None,
+            cards: set,
+            out: std::io::stdout(),
+        },
+        cpu: args.cpu,
+    };
+    say(&format!("Joining {addr}…"));
+    let ended: Ended<R> = match join::<R, _>(&options, set, &mut front) {
+        Ok(e) => e,
+        Err(JoinError::OtherGame(g)) => return Err(Retry::Game(g)),
+        Err(e) => return Err(Retry::Fail(CliError::failed(format!("error: {e}")))),
+    };
+    say(&format!("Game over: {}", outcome_words(ended.outcome)));
+    keep_replay(&ended.replay, args.save.as_deref()).map_err(Retry::Fail)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_without_a_port_gets_the_table_port() {
+        assert_eq!(
+            resolve("127.0.0.1").unwrap(),
+            SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT))
+        );
+        assert_eq!(
+            resolve("127.0.0.1:9000").unwrap(),
+            SocketAddr::from(([127, 0, 0, 1], 9000))
+        );
+        assert!(resolve("not an address at all").is_err());
+    }
+
+    #[test]
+    fn a_cpu_seat_is_read_from_its_words() {
+        let set = CardSet::embedded();
+        let (seat, strength, cards) = parse_cpu(Game::Alpha, "P3=hard:courage", &set).unwrap();
+        assert_eq!((seat.index(), strength), (2, Strength::Hard));
+        assert_eq!(cards.map(|c| c.len()), Some(32));
+        let (seat, strength, cards) = parse_cpu(Game::Terminal, "p2=easy", &set).unwrap();
+        assert_eq!((seat, strength, cards), (Seat::P2, Strength::Easy, None));
+        for bad in ["P2", "P2=wizard", "P9=easy", "=easy"] {
+            assert!(parse_cpu(Game::Terminal, bad, &set).is_err(), "{bad}");
+        }
+    }
+}
