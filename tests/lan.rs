@@ -71,6 +71,18 @@ fn client<R: Lan>(
     cards: Vec<CardNumber>,
     strength: Strength,
 ) -> thread::JoinHandle<Result<Ended<R>, JoinError>> {
+    client_dropping(addr, name, role, code, cards, strength, None)
+}
+
+fn client_dropping<R: Lan>(
+    addr: SocketAddr,
+    name: &str,
+    role: Role,
+    code: &str,
+    cards: Vec<CardNumber>,
+    strength: Strength,
+    drop_once_after: Option<usize>,
+) -> thread::JoinHandle<Result<Ended<R>, JoinError>> {
     let options = JoinOptions {
         addr,
         name: name.into(),
@@ -78,6 +90,7 @@ fn client<R: Lan>(
         code: code.into(),
         cards,
         record: true,
+        drop_once_after,
     };
     thread::spawn(move || {
         let set = CardSet::embedded();
@@ -490,4 +503,43 @@ fn bterm_host_and_bterm_join_play_one_game_and_keep_the_same_replay() {
         assert_eq!(kept, 1, "{d}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_player_whose_connection_drops_takes_its_seat_back_and_the_game_ends_the_same() {
+    let set = CardSet::embedded();
+    let mine = deck::embedded("courage", &set).unwrap().unwrap();
+    let theirs = deck::embedded("nightmare", &set).unwrap().unwrap();
+    let (addr, log, host) = host::<alpha::Match>(
+        vec![Player::Remote, Player::Cpu(Strength::Normal)],
+        vec![None, Some(theirs)],
+        21,
+    );
+    let player = client_dropping::<alpha::Match>(
+        addr,
+        "Sora",
+        Role::Player,
+        "4321",
+        mine,
+        Strength::Normal,
+        Some(25),
+    );
+    let table = host.join().unwrap();
+    let end = player.join().unwrap().unwrap();
+    assert_eq!(end.seat, Some(bterm::rules::Seat::P1));
+    assert_eq!(end.replay.final_hash, table.game().state_hash());
+    let log = log.lock().unwrap();
+    assert!(
+        log.iter().any(|l| l.contains("P1 (Sora) dropped")),
+        "{log:?}"
+    );
+    assert!(
+        log.iter().any(|l| l.contains("P1 (Sora) is back")),
+        "{log:?}"
+    );
+    assert!(
+        !log.iter()
+            .any(|l| l.contains("CPU (normal) plays its seat")),
+        "{log:?}"
+    );
 }

@@ -536,6 +536,7 @@ fn join_game<R: Lan>(
         code: args.code.clone(),
         cards,
         record: false,
+        drop_once_after: None,
     };
     let mut front = TextSeat {
         keys: Keyboard {

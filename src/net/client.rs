@@ -7,6 +7,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use super::Lan;
+use super::host::REJOIN_WINDOW;
 use super::link::{ClientLink, FromHost};
 use super::protocol::{
     Asked, Hello, PROTOCOL_VERSION, Role, SeatLine, ToClient, ToHost, decode, encode,
@@ -34,6 +35,9 @@ pub struct JoinOptions {
     pub cards: Vec<CardNumber>,
     /// Keep every message's bytes as received (for tests).
     pub record: bool,
+    /// Drop the connection once, after this many messages, and rejoin as
+    /// after a real drop (for tests).
+    pub drop_once_after: Option<usize>,
 }
 
 /// A client's front end: what it shows, and who answers its questions.
@@ -104,27 +108,15 @@ pub enum JoinError {
     Socket(String),
 }
 
-/// Joins a table and plays (or watches) to the end.
+/// Joins a table and plays (or watches) to the end. A player whose
+/// connection drops rejoins its seat (with the token the host gave it) for
+/// as long as the host keeps it, [`REJOIN_WINDOW`].
 pub fn join<R: Lan, S: Seatside<R>>(
     options: &JoinOptions,
     cards: &CardSet,
     front: &mut S,
 ) -> Result<Ended<R>, JoinError> {
-    let link = ClientLink::connect(options.addr).map_err(|e| JoinError::Socket(e.to_string()))?;
-    let start = Instant::now();
-    // The handshake.
-    loop {
-        let left = CONNECT_WAIT.saturating_sub(start.elapsed());
-        if left.is_zero() {
-            return Err(JoinError::NoAnswer(options.addr, CONNECT_WAIT.as_secs()));
-        }
-        match link.recv(left) {
-            Some(FromHost::Connected) => break,
-            Some(FromHost::Closed(why)) => return Err(JoinError::Lost(why)),
-            Some(FromHost::Message(_)) | None => {}
-        }
-    }
-    let hello = Hello {
+    let mut hello = Hello {
         version: PROTOCOL_VERSION,
         ruleset: R::ID,
         name: options.name.clone(),
@@ -133,73 +125,152 @@ pub fn join<R: Lan, S: Seatside<R>>(
         cards: options.cards.clone(),
         rejoin: None,
     };
-    link.send(encode(&ToHost::<R>::Hello(hello)));
-    let mut seat: Option<Seat> = None;
-    let mut view: Option<R::View> = None;
-    let mut received = Vec::new();
+    let mut state = Joined::<R> {
+        seat: None,
+        token: None,
+        view: None,
+        received: Vec::new(),
+        messages: 0,
+        dropped: false,
+    };
+    let mut lost: Option<(Instant, String)> = None;
     loop {
-        let bytes = match link.recv(Duration::from_secs(1)) {
-            None | Some(FromHost::Connected) => continue,
-            Some(FromHost::Closed(why)) => return Err(JoinError::Lost(why)),
-            Some(FromHost::Message(b)) => b,
-        };
-        let message: ToClient<R> =
-            decode(&bytes).map_err(|e| JoinError::Unreadable(e.to_string()))?;
-        if options.record {
-            received.push(bytes);
-        }
-        match message {
-            ToClient::Welcome {
-                version,
-                table,
-                seat: s,
-                ..
-            } => {
-                if version != PROTOCOL_VERSION {
-                    return Err(JoinError::Refused(format!(
-                        "the table speaks protocol {version}, this bterm {PROTOCOL_VERSION}"
+        let result = connect(options.addr).and_then(|link| {
+            link.send(encode(&ToHost::<R>::Hello(hello.clone())));
+            state.session(&link, options, cards, front)
+        });
+        match result {
+            Ok(ended) => return Ok(ended),
+            // A seated player goes back to its seat while the host keeps it.
+            Err(e @ (JoinError::Lost(_) | JoinError::NoAnswer(..) | JoinError::Socket(_)))
+                if state.token.is_some() =>
+            {
+                let why = e.to_string();
+                let (since, first) = lost.get_or_insert_with(|| (Instant::now(), why.clone()));
+                if since.elapsed() >= REJOIN_WINDOW {
+                    return Err(JoinError::Lost(format!(
+                        "{first}; the table did not take this player back within {} s",
+                        REJOIN_WINDOW.as_secs()
                     )));
                 }
-                seat = s;
-                front.welcome(&table, s);
+                front.note(&format!(
+                    "the connection dropped ({why}); rejoining your seat…"
+                ));
+                hello.rejoin = state.token;
+                std::thread::sleep(Duration::from_millis(500));
             }
-            ToClient::Refused { game, .. } if game != R::ID => {
-                return Err(JoinError::OtherGame(game));
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Connects to a table and waits for the handshake.
+fn connect(addr: SocketAddr) -> Result<ClientLink, JoinError> {
+    let link = ClientLink::connect(addr).map_err(|e| JoinError::Socket(e.to_string()))?;
+    let start = Instant::now();
+    loop {
+        let left = CONNECT_WAIT.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            return Err(JoinError::NoAnswer(addr, CONNECT_WAIT.as_secs()));
+        }
+        match link.recv(left) {
+            Some(FromHost::Connected) => return Ok(link),
+            Some(FromHost::Closed(why)) => return Err(JoinError::Lost(why)),
+            Some(FromHost::Message(_)) | None => {}
+        }
+    }
+}
+
+/// What a client knows across connections.
+struct Joined<R: Lan> {
+    seat: Option<Seat>,
+    token: Option<u64>,
+    view: Option<R::View>,
+    received: Vec<Vec<u8>>,
+    messages: usize,
+    dropped: bool,
+}
+
+impl<R: Lan> Joined<R> {
+    /// Reads the host's messages on one connection until the game ends or
+    /// the connection does.
+    fn session<S: Seatside<R>>(
+        &mut self,
+        link: &ClientLink,
+        options: &JoinOptions,
+        cards: &CardSet,
+        front: &mut S,
+    ) -> Result<Ended<R>, JoinError> {
+        loop {
+            let bytes = match link.recv(Duration::from_secs(1)) {
+                None | Some(FromHost::Connected) => continue,
+                Some(FromHost::Closed(why)) => return Err(JoinError::Lost(why)),
+                Some(FromHost::Message(b)) => b,
+            };
+            let message: ToClient<R> =
+                decode(&bytes).map_err(|e| JoinError::Unreadable(e.to_string()))?;
+            if options.record {
+                self.received.push(bytes);
             }
-            ToClient::Refused { why, .. } => return Err(JoinError::Refused(why)),
-            ToClient::Lobby(lines) => front.lobby(&lines),
-            ToClient::Update { events, view: v } => {
-                front.update(&events, &v);
-                view = Some(v);
+            self.messages += 1;
+            if options.drop_once_after == Some(self.messages) && !self.dropped {
+                self.dropped = true;
+                return Err(JoinError::Lost("dropped on purpose (a test)".to_string()));
             }
-            ToClient::Ask(asked) => {
-                let Some(s) = seat else { continue };
-                let reply = front
-                    .ask(s, view.as_ref(), &asked)
-                    .map_err(|e| JoinError::Front(e.to_string()))?;
-                if let Some(reply) = reply {
-                    link.send(encode(&ToHost::<R>::Answer {
-                        asked: asked.asked,
-                        reply,
-                    }));
-                }
-            }
-            ToClient::Refusal(why) => front.note(&why),
-            ToClient::Over { outcome, replay } => {
-                let replay = Replay::<R>::parse(&replay, "the host's replay")
-                    .map_err(|e| JoinError::Replay(e.to_string()))?;
-                replay
-                    .play(cards, |_| {})
-                    .map_err(|e| JoinError::Replay(e.to_string()))?;
-                link.send(encode(&ToHost::<R>::Bye));
-                // Let the goodbye go.
-                std::thread::sleep(Duration::from_millis(50));
-                return Ok(Ended {
+            match message {
+                ToClient::Welcome {
+                    version,
+                    table,
                     seat,
-                    outcome,
-                    replay,
-                    received,
-                });
+                    rejoin,
+                } => {
+                    if version != PROTOCOL_VERSION {
+                        return Err(JoinError::Refused(format!(
+                            "the table speaks protocol {version}, this bterm {PROTOCOL_VERSION}"
+                        )));
+                    }
+                    self.seat = seat;
+                    self.token = seat.map(|_| rejoin);
+                    front.welcome(&table, seat);
+                }
+                ToClient::Refused { game, .. } if game != R::ID => {
+                    return Err(JoinError::OtherGame(game));
+                }
+                ToClient::Refused { why, .. } => return Err(JoinError::Refused(why)),
+                ToClient::Lobby(lines) => front.lobby(&lines),
+                ToClient::Update { events, view, .. } => {
+                    front.update(&events, &view);
+                    self.view = Some(view);
+                }
+                ToClient::Ask(asked) => {
+                    let Some(s) = self.seat else { continue };
+                    let reply = front
+                        .ask(s, self.view.as_ref(), &asked)
+                        .map_err(|e| JoinError::Front(e.to_string()))?;
+                    if let Some(reply) = reply {
+                        link.send(encode(&ToHost::<R>::Answer {
+                            asked: asked.asked,
+                            reply,
+                        }));
+                    }
+                }
+                ToClient::Refusal(why) => front.note(&why),
+                ToClient::Over { outcome, replay } => {
+                    let replay = Replay::<R>::parse(&replay, "the host's replay")
+                        .map_err(|e| JoinError::Replay(e.to_string()))?;
+                    replay
+                        .play(cards, |_| {})
+                        .map_err(|e| JoinError::Replay(e.to_string()))?;
+                    link.send(encode(&ToHost::<R>::Bye));
+                    // Let the goodbye go.
+                    std::thread::sleep(Duration::from_millis(50));
+                    return Ok(Ended {
+                        seat: self.seat,
+                        outcome,
+                        replay,
+                        received: std::mem::take(&mut self.received),
+                    });
+                }
             }
         }
     }

@@ -282,6 +282,7 @@ impl<R: Lan> Host<R> {
                 Client::Watching => None,
             };
             let message = ToClient::<R>::Update {
+                step: table.changes(),
                 events: events.clone(),
                 view: table.game().lan_view(seat),
             };
@@ -413,6 +414,7 @@ impl<R: Lan> Host<R> {
                 self.send(
                     id,
                     &ToClient::Update {
+                        step: t.changes(),
                         events: Vec::new(),
                         view: t.game().lan_view(None),
                     },
@@ -451,6 +453,7 @@ impl<R: Lan> Host<R> {
                 self.send(
                     id,
                     &ToClient::Update {
+                        step: t.changes(),
                         events: Vec::new(),
                         view: t.game().lan_view(Some(seat)),
                     },

@@ -152,6 +152,8 @@ pub enum ToClient<R: Lan> {
     Lobby(Vec<SeatLine>),
     /// What happened, and the client's view after it.
     Update {
+        /// The table's count of changes after these events (it only grows).
+        step: u64,
         /// The events, in order (none of them holds a hidden card).
         events: Vec<R::Event>,
         /// What the client's seat (or a spectator) may know now.
