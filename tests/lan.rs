@@ -12,7 +12,7 @@ use bterm::ai::Strength;
 use bterm::cards::{CardNumber, CardSet};
 use bterm::net::Lan;
 use bterm::net::client::{CpuSeat, Ended, JoinError, JoinOptions, join};
-use bterm::net::host::{Host, HostOptions};
+use bterm::net::host::{Autosave, Host, HostOptions};
 use bterm::net::link::{ClientLink, FromHost, HostLink};
 use bterm::net::protocol::{Hello, PROTOCOL_VERSION, Role, ToClient, ToHost, decode, encode};
 use bterm::rules::alpha::{self, deck};
@@ -46,6 +46,8 @@ fn host<R: Lan>(
         players,
         cards,
         seed,
+        autosave: None,
+        halt_after: None,
     };
     let handle = thread::spawn(move || {
         let set = CardSet::embedded();
@@ -542,4 +544,77 @@ fn a_player_whose_connection_drops_takes_its_seat_back_and_the_game_ends_the_sam
             .any(|l| l.contains("CPU (normal) plays its seat")),
         "{log:?}"
     );
+}
+
+#[test]
+fn a_host_that_stops_starts_again_from_its_autosave_and_the_player_rejoins() {
+    let set = CardSet::embedded();
+    let dir = std::env::temp_dir().join(format!("bterm-lan-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("table.ron");
+    let link = HostLink::bind(loopback()).unwrap();
+    let addr = link.addr();
+    let options = HostOptions {
+        table: "resumed".into(),
+        code: "4321".into(),
+        players: vec![Player::Remote, Player::Cpu(Strength::Normal)],
+        cards: vec![
+            None,
+            Some(deck::embedded("nightmare", &set).unwrap().unwrap()),
+        ],
+        seed: 8,
+        autosave: Some(save.clone()),
+        halt_after: Some(40),
+    };
+    let first = thread::spawn(move || {
+        let set = CardSet::embedded();
+        let mut h: Host<alpha::Match> = Host::new(link, options, Box::new(|_| {}));
+        let mut table = h.fill(&set, None).unwrap().unwrap();
+        // Stops mid-game, as if the machine died; the link closes with it.
+        assert!(
+            h.play(&mut table, &set, &mut Watch(|_: &alpha::Event| {}))
+                .is_err()
+        );
+        table.actions().len()
+    });
+    let mine = deck::embedded("courage", &set).unwrap().unwrap();
+    let player = client::<alpha::Match>(addr, "Mimi", Role::Player, "4321", mine, Strength::Normal);
+    let played_before = first.join().unwrap();
+    let kept = Autosave::load(&save).unwrap();
+    assert_eq!(
+        kept.remotes[0].as_ref().map(|r| r.name.as_str()),
+        Some("Mimi")
+    );
+    let log: Log = Arc::default();
+    let lines = Arc::clone(&log);
+    let (mut host, mut table) = Host::<alpha::Match>::resume(
+        HostLink::bind(addr).unwrap(),
+        &kept,
+        Some(save.clone()),
+        &set,
+        Box::new(move |l| lines.lock().unwrap().push(l.to_string())),
+    )
+    .unwrap();
+    let resumed_at = table.actions().len();
+    assert!(
+        resumed_at > 0 && resumed_at <= played_before,
+        "{resumed_at} of {played_before}"
+    );
+    host.play(&mut table, &set, &mut Watch(|_: &alpha::Event| {}))
+        .unwrap();
+    assert!(table.is_over());
+    let end = player.join().unwrap().unwrap();
+    assert_eq!(end.replay.final_hash, table.game().state_hash());
+    assert_eq!(
+        end.replay.actions,
+        table.actions(),
+        "the whole game, from the start"
+    );
+    let log = log.lock().unwrap();
+    assert!(
+        log.iter().any(|l| l.contains("P1 (Mimi) is back")),
+        "{log:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

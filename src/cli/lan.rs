@@ -16,7 +16,7 @@ use super::{CliError, escape_lines, load_set};
 use crate::ai::Strength;
 use crate::cards::{CardNumber, CardSet};
 use crate::net::client::{Ended, JoinError, JoinOptions, Seatside, join};
-use crate::net::host::{Host, HostOptions};
+use crate::net::host::{Autosave, Host, HostOptions};
 use crate::net::link::HostLink;
 use crate::net::protocol::{Asked, Role, SeatLine};
 use crate::net::{DEFAULT_PORT, Lan, discover};
@@ -37,7 +37,8 @@ pub enum Game {
 #[derive(Debug, Args)]
 pub struct HostArgs {
     /// The game: terminal or alpha.
-    pub game: Game,
+    #[arg(required_unless_present = "resume")]
+    pub game: Option<Game>,
     /// Your team (terminal: card numbers or names, comma-separated) or deck
     /// (alpha: a shipped deck's name or a deck file): you play P1 here.
     /// Leave it out to host only (every seat from the LAN or --cpu).
@@ -74,6 +75,10 @@ pub struct HostArgs {
     /// folder's replays).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Start again a table whose host stopped, from its autosave (the
+    /// players rejoin their seats within a minute).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "cards", "cpus", "seats", "code", "seed"])]
+    pub resume: Option<PathBuf>,
 }
 
 /// `bterm join`.
@@ -176,7 +181,19 @@ pub(super) fn host(args: HostArgs) -> Result<(), CliError> {
         cards: &set,
         out: std::io::stdout(),
     };
-    match args.game {
+    let game = match (&args.resume, args.game) {
+        (Some(path), _) => {
+            let save = Autosave::load(path)
+                .map_err(|e| CliError::failed(format!("error: {}", escape_lines(&e))))?;
+            match save.game {
+                RulesetId::Terminal => Game::Terminal,
+                RulesetId::Alpha => Game::Alpha,
+            }
+        }
+        (None, Some(g)) => g,
+        (None, None) => return Err(CliError::usage("error: name the game: terminal or alpha")),
+    };
+    match game {
         Game::Terminal => host_game::<terminal::Match, _>(args, &set, keys),
         Game::Alpha => {
             // The host's player sees the table before each answer.
@@ -195,6 +212,14 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
     set: &CardSet,
     mut front: F,
 ) -> Result<(), CliError> {
+    if let Some(path) = &args.resume {
+        return resume::<R, F>(&args, path, set, front);
+    }
+    let game = if R::ID == RulesetId::Alpha {
+        Game::Alpha
+    } else {
+        Game::Terminal
+    };
     let n = args.seats;
     if !R::SEATS.contains(&n) {
         return Err(CliError::usage(format!(
@@ -208,10 +233,10 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
     let mut cards: Vec<Option<Vec<CardNumber>>> = vec![None; n];
     if let Some(c) = &args.cards {
         players[0] = Player::Person;
-        cards[0] = Some(read_cards(args.game, c, set)?);
+        cards[0] = Some(read_cards(game, c, set)?);
     }
     for text in &args.cpus {
-        let (seat, strength, brought) = parse_cpu(args.game, text, set)?;
+        let (seat, strength, brought) = parse_cpu(game, text, set)?;
         if seat.index() >= n {
             return Err(CliError::usage(format!(
                 "--cpu {}: the table has {n} seats",
@@ -225,8 +250,7 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
             )));
         }
         players[seat.index()] = Player::Cpu(strength);
-        cards[seat.index()] =
-            Some(brought.unwrap_or_else(|| default_cards(args.game, seat, seed, set)));
+        cards[seat.index()] = Some(brought.unwrap_or_else(|| default_cards(game, seat, seed, set)));
     }
     let code = args.code.clone().unwrap_or_else(|| {
         format!(
@@ -238,27 +262,9 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
         .name
         .clone()
         .unwrap_or_else(|| "bterm table".to_string());
-    let addr: SocketAddr = SocketAddr::from(([0, 0, 0, 0], args.port));
-    let link = HostLink::bind(addr).map_err(|e| {
-        CliError::failed(format!(
-            "error: cannot open UDP port {}: {e} (is another table running? try --port)",
-            args.port
-        ))
-    })?;
+    let link = open_link(args.port)?;
     let port = link.addr().port();
-    let _announcement = if args.no_announce {
-        None
-    } else {
-        match discover::announce(&table_name, R::ID, n, port) {
-            Ok(a) => Some(a),
-            Err(e) => {
-                say(&format!(
-                    "(the table is not announced on the LAN: {e}; players join by address)"
-                ));
-                None
-            }
-        }
-    };
+    let _announcement = announce::<R>(&args, &table_name, n, port);
     say(&format!(
         "Table \"{table_name}\" open on UDP port {port} · {:?} · {n} seats · JOIN CODE {code}",
         R::ID
@@ -280,6 +286,8 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
             players: players.clone(),
             cards,
             seed,
+            autosave: autosave_path(),
+            halt_after: None,
         },
         Box::new(|l| say(&format!("[table] {l}"))),
     );
@@ -294,6 +302,85 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
             ))
         })?;
     say("Every seat is taken: the game begins.");
+    if let Some(p) = autosave_path() {
+        say(&format!(
+            "(kept as it goes in {}: if this host stops, bterm host --resume that file)",
+            p.display()
+        ));
+    }
+    let played = host.play(&mut table, set, &mut front);
+    keep_replay(&Replay::of(&table), args.save.as_deref())?;
+    played.map_err(|e| CliError::failed(format!("error: {e}")))?;
+    if let Some(o) = table.game().outcome() {
+        say(&format!("Game over: {}", outcome_words(o)));
+    }
+    Ok(())
+}
+
+fn open_link(port: u16) -> Result<HostLink, CliError> {
+    HostLink::bind(SocketAddr::from(([0, 0, 0, 0], port))).map_err(|e| {
+        CliError::failed(format!(
+            "error: cannot open UDP port {port}: {e} (is another table running? try --port)"
+        ))
+    })
+}
+
+fn announce<R: Lan>(
+    args: &HostArgs,
+    table: &str,
+    seats: usize,
+    port: u16,
+) -> Option<discover::Announcement> {
+    if args.no_announce {
+        return None;
+    }
+    match discover::announce(table, R::ID, seats, port) {
+        Ok(a) => Some(a),
+        Err(e) => {
+            say(&format!(
+                "(the table is not announced on the LAN: {e}; players join by address)"
+            ));
+            None
+        }
+    }
+}
+
+/// Where a host keeps its game as it goes: the data folder's
+/// `lan-table.ron` (the host's own file, replaced game by game).
+fn autosave_path() -> Option<PathBuf> {
+    crate::save::data_dir().map(|d| d.join("lan-table.ron"))
+}
+
+fn resume<R: Lan, F: People<R, Error = CliError>>(
+    args: &HostArgs,
+    path: &Path,
+    set: &CardSet,
+    mut front: F,
+) -> Result<(), CliError> {
+    let save = Autosave::load(path)
+        .map_err(|e| CliError::failed(format!("error: {}", escape_lines(&e))))?;
+    let link = open_link(args.port)?;
+    let port = link.addr().port();
+    let n = save.players.len();
+    let _announcement = announce::<R>(args, &save.table, n, port);
+    // Kept as it goes on in the host's own file (a file the user named is
+    // only read).
+    let (mut host, mut table) = Host::<R>::resume(
+        link,
+        &save,
+        autosave_path(),
+        set,
+        Box::new(|l| say(&format!("[table] {l}"))),
+    )
+    .map_err(|e| CliError::failed(format!("error: {e}")))?;
+    say(&format!(
+        "Table \"{}\" open again on UDP port {port} · {:?} · {n} seats · JOIN CODE {} · {} actions played",
+        save.table,
+        R::ID,
+        save.code,
+        table.actions().len()
+    ));
+    say("The players rejoin their seats (bterm join does it by itself within a minute).");
     let played = host.play(&mut table, set, &mut front);
     keep_replay(&Replay::of(&table), args.save.as_deref())?;
     played.map_err(|e| CliError::failed(format!("error: {e}")))?;

@@ -7,6 +7,9 @@
 //! illegal message is refused and logged, and changes nothing.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
 use super::Lan;
@@ -18,7 +21,7 @@ use super::protocol::{
 use crate::ai::Strength;
 use crate::cards::{CardNumber, CardSet};
 use crate::replay::Replay;
-use crate::rules::{Question, Reply, Seat};
+use crate::rules::{Question, Reply, RulesetId, Seat};
 use crate::session::{People, Player, Table};
 
 /// How long a dropped player may take to come back to its seat; after
@@ -45,6 +48,56 @@ pub struct HostOptions {
     pub cards: Vec<Option<Vec<CardNumber>>>,
     /// The game's seed.
     pub seed: u64,
+    /// Where to keep the game so far, so a host that dies can start again
+    /// where it was ([`Host::resume`]).
+    pub autosave: Option<PathBuf>,
+    /// Stop as if the host died once the table has changed this many
+    /// times (for tests of [`Host::resume`]).
+    pub halt_after: Option<u64>,
+}
+
+/// What a host keeps on disk while its game runs (`bterm host --resume`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Autosave {
+    /// The protocol version of the host that wrote it.
+    pub version: u32,
+    /// The game.
+    pub game: RulesetId,
+    /// The table's name.
+    pub table: String,
+    /// Its join code.
+    pub code: String,
+    /// Its seed.
+    pub seed: u64,
+    /// Who plays each seat, in words (`human`, `easy`, `remote`…).
+    pub players: Vec<String>,
+    /// Each remote seat's player: name, rejoin token, cards.
+    pub remotes: Vec<Option<SavedSeat>>,
+    /// The game so far, as a replay file holds it (RON).
+    pub replay: String,
+}
+
+/// A remote seat's player, as an autosave keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedSeat {
+    /// The player's name.
+    pub name: String,
+    /// The token it rejoins with.
+    pub token: u64,
+    /// Its team or deck.
+    pub cards: Vec<CardNumber>,
+}
+
+impl Autosave {
+    /// Reads an autosave file (a regular file of bounded size).
+    pub fn load(path: &Path) -> Result<Autosave, String> {
+        let shown = path.display().to_string();
+        let text = crate::save::read_text(path, 16 << 20).map_err(|e| format!("{shown}: {e}"))?;
+        crate::cards::read_ron(&text)
+            .map_err(|e| format!("{shown}: not a bterm table autosave: {e}"))
+    }
 }
 
 /// Why hosting stopped.
@@ -94,6 +147,8 @@ pub struct Host<R: Lan> {
     /// Per seat: the question sent to it and not yet answered.
     sent: Vec<Option<Sent<R::Action>>>,
     asked: u64,
+    /// The table's changes when it was last autosaved.
+    saved_at: Option<u64>,
     log: Box<dyn FnMut(&str) + Send>,
 }
 
@@ -117,6 +172,7 @@ impl<R: Lan> Host<R> {
             pending: Vec::new(),
             sent: vec![None; n],
             asked: 0,
+            saved_at: None,
             log,
         }
     }
@@ -168,6 +224,117 @@ impl<R: Lan> Host<R> {
         Ok(Some(table))
     }
 
+    /// A host for a game an autosave kept: the table as it was (every
+    /// action applied again, the state hash checked), the remote seats
+    /// waiting for their players to rejoin.
+    pub fn resume(
+        link: HostLink,
+        save: &Autosave,
+        autosave: Option<PathBuf>,
+        cards: &CardSet,
+        log: Box<dyn FnMut(&str) + Send>,
+    ) -> Result<(Host<R>, Table<R>), HostError> {
+        if save.game != R::ID {
+            return Err(HostError::Setup(format!(
+                "the autosave is of a {:?} table, not {:?}",
+                save.game,
+                R::ID
+            )));
+        }
+        let players: Vec<Player> = save
+            .players
+            .iter()
+            .map(|p| p.parse::<Player>())
+            .collect::<Result<_, _>>()
+            .map_err(|e| HostError::Setup(format!("the autosave's seats: {e}")))?;
+        let replay = Replay::<R>::parse(&save.replay, "the autosave's game")
+            .map_err(|e| HostError::Setup(e.to_string()))?;
+        let mut table: Table<R> = Table::new(replay.setup.clone(), cards, players.clone())
+            .map_err(|e| HostError::Setup(format!("the autosave's game cannot start: {e}")))?;
+        for (i, &(seat, action)) in replay.actions.iter().enumerate() {
+            table.apply(seat, action).map_err(|e| {
+                HostError::Setup(format!("the autosave's action {} is refused: {e}", i + 1))
+            })?;
+        }
+        if table.game().state_hash() != replay.final_hash {
+            return Err(HostError::Setup(
+                "the autosave's game does not play back to where it was (other card data or rules)"
+                    .to_string(),
+            ));
+        }
+        let n = players.len();
+        let mut cards_of: Vec<Option<Vec<CardNumber>>> =
+            R::seat_cards(table.setup()).into_iter().map(Some).collect();
+        cards_of.resize(n, None);
+        let options = HostOptions {
+            table: save.table.clone(),
+            code: save.code.clone(),
+            players,
+            cards: cards_of,
+            seed: save.seed,
+            autosave,
+            halt_after: None,
+        };
+        let mut host = Host::new(link, options, log);
+        for (i, saved) in save.remotes.iter().enumerate().take(n) {
+            host.remotes[i] = saved.as_ref().map(|s| Remote {
+                name: s.name.clone(),
+                client: None,
+                token: s.token,
+                cards: s.cards.clone(),
+                dropped: Some(Instant::now()),
+                replaced: false,
+            });
+        }
+        Ok((host, table))
+    }
+
+    /// Keeps the game so far in the autosave file, if there is one.
+    fn autosave(&mut self, table: &Table<R>) {
+        let Some(path) = self.options.autosave.clone() else {
+            return;
+        };
+        if self.saved_at == Some(table.changes()) {
+            return;
+        }
+        self.saved_at = Some(table.changes());
+        let save = Autosave {
+            version: PROTOCOL_VERSION,
+            game: R::ID,
+            table: self.options.table.clone(),
+            code: self.options.code.clone(),
+            seed: self.options.seed,
+            players: self
+                .options
+                .players
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            remotes: self
+                .remotes
+                .iter()
+                .map(|r| {
+                    r.as_ref().map(|r| SavedSeat {
+                        name: r.name.clone(),
+                        token: r.token,
+                        cards: r.cards.clone(),
+                    })
+                })
+                .collect(),
+            replay: crate::cards::write_ron(&Replay::of(table)).unwrap_or_default(),
+        };
+        let written = crate::cards::write_ron(&save)
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                crate::save::write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())
+            });
+        if let Err(e) = written {
+            let line = format!("the autosave {} cannot be written: {e}", path.display());
+            self.say(&line);
+            self.options.autosave = None;
+        }
+    }
+
     /// Plays the match to its end: remote seats through the LAN, the
     /// others through `local` (the host's keyboard) and the CPU. Every
     /// client is sent the replay at the end.
@@ -189,6 +356,12 @@ impl<R: Lan> Host<R> {
         };
         let played = crate::session::drive(table, cards, &mut front);
         let Front { host, .. } = front;
+        if let Err(Stop::Halted) = played {
+            // A test's stand-in for a crash: no goodbye, nothing more sent.
+            return Err(HostError::Front(
+                "the host stopped (halt_after)".to_string(),
+            ));
+        }
         host.flush(table);
         if let Some(outcome) = table.game().outcome() {
             let replay = crate::cards::write_ron(&Replay::of(table)).unwrap_or_default();
@@ -196,7 +369,10 @@ impl<R: Lan> Host<R> {
         }
         // Let the last messages go before the link closes.
         std::thread::sleep(Duration::from_millis(200));
-        played.map_err(|e| HostError::Front(e.to_string()))
+        played.map_err(|e| match e {
+            Stop::Local(e) => HostError::Front(e.to_string()),
+            Stop::Halted => HostError::Front("the host stopped (halt_after)".to_string()),
+        })
     }
 
     fn say(&mut self, line: &str) {
@@ -668,20 +844,37 @@ struct Front<'a, R: Lan, P> {
     cards: &'a CardSet,
 }
 
+/// Why the host's front end stopped the driver.
+enum Stop<E> {
+    /// The host's own front end gave up.
+    Local(E),
+    /// `halt_after` was reached.
+    Halted,
+}
+
 impl<R: Lan, P: People<R>> People<R> for Front<'_, R, P> {
-    type Error = P::Error;
+    type Error = Stop<P::Error>;
 
     fn ask(
         &mut self,
         table: &Table<R>,
         seat: Seat,
         question: &Question<R::Ask, R::Action>,
-    ) -> Result<Option<Reply<R::Action>>, P::Error> {
+    ) -> Result<Option<Reply<R::Action>>, Stop<P::Error>> {
+        if self
+            .host
+            .options
+            .halt_after
+            .is_some_and(|n| table.changes() >= n)
+        {
+            return Err(Stop::Halted);
+        }
+        self.host.autosave(table);
         if table.player(seat) == Some(Player::Remote) {
             return Ok(self.host.ask_remote(table, seat, question, self.cards));
         }
         self.host.flush(table);
-        self.local.ask(table, seat, question)
+        self.local.ask(table, seat, question).map_err(Stop::Local)
     }
 
     fn show(&mut self, events: &[R::Event]) {

@@ -71,6 +71,7 @@ impl FromStr for Player {
         match t.as_str() {
             "human" | "person" | "player" => Ok(Player::Person),
             "cpu" => Ok(Player::Cpu(Strength::Normal)),
+            "remote" => Ok(Player::Remote),
             _ => t
                 .parse::<Strength>()
                 .map(Player::Cpu)
