@@ -11,7 +11,7 @@ export CARGO_TERM_COLOR ?= never
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers libclang-dev
 
-.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection alpha-soak alpha-strength scans frames pyenv screenshot screenshots fuzz decoys
+.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection alpha-soak alpha-strength lan-soak scans frames pyenv screenshot screenshots fuzz decoys
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -47,6 +47,8 @@ test-core:
 	if [ "$$n" != 0 ]; then echo "error: the core pulls in Bevy ($$n bevy crates without the arena feature)"; exit 1; fi; \
 	echo "core dependency tree: no Bevy"
 	cargo test --workspace --no-default-features --all-targets
+	# A short LAN soak on loopback (make lan-soak runs the long one).
+	cargo run -q --no-default-features --example lan_soak -- 12
 
 # Random and damaged images, card files, replays and tunables (tests/fuzz.rs):
 # make test runs 48 cases a target; this runs FUZZ_CASES (about 8 min here).
@@ -128,6 +130,14 @@ bench-frame: deps
 alpha-soak:
 	BTERM_ALPHA_REPLAYS=10000 cargo test --release --no-default-features --test alpha_view replays -- --nocapture
 	BTERM_ALPHA_CASES=2000 cargo test --release --no-default-features --test alpha_play random_play_with
+
+# LAN play on loopback: LAN_GAMES Terminal Battles and a tenth as many Card
+# Game Alpha games, a host and two CPU clients each; no desync, memory flat,
+# the round trip from an answer to every client's events (README).
+LAN_GAMES ?= 1000
+lan-soak:
+	cargo run --release --no-default-features --example lan_soak -- $(LAN_GAMES)
+	cargo run --release --no-default-features --example lan_soak -- $$(( $(LAN_GAMES) / 10 )) alpha
 
 ALPHA_GAMES ?= 1000
 alpha-strength:

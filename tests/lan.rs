@@ -365,6 +365,33 @@ fn another_protocol_version_and_bad_messages_are_refused_and_change_nothing() {
     let rude = raw(addr);
     rude.send(b"\x00\xffnot json".to_vec());
     assert!(matches!(next_message(&rude), ToClient::Refused { .. }));
+    // A spectator that floods the table is let go.
+    let flood = raw(addr);
+    flood.send(encode(&ToHost::<terminal::Match>::Hello(Hello {
+        role: Role::Spectator,
+        version: PROTOCOL_VERSION,
+        ..hello.clone()
+    })));
+    assert!(matches!(
+        next_message(&flood),
+        ToClient::Welcome { seat: None, .. }
+    ));
+    for _ in 0..300 {
+        flood.send(encode(&ToHost::<terminal::Match>::Answer {
+            asked: 1,
+            reply: bterm::rules::Reply::Pass,
+        }));
+    }
+    let start = Instant::now();
+    loop {
+        match flood.recv(Duration::from_millis(100)) {
+            Some(FromHost::Closed(_)) => break,
+            _ => assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "a flooding client stays"
+            ),
+        }
+    }
     // A seated player sends garbage, out-of-turn and illegal answers: each
     // is refused, and the game goes on to its end.
     let player = raw(addr);
@@ -377,7 +404,19 @@ fn another_protocol_version_and_bad_messages_are_refused_and_change_nothing() {
         ToClient::Welcome { seat: Some(_), .. }
     ));
     player.send(b"{\"Answer\":{\"asked\":1}}".to_vec());
-    player.send(vec![b'['; 600 * 1024]);
+    // A message over the size limit: its sender is let go at once.
+    let big = raw(addr);
+    big.send(vec![b'['; 600 * 1024]);
+    let start = Instant::now();
+    loop {
+        match big.recv(Duration::from_millis(100)) {
+            Some(FromHost::Closed(_)) => break,
+            _ => assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "an oversized sender stays"
+            ),
+        }
+    }
     player.send(encode(&ToHost::<terminal::Match>::Answer {
         asked: 999,
         reply: bterm::rules::Reply::Pass,
@@ -617,4 +656,55 @@ fn a_host_that_stops_starts_again_from_its_autosave_and_the_player_rejoins() {
         "{log:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two Terminal Battles that differ only in P1's secret stance look the
+/// same to P2's client until the clash resolves: while the stances are
+/// pressed, and while P2 answers P1's Alpha Strike.
+#[test]
+fn a_terminal_client_never_sees_the_other_stance_before_the_clash() {
+    use bterm::glossary::BattleType;
+    use bterm::rules::Seat;
+    use bterm::rules::terminal::{Action, Side};
+    let set = CardSet::embedded();
+    let mut setup = terminal::Setup::new(vec![number("Dα-001")], vec![number("Dα-021")], 2);
+    setup.tunables.alpha_group = 1;
+    let start = terminal::Match::from_setup(&setup, &set).unwrap();
+    assert!(
+        start
+            .legal_actions(Side::P1)
+            .contains(&Action::AlphaAttack(BattleType::B)),
+        "P1 may make an Alpha Strike: {:?}",
+        start.legal_actions(Side::P1)
+    );
+    let p2_sees = |m: &terminal::Match| serde_json::to_string(&m.lan_view(Some(Seat::P2))).unwrap();
+    let strike = |stance| {
+        let mut m = start.clone();
+        m.apply(Side::P1, Action::AlphaAttack(stance)).unwrap();
+        m
+    };
+    let (mut b, mut c) = (strike(BattleType::B), strike(BattleType::C));
+    assert_ne!(b, c);
+    assert_eq!(
+        p2_sees(&b),
+        p2_sees(&c),
+        "P2 sees P1's stance while pressing its own"
+    );
+    for m in [&mut b, &mut c] {
+        m.apply(Side::P2, Action::Stance(BattleType::A)).unwrap();
+        assert!(
+            m.legal_actions(Side::P2)
+                .contains(&Action::AlphaBlock(true))
+        );
+    }
+    assert_eq!(
+        p2_sees(&b),
+        p2_sees(&c),
+        "P2 sees P1's stance before answering the Alpha Strike"
+    );
+    // P1 itself sees its own stance, and the seed is nobody's.
+    assert_ne!(
+        serde_json::to_string(&b.lan_view(Some(Seat::P1))).unwrap(),
+        serde_json::to_string(&c.lan_view(Some(Seat::P1))).unwrap()
+    );
 }

@@ -157,7 +157,7 @@ fn default_cards(game: Game, seat: Seat, seed: u64, set: &CardSet) -> Vec<CardNu
     match game {
         Game::Alpha => {
             let names: Vec<&str> = alpha::deck::EMBEDDED.iter().map(|(n, _)| *n).collect();
-            let name = names[(seat.index() + seed as usize) % names.len()];
+            let name = names[seat.index().wrapping_add(seed as usize) % names.len()];
             alpha::deck::embedded(name, set)
                 .and_then(Result::ok)
                 .unwrap_or_default()
@@ -173,6 +173,13 @@ fn default_cards(game: Game, seat: Seat, seed: u64, set: &CardSet) -> Vec<CardNu
 }
 
 pub(super) fn host(args: HostArgs) -> Result<(), CliError> {
+    if let Some(t) = args.timer
+        && !(t > 0.0 && t <= 86_400.0)
+    {
+        return Err(CliError::usage(format!(
+            "--timer {t}: give a number of seconds above 0 and at most 86400"
+        )));
+    }
     save_is_free(args.save.as_deref())?;
     let set = load_set(None)?;
     let keys = Keyboard {
@@ -228,7 +235,9 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
             R::SEATS.end()
         )));
     }
-    let seed = args.seed.unwrap_or_else(crate::session::clock_seed);
+    // Not from the clock: a player who could guess the seed would know
+    // every hidden card.
+    let seed = args.seed.unwrap_or_else(crate::net::random_u64);
     let mut players = vec![Player::Remote; n];
     let mut cards: Vec<Option<Vec<CardNumber>>> = vec![None; n];
     if let Some(c) = &args.cards {
@@ -252,12 +261,10 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
         players[seat.index()] = Player::Cpu(strength);
         cards[seat.index()] = Some(brought.unwrap_or_else(|| default_cards(game, seat, seed, set)));
     }
-    let code = args.code.clone().unwrap_or_else(|| {
-        format!(
-            "{:04}",
-            crate::fingerprint::fnv1a(&seed.to_le_bytes()) % 10_000
-        )
-    });
+    let code = args
+        .code
+        .clone()
+        .unwrap_or_else(|| format!("{:04}", crate::net::random_u64() % 10_000));
     let table_name = args
         .name
         .clone()
@@ -449,7 +456,7 @@ impl<R: Lan> Seatside<R> for TextSeat<'_> {
         say(&format!("Seats — {}", line.join(" · ")));
     }
 
-    fn update(&mut self, events: &[R::Event], _: &R::View) {
+    fn update(&mut self, _: u64, events: &[R::Event], _: &R::View) {
         for e in events {
             say(&R::describe(e, self.keys.cards));
         }
@@ -538,12 +545,20 @@ pub(super) fn join_command(args: JoinArgs) -> Result<(), CliError> {
     if game.is_none()
         && let Some(c) = &args.cards
     {
-        let deck = read_cards(Game::Alpha, c, &set).is_ok();
-        let team = read_cards(Game::Terminal, c, &set).is_ok();
-        game = match (deck, team) {
-            (true, false) => Some(Game::Alpha),
-            (false, true) => Some(Game::Terminal),
-            _ => None,
+        let deck = read_cards(Game::Alpha, c, &set);
+        let team = read_cards(Game::Terminal, c, &set);
+        game = match (&deck, &team) {
+            (Ok(_), Err(_)) => Some(Game::Alpha),
+            (Err(_), Ok(_)) => Some(Game::Terminal),
+            (Err(d), Err(t)) => {
+                return Err(CliError::usage(format!(
+                    "error: \"{}\" is neither a deck nor a team.\n  as a deck (Card Game Alpha): {}\n  as a team (Terminal Battle): {}",
+                    super::escape(c),
+                    d.message.trim_start_matches("error: "),
+                    t.message.trim_start_matches("error: ")
+                )));
+            }
+            (Ok(_), Ok(_)) => None,
         };
     }
     for _ in 0..2 {
@@ -584,9 +599,13 @@ fn resolve(text: &str) -> Result<SocketAddr, CliError> {
     if let Ok(ip) = text.trim_matches(['[', ']']).parse::<IpAddr>() {
         return Ok(SocketAddr::new(ip, DEFAULT_PORT));
     }
+    // A name may give IPv6 and IPv4 addresses; a table listens on IPv4.
     [text.to_string(), format!("{text}:{DEFAULT_PORT}")]
         .iter()
-        .find_map(|t| t.to_socket_addrs().ok().and_then(|mut a| a.next()))
+        .find_map(|t| {
+            let all: Vec<SocketAddr> = t.to_socket_addrs().ok()?.collect();
+            all.iter().find(|a| a.is_ipv4()).or(all.first()).copied()
+        })
         .ok_or_else(|| {
             CliError::usage(format!(
                 "error: \"{}\" is not an address: write HOST or HOST:PORT (e.g. 192.168.1.20:{DEFAULT_PORT})",

@@ -49,8 +49,9 @@ pub trait Seatside<R: Lan> {
     fn welcome(&mut self, table: &str, seat: Option<Seat>);
     /// The seats, as they fill or change.
     fn lobby(&mut self, seats: &[SeatLine]);
-    /// What happened, and the view after it.
-    fn update(&mut self, events: &[R::Event], view: &R::View);
+    /// What happened, and the view after it (`step`: the table's count of
+    /// changes after these events).
+    fn update(&mut self, step: u64, events: &[R::Event], view: &R::View);
     /// A question for the client's seat; `Ok(None)` when no answer came.
     fn ask(
         &mut self,
@@ -86,6 +87,9 @@ pub enum JoinError {
     /// The host refused the client.
     #[error("the table refused to seat you: {0}")]
     Refused(String),
+    /// The host closed the table before the game's end.
+    #[error("the table closed before the game's end: {0}")]
+    Closed(String),
     /// The table plays another game.
     #[error("the table plays {0:?}")]
     OtherGame(RulesetId),
@@ -132,9 +136,11 @@ pub fn join<R: Lan, S: Seatside<R>>(
         received: Vec::new(),
         messages: 0,
         dropped: false,
+        welcomes: 0,
     };
     let mut lost: Option<(Instant, String)> = None;
     loop {
+        let welcomes = state.welcomes;
         let result = connect(options.addr).and_then(|link| {
             link.send(encode(&ToHost::<R>::Hello(hello.clone())));
             state.session(&link, options, cards, front)
@@ -146,6 +152,10 @@ pub fn join<R: Lan, S: Seatside<R>>(
                 if state.token.is_some() =>
             {
                 let why = e.to_string();
+                if state.welcomes > welcomes {
+                    // It was back in its seat: a new drop, a new minute.
+                    lost = None;
+                }
                 let (since, first) = lost.get_or_insert_with(|| (Instant::now(), why.clone()));
                 if since.elapsed() >= REJOIN_WINDOW {
                     return Err(JoinError::Lost(format!(
@@ -189,6 +199,8 @@ struct Joined<R: Lan> {
     received: Vec<Vec<u8>>,
     messages: usize,
     dropped: bool,
+    /// Welcomes received, on any connection.
+    welcomes: usize,
 }
 
 impl<R: Lan> Joined<R> {
@@ -231,6 +243,7 @@ impl<R: Lan> Joined<R> {
                     }
                     self.seat = seat;
                     self.token = seat.map(|_| rejoin);
+                    self.welcomes += 1;
                     front.welcome(&table, seat);
                 }
                 ToClient::Refused { game, .. } if game != R::ID => {
@@ -238,8 +251,8 @@ impl<R: Lan> Joined<R> {
                 }
                 ToClient::Refused { why, .. } => return Err(JoinError::Refused(why)),
                 ToClient::Lobby(lines) => front.lobby(&lines),
-                ToClient::Update { events, view, .. } => {
-                    front.update(&events, &view);
+                ToClient::Update { step, events, view } => {
+                    front.update(step, &events, &view);
                     self.view = Some(view);
                 }
                 ToClient::Ask(asked) => {
@@ -255,6 +268,7 @@ impl<R: Lan> Joined<R> {
                     }
                 }
                 ToClient::Refusal(why) => front.note(&why),
+                ToClient::Closed(why) => return Err(JoinError::Closed(why)),
                 ToClient::Over { outcome, replay } => {
                     let replay = Replay::<R>::parse(&replay, "the host's replay")
                         .map_err(|e| JoinError::Replay(e.to_string()))?;
@@ -289,7 +303,7 @@ impl<R: Lan, F: FnMut(&[R::Event])> Seatside<R> for CpuSeat<F> {
 
     fn welcome(&mut self, _: &str, _: Option<Seat>) {}
     fn lobby(&mut self, _: &[SeatLine]) {}
-    fn update(&mut self, events: &[R::Event], _: &R::View) {
+    fn update(&mut self, _: u64, events: &[R::Event], _: &R::View) {
         (self.watch)(events);
     }
     fn ask(

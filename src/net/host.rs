@@ -31,6 +31,10 @@ pub const REJOIN_WINDOW: Duration = Duration::from_secs(60);
 /// How long a connected client may take to say who it is.
 const HELLO_WAIT: Duration = Duration::from_secs(10);
 
+/// The most spectators a table takes (the link takes 16 clients in all,
+/// so seats are left for the players and their rejoins).
+const MAX_SPECTATORS: usize = 8;
+
 /// The strength of the CPU that takes over a seat whose player did not
 /// come back.
 const STAND_IN: Strength = Strength::Normal;
@@ -130,7 +134,27 @@ struct Remote {
 struct Sent<A> {
     asked: u64,
     at: Instant,
+    /// The question's answers and default: a question that changed is
+    /// asked anew (a new number, its own time, no early answer).
+    answers: Vec<A>,
+    on_timeout: Option<A>,
     early: Option<Reply<A>>,
+}
+
+impl<A: PartialEq + Clone> Sent<A> {
+    fn new(asked: u64, answers: &[A], on_timeout: Option<A>) -> Sent<A> {
+        Sent {
+            asked,
+            at: Instant::now(),
+            answers: answers.to_vec(),
+            on_timeout,
+            early: None,
+        }
+    }
+
+    fn is(&self, answers: &[A], on_timeout: &Option<A>) -> bool {
+        self.answers == answers && &self.on_timeout == on_timeout
+    }
 }
 
 /// The host of a LAN table.
@@ -234,6 +258,12 @@ impl<R: Lan> Host<R> {
         cards: &CardSet,
         log: Box<dyn FnMut(&str) + Send>,
     ) -> Result<(Host<R>, Table<R>), HostError> {
+        if save.version != PROTOCOL_VERSION {
+            return Err(HostError::Setup(format!(
+                "the autosave was written by a bterm speaking LAN protocol {}; this one speaks {PROTOCOL_VERSION}",
+                save.version
+            )));
+        }
         if save.game != R::ID {
             return Err(HostError::Setup(format!(
                 "the autosave is of a {:?} table, not {:?}",
@@ -363,9 +393,19 @@ impl<R: Lan> Host<R> {
             ));
         }
         host.flush(table);
-        if let Some(outcome) = table.game().outcome() {
-            let replay = crate::cards::write_ron(&Replay::of(table)).unwrap_or_default();
-            host.broadcast(&ToClient::<R>::Over { outcome, replay });
+        match table.game().outcome() {
+            Some(outcome) => {
+                let replay = crate::cards::write_ron(&Replay::of(table)).unwrap_or_default();
+                host.broadcast(&ToClient::<R>::Over { outcome, replay });
+                // Over: nothing to resume.
+                if let Some(path) = &host.options.autosave {
+                    let _ = std::fs::remove_file(path);
+                }
+            }
+            None => host.broadcast(&ToClient::<R>::Closed(match &played {
+                Err(Stop::Local(e)) => format!("the host stopped the game: {e}"),
+                _ => "the game stopped before its end".to_string(),
+            })),
         }
         // Let the last messages go before the link closes.
         std::thread::sleep(Duration::from_millis(200));
@@ -574,6 +614,17 @@ impl<R: Lan> Host<R> {
             name
         };
         if h.role == Role::Spectator {
+            let watching = self
+                .clients
+                .values()
+                .filter(|c| **c == Client::Watching)
+                .count();
+            if watching >= MAX_SPECTATORS {
+                return self.refuse(
+                    id,
+                    &format!("the table has {MAX_SPECTATORS} spectators already"),
+                );
+            }
             self.clients.insert(id, Client::Watching);
             self.send(
                 id,
@@ -606,10 +657,10 @@ impl<R: Lan> Host<R> {
         }
         // Back to a seat after a drop.
         if let Some(token) = h.rejoin {
-            let back = self.remotes.iter().position(|r| {
-                r.as_ref()
-                    .is_some_and(|r| r.token == token && r.client.is_none() && !r.replaced)
-            });
+            let back = self
+                .remotes
+                .iter()
+                .position(|r| r.as_ref().is_some_and(|r| r.token == token && !r.replaced));
             let Some(i) = back else {
                 return self.refuse(
                     id,
@@ -617,9 +668,15 @@ impl<R: Lan> Host<R> {
                 );
             };
             let seat = Seat::new(i).unwrap_or(Seat::P1);
-            if let Some(r) = &mut self.remotes[i] {
-                r.client = Some(id);
+            // The token is the seat's: an old connection the host still
+            // holds (it has not timed out yet) is let go.
+            let old = self.remotes[i].as_mut().and_then(|r| {
                 r.dropped = None;
+                r.client.replace(id)
+            });
+            if let Some(old) = old.filter(|&o| o != id) {
+                self.clients.remove(&old);
+                self.link.drop_client(old);
             }
             self.clients.insert(id, Client::Seated(seat));
             self.welcome(id, seat, token);
@@ -655,9 +712,7 @@ impl<R: Lan> Host<R> {
             return self.refuse(id, &why);
         }
         let seat = Seat::new(i).unwrap_or(Seat::P1);
-        let token = crate::fingerprint::fnv1a(
-            format!("{id}:{i}:{:?}:{}", Instant::now(), self.options.seed).as_bytes(),
-        );
+        let token = super::random_u64();
         self.remotes[i] = Some(Remote {
             name: name.clone(),
             client: Some(id),
@@ -718,21 +773,18 @@ impl<R: Lan> Host<R> {
             Reply::Act(a) => q.answers.contains(a),
             Reply::Pass => q.on_timeout.is_none(),
         };
-        // Asked already (ahead, or before a refusal): its answer may be here.
+        // Asked already (ahead, or before a refusal) the same question: its
+        // answer may be here, and its time runs from then.
         let sent = match self.sent[i].take() {
-            Some(s) => {
+            Some(s) if s.is(&q.answers, &q.on_timeout) => {
                 if let Some(r) = s.early.filter(|r| legal(r)) {
                     return Some(r);
                 }
                 s
             }
-            None => {
+            _ => {
                 self.asked += 1;
-                Sent {
-                    asked: self.asked,
-                    at: Instant::now(),
-                    early: None,
-                }
+                Sent::new(self.asked, &q.answers, q.on_timeout)
             }
         };
         let asked = sent.asked;
@@ -752,11 +804,11 @@ impl<R: Lan> Host<R> {
                 self.sent[i] = None;
                 return None;
             }
+            self.expire_greetings();
             let Some(m) = self
                 .link
                 .recv((deadline - now).min(Duration::from_millis(50)))
             else {
-                self.expire_greetings();
                 continue;
             };
             let Some((from, number, reply)) = self.inbound(m, Some(table), cards) else {
@@ -770,6 +822,10 @@ impl<R: Lan> Host<R> {
                         return Some(reply);
                     }
                     self.refused(from, "that is not one of the choices now");
+                    // The question stands: asked again, under its number.
+                    if let Some(id) = self.remotes[i].as_ref().and_then(|r| r.client) {
+                        self.send(id, &ToClient::Ask(Asked::of(asked, q)));
+                    }
                 }
                 Some(s) if s.asked == number => {
                     // An answer to a question sent ahead: kept until the
@@ -794,18 +850,22 @@ impl<R: Lan> Host<R> {
     fn ask_ahead(&mut self, table: &Table<R>, seat: Seat, cards: &CardSet) {
         for s in table.seats() {
             let k = s.index();
-            if s == seat || self.sent[k].is_some() || table.player(s) != Some(Player::Remote) {
+            if s == seat || table.player(s) != Some(Player::Remote) {
                 continue;
             }
             let Some(q) = table.question(s, cards) else {
+                // A question sent ahead that is no longer asked is dropped.
+                self.sent[k] = None;
                 continue;
             };
+            if self.sent[k]
+                .as_ref()
+                .is_some_and(|x| x.is(&q.answers, &q.on_timeout))
+            {
+                continue;
+            }
             self.asked += 1;
-            self.sent[k] = Some(Sent {
-                asked: self.asked,
-                at: Instant::now(),
-                early: None,
-            });
+            self.sent[k] = Some(Sent::new(self.asked, &q.answers, q.on_timeout));
             if let Some(id) = self.remotes[k].as_ref().and_then(|r| r.client) {
                 self.send(id, &ToClient::Ask(Asked::of(self.asked, &q)));
             }
@@ -874,6 +934,9 @@ impl<R: Lan, P: People<R>> People<R> for Front<'_, R, P> {
             return Ok(self.host.ask_remote(table, seat, question, self.cards));
         }
         self.host.flush(table);
+        // The remote seats asked at the same time (a stance) answer while
+        // the host's player thinks.
+        self.host.ask_ahead(table, seat, self.cards);
         self.local.ask(table, seat, question).map_err(Stop::Local)
     }
 

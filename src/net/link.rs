@@ -4,14 +4,19 @@
 //! host or client that waits for a person's key never lets the connection
 //! time out; the game's side talks to it through channels.
 
+use std::collections::HashMap;
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TrySendError, channel, sync_channel};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use renet::{ConnectionConfig, DefaultChannel, RenetClient, RenetServer, ServerEvent};
+use super::protocol::MAX_MESSAGE;
+use renet::{
+    ChannelConfig, ConnectionConfig, DefaultChannel, RenetClient, RenetServer, SendType,
+    ServerEvent,
+};
 use renet_netcode::{
     ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication,
     ServerConfig,
@@ -22,15 +27,41 @@ use renet_netcode::{
 const NETCODE_PROTOCOL: u64 = 0x6274_6572_6d00_0000 | super::protocol::PROTOCOL_VERSION as u64;
 
 /// How often the socket thread updates the connection.
-const TICK: Duration = Duration::from_millis(2);
+const TICK: Duration = Duration::from_millis(1);
 
 /// The most clients (players and spectators) a table takes.
 pub const MAX_CLIENTS: usize = 16;
 
-/// Messages the game's side has not read yet, at most (a client that
-/// floods the table loses what is over; an honest one sends a few per
-/// question).
-const INBOX: usize = 4096;
+/// Bytes from clients the host's game side has not read yet, at most: a
+/// client whose message would go over it is disconnected (an honest one
+/// sends a few small answers per question).
+const HOST_INBOX: usize = 16 << 20;
+
+/// Bytes from the host a client's game side has not read yet, at most.
+const CLIENT_INBOX: usize = 64 << 20;
+
+/// Messages a client may send in a second before it is disconnected.
+const RATE: u32 = 100;
+
+/// The channels both ends use: renet's reliable ordered channel, with room
+/// for a few of the largest messages a client may send, and more for the
+/// host's views.
+fn channels() -> ConnectionConfig {
+    let channel = |bytes: usize| {
+        vec![ChannelConfig {
+            channel_id: DefaultChannel::ReliableOrdered.into(),
+            max_memory_usage_bytes: bytes,
+            send_type: SendType::ReliableOrdered {
+                resend_time: Duration::from_millis(300),
+            },
+        }]
+    };
+    ConnectionConfig {
+        server_channels_config: channel(8 << 20),
+        client_channels_config: channel(4 * MAX_MESSAGE),
+        ..ConnectionConfig::default()
+    }
+}
 
 /// What the host's socket thread hands on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,6 +83,8 @@ enum Outbound {
 pub struct HostLink {
     out: Sender<Outbound>,
     inbound: Receiver<Inbound>,
+    /// Bytes of messages sent on by the socket thread and not yet read.
+    unread: Arc<AtomicUsize>,
     addr: SocketAddr,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -78,15 +111,19 @@ impl HostLink {
             authentication: ServerAuthentication::Unsecure,
         };
         let mut transport = NetcodeServerTransport::new(config, socket)?;
-        let mut server = RenetServer::new(ConnectionConfig::default());
+        let mut server = RenetServer::new(channels());
         let (out_tx, out_rx) = channel::<Outbound>();
-        let (in_tx, in_rx) = sync_channel::<Inbound>(INBOX);
+        let (in_tx, in_rx) = channel::<Inbound>();
         let stop = Arc::new(AtomicBool::new(false));
         let halt = Arc::clone(&stop);
+        let queued = Arc::new(AtomicUsize::new(0));
+        let unread = Arc::clone(&queued);
         let thread = std::thread::Builder::new()
             .name("bterm-host-link".into())
             .spawn(move || {
                 let mut last = Instant::now();
+                // Per client: the second its count started, and the count.
+                let mut rates: HashMap<u64, (Instant, u32)> = HashMap::new();
                 while !halt.load(Ordering::Relaxed) {
                     let t = Instant::now();
                     let dt = t - last;
@@ -100,6 +137,7 @@ impl HostLink {
                                 Inbound::Joined(client_id)
                             }
                             ServerEvent::ClientDisconnected { client_id, reason } => {
+                                rates.remove(&client_id);
                                 Inbound::Left(client_id, reason.to_string())
                             }
                         };
@@ -111,23 +149,58 @@ impl HostLink {
                         while let Some(m) =
                             server.receive_message(id, DefaultChannel::ReliableOrdered)
                         {
-                            match in_tx.try_send(Inbound::Message(id, m.to_vec())) {
-                                Ok(()) | Err(TrySendError::Full(_)) => {}
-                                Err(TrySendError::Disconnected(_)) => return,
+                            let rate = rates.entry(id).or_insert((t, 0));
+                            if t.duration_since(rate.0) >= Duration::from_secs(1) {
+                                *rate = (t, 0);
+                            }
+                            rate.1 += 1;
+                            let why = if m.len() > MAX_MESSAGE {
+                                Some(format!(
+                                    "it sent a message of {} bytes (at most {MAX_MESSAGE})",
+                                    m.len()
+                                ))
+                            } else if rate.1 > RATE {
+                                Some(format!("it sent over {RATE} messages in a second"))
+                            } else if queued.load(Ordering::Relaxed) + m.len() > HOST_INBOX {
+                                Some("the table has too much of its messages unread".to_string())
+                            } else {
+                                None
+                            };
+                            if let Some(why) = why {
+                                // Its other messages go with it.
+                                while server
+                                    .receive_message(id, DefaultChannel::ReliableOrdered)
+                                    .is_some()
+                                {}
+                                server.disconnect(id);
+                                if in_tx.send(Inbound::Left(id, why)).is_err() {
+                                    return;
+                                }
+                                break;
+                            }
+                            queued.fetch_add(m.len(), Ordering::Relaxed);
+                            if in_tx.send(Inbound::Message(id, m.to_vec())).is_err() {
+                                return;
                             }
                         }
                     }
                     while let Ok(o) = out_rx.try_recv() {
                         match o {
                             Outbound::Send(id, bytes) => {
-                                if server.is_connected(id)
-                                    && server.can_send_message(
-                                        id,
-                                        DefaultChannel::ReliableOrdered,
-                                        bytes.len(),
-                                    )
-                                {
+                                if !server.is_connected(id) {
+                                    continue;
+                                }
+                                if server.can_send_message(
+                                    id,
+                                    DefaultChannel::ReliableOrdered,
+                                    bytes.len(),
+                                ) {
                                     server.send_message(id, DefaultChannel::ReliableOrdered, bytes);
+                                } else {
+                                    // A client that cannot keep up is let go (it
+                                    // may rejoin and be sent the table afresh),
+                                    // never silently missing a message.
+                                    server.disconnect(id);
                                 }
                             }
                             Outbound::Drop(id) => {
@@ -146,6 +219,7 @@ impl HostLink {
         Ok(HostLink {
             out: out_tx,
             inbound: in_rx,
+            unread,
             addr,
             stop,
             thread: Some(thread),
@@ -169,7 +243,11 @@ impl HostLink {
 
     /// The next thing that happened, waiting at most `wait`.
     pub fn recv(&self, wait: Duration) -> Option<Inbound> {
-        self.inbound.recv_timeout(wait).ok()
+        let m = self.inbound.recv_timeout(wait).ok()?;
+        if let Inbound::Message(_, bytes) = &m {
+            self.unread.fetch_sub(bytes.len(), Ordering::Relaxed);
+        }
+        Some(m)
     }
 }
 
@@ -197,6 +275,8 @@ pub enum FromHost {
 pub struct ClientLink {
     out: Sender<Vec<u8>>,
     inbound: Receiver<FromHost>,
+    /// Bytes of messages sent on by the socket thread and not yet read.
+    unread: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -221,11 +301,13 @@ impl ClientLink {
         };
         let mut transport = NetcodeClientTransport::new(now(), auth, socket)
             .map_err(|e| std::io::Error::other(e.to_string()))?;
-        let mut client = RenetClient::new(ConnectionConfig::default());
+        let mut client = RenetClient::new(channels());
         let (out_tx, out_rx) = channel::<Vec<u8>>();
-        let (in_tx, in_rx) = sync_channel::<FromHost>(INBOX);
+        let (in_tx, in_rx) = channel::<FromHost>();
         let stop = Arc::new(AtomicBool::new(false));
         let halt = Arc::clone(&stop);
+        let queued = Arc::new(AtomicUsize::new(0));
+        let unread = Arc::clone(&queued);
         let thread = std::thread::Builder::new()
             .name("bterm-client-link".into())
             .spawn(move || {
@@ -247,8 +329,14 @@ impl ClientLink {
                         }
                     }
                     while let Some(m) = client.receive_message(DefaultChannel::ReliableOrdered) {
-                        // Blocks while the game's side is behind: the host's
-                        // messages are never dropped.
+                        if queued.load(Ordering::Relaxed) + m.len() > CLIENT_INBOX {
+                            let _ = in_tx.send(FromHost::Closed(format!(
+                                "the table sent over {} MiB this client has not read yet",
+                                CLIENT_INBOX >> 20
+                            )));
+                            return;
+                        }
+                        queued.fetch_add(m.len(), Ordering::Relaxed);
                         if in_tx.send(FromHost::Message(m.to_vec())).is_err() {
                             return;
                         }
@@ -276,6 +364,7 @@ impl ClientLink {
         Ok(ClientLink {
             out: out_tx,
             inbound: in_rx,
+            unread,
             stop,
             thread: Some(thread),
         })
@@ -290,7 +379,12 @@ impl ClientLink {
     /// nothing came in time.
     pub fn recv(&self, wait: Duration) -> Option<FromHost> {
         match self.inbound.recv_timeout(wait) {
-            Ok(m) => Some(m),
+            Ok(m) => {
+                if let FromHost::Message(bytes) = &m {
+                    self.unread.fetch_sub(bytes.len(), Ordering::Relaxed);
+                }
+                Some(m)
+            }
             Err(RecvTimeoutError::Timeout) => None,
             Err(RecvTimeoutError::Disconnected) => {
                 Some(FromHost::Closed("the connection ended".to_string()))

@@ -24,6 +24,20 @@ use crate::ai::{Cpu, Strength};
 use crate::cards::{CardNumber, CardSet};
 use crate::rules::{Seat, alpha, terminal};
 
+/// A random number from the operating system's randomness (through the
+/// standard library's hash keys): for seeds, join codes and rejoin tokens,
+/// which a player must not be able to guess from the time.
+pub fn random_u64() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.finish()
+}
+
 /// The port a table listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 47_820;
 

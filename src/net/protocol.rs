@@ -163,6 +163,8 @@ pub enum ToClient<R: Lan> {
     Ask(Asked<R>),
     /// The last answer was refused; the question stands.
     Refusal(String),
+    /// The host closed the table before the game's end, and why.
+    Closed(String),
     /// The game is over; the replay holds everything (nothing is hidden
     /// any more).
     Over {

@@ -75,19 +75,33 @@ impl Match {
 
     /// The match as `side` may know it (`None`: a spectator), for a LAN
     /// client to draw and its CPU to choose from: the seed is withheld (so
-    /// the dice cannot be read ahead), and so are the path digest and a
-    /// stance the other side pressed while its own is not yet in (both
-    /// are told once both are in). It cannot be played on faithfully.
+    /// the dice cannot be read ahead), and so are the path digest and the
+    /// other side's stance until the clash resolves (while the stances are
+    /// pressed, and while an Alpha Strike waits for its block answer). It
+    /// cannot be played on faithfully.
     pub fn masked(&self, side: Option<Side>) -> Match {
         let mut m = self.clone();
         m.seed = 0;
         m.history = 0;
-        if let Phase::Stance { pressed } = &mut m.phase {
-            for s in Side::BOTH {
-                if Some(s) != side {
-                    pressed[s.index()] = None;
+        match &mut m.phase {
+            Phase::Stance { pressed } => {
+                for s in Side::BOTH {
+                    if Some(s) != side {
+                        pressed[s.index()] = None;
+                    }
                 }
             }
+            // The stances are told only when the clash resolves, after the
+            // alpha-block answer: the other side's shows as A, in time.
+            Phase::Block { pressed, .. } => {
+                for s in Side::BOTH {
+                    if Some(s) != side {
+                        pressed[s.index()].stance = crate::glossary::BattleType::A;
+                        pressed[s.index()].timed_out = false;
+                    }
+                }
+            }
+            _ => {}
         }
         m
     }
