@@ -708,3 +708,19 @@ fn a_terminal_client_never_sees_the_other_stance_before_the_clash() {
         serde_json::to_string(&c.lan_view(Some(Seat::P1))).unwrap()
     );
 }
+
+/// A table announced with mDNS is heard by a browse on the same network.
+#[test]
+fn a_table_announced_on_the_lan_is_found_with_its_game_and_seats() {
+    use bterm::net::discover;
+    let name = format!("test table {}", std::process::id());
+    let _on = discover::announce(&name, RulesetId::Alpha, 3, 47_999).unwrap();
+    let found = discover::browse(Duration::from_secs(3)).unwrap();
+    let table = found
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("{name} not among {found:?}"));
+    assert_eq!(table.addr.port(), 47_999);
+    assert_eq!((table.game.as_str(), table.seats.as_str()), ("Alpha", "3"));
+    assert_eq!(table.version, PROTOCOL_VERSION.to_string());
+}

@@ -491,9 +491,19 @@ impl<R: Lan> Seatside<R> for TextSeat<'_> {
     }
 }
 
-pub(super) fn join_command(args: JoinArgs) -> Result<(), CliError> {
+pub(super) fn join_command(mut args: JoinArgs) -> Result<(), CliError> {
     save_is_free(args.save.as_deref())?;
     let set = load_set(None)?;
+    // One word that reads as a deck or a team (and not as an address) is
+    // the cards: the table is found on the network.
+    if args.cards.is_none()
+        && let Some(a) = &args.address
+        && a.parse::<IpAddr>().is_err()
+        && a.parse::<SocketAddr>().is_err()
+        && (read_cards(Game::Alpha, a, &set).is_ok() || read_cards(Game::Terminal, a, &set).is_ok())
+    {
+        args.cards = args.address.take();
+    }
     let (addr, mut game) = match &args.address {
         Some(a) => (resolve(a)?, args.game),
         None => {
