@@ -317,6 +317,17 @@ fn raw(addr: SocketAddr) -> ClientLink {
     }
 }
 
+/// Waits (at most 20 s) for the host to close a raw client's connection.
+fn wait_closed(link: &ClientLink, what: &str) {
+    let start = Instant::now();
+    loop {
+        match link.recv(Duration::from_millis(100)) {
+            Some(FromHost::Closed(_)) => return,
+            _ => assert!(start.elapsed() < Duration::from_secs(20), "{what}"),
+        }
+    }
+}
+
 fn next_message(link: &ClientLink) -> ToClient<terminal::Match> {
     let start = Instant::now();
     loop {
@@ -382,16 +393,7 @@ fn another_protocol_version_and_bad_messages_are_refused_and_change_nothing() {
             reply: bterm::rules::Reply::Pass,
         }));
     }
-    let start = Instant::now();
-    loop {
-        match flood.recv(Duration::from_millis(100)) {
-            Some(FromHost::Closed(_)) => break,
-            _ => assert!(
-                start.elapsed() < Duration::from_secs(20),
-                "a flooding client stays"
-            ),
-        }
-    }
+    wait_closed(&flood, "a flooding client stays");
     // A seated player sends garbage, out-of-turn and illegal answers: each
     // is refused, and the game goes on to its end.
     let player = raw(addr);
@@ -407,16 +409,7 @@ fn another_protocol_version_and_bad_messages_are_refused_and_change_nothing() {
     // A message over the size limit: its sender is let go at once.
     let big = raw(addr);
     big.send(vec![b'['; 600 * 1024]);
-    let start = Instant::now();
-    loop {
-        match big.recv(Duration::from_millis(100)) {
-            Some(FromHost::Closed(_)) => break,
-            _ => assert!(
-                start.elapsed() < Duration::from_secs(20),
-                "an oversized sender stays"
-            ),
-        }
-    }
+    wait_closed(&big, "an oversized sender stays");
     player.send(encode(&ToHost::<terminal::Match>::Answer {
         asked: 999,
         reply: bterm::rules::Reply::Pass,

@@ -315,13 +315,7 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
             p.display()
         ));
     }
-    let played = host.play(&mut table, set, &mut front);
-    keep_replay(&Replay::of(&table), args.save.as_deref())?;
-    played.map_err(|e| CliError::failed(format!("error: {e}")))?;
-    if let Some(o) = table.game().outcome() {
-        say(&format!("Game over: {}", outcome_words(o)));
-    }
-    Ok(())
+    play_table(&mut host, &mut table, set, &mut front, args.save.as_deref())
 }
 
 fn open_link(port: u16) -> Result<HostLink, CliError> {
@@ -388,8 +382,19 @@ fn resume<R: Lan, F: People<R, Error = CliError>>(
         table.actions().len()
     ));
     say("The players rejoin their seats (bterm join does it by itself within a minute).");
-    let played = host.play(&mut table, set, &mut front);
-    keep_replay(&Replay::of(&table), args.save.as_deref())?;
+    play_table(&mut host, &mut table, set, &mut front, args.save.as_deref())
+}
+
+/// Plays a hosted table to its end and keeps its replay.
+fn play_table<R: Lan, F: People<R, Error = CliError>>(
+    host: &mut Host<R>,
+    table: &mut crate::session::Table<R>,
+    set: &CardSet,
+    front: &mut F,
+    save: Option<&Path>,
+) -> Result<(), CliError> {
+    let played = host.play(table, set, front);
+    keep_replay(&Replay::of(table), save)?;
     played.map_err(|e| CliError::failed(format!("error: {e}")))?;
     if let Some(o) = table.game().outcome() {
         say(&format!("Game over: {}", outcome_words(o)));

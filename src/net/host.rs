@@ -638,14 +638,7 @@ impl<R: Lan> Host<R> {
             self.say(&format!("{name} watches"));
             self.send(id, &ToClient::Lobby(self.seat_lines()));
             if let Some(t) = table {
-                self.send(
-                    id,
-                    &ToClient::Update {
-                        step: t.changes(),
-                        events: Vec::new(),
-                        view: t.game().lan_view(None),
-                    },
-                );
+                self.catch_up(id, t, None);
             }
             return;
         }
@@ -683,14 +676,7 @@ impl<R: Lan> Host<R> {
             self.say(&format!("{seat} ({name}) is back"));
             self.lobby();
             if let Some(t) = table {
-                self.send(
-                    id,
-                    &ToClient::Update {
-                        step: t.changes(),
-                        events: Vec::new(),
-                        view: t.game().lan_view(Some(seat)),
-                    },
-                );
+                self.catch_up(id, t, Some(seat));
                 // Its question again, under the same number.
                 if let Some(sent) = &self.sent[i]
                     && let Some(q) = t.question(seat, cards)
@@ -725,6 +711,18 @@ impl<R: Lan> Host<R> {
         self.welcome(id, seat, token);
         self.say(&format!("{name} takes {seat}"));
         self.lobby();
+    }
+
+    /// Sends a client that comes in mid-game the table as it is now.
+    fn catch_up(&self, id: u64, table: &Table<R>, seat: Option<Seat>) {
+        self.send(
+            id,
+            &ToClient::Update {
+                step: table.changes(),
+                events: Vec::new(),
+                view: table.game().lan_view(seat),
+            },
+        );
     }
 
     fn welcome(&self, id: u64, seat: Seat, token: u64) {
