@@ -7,7 +7,6 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use super::Lan;
-use super::host::REJOIN_WINDOW;
 use super::link::{ClientLink, FromHost};
 use super::protocol::{
     Asked, Hello, PROTOCOL_VERSION, Role, SeatLine, ToClient, ToHost, decode, encode,
@@ -19,6 +18,9 @@ use crate::rules::{Outcome, Reply, RulesetId, Seat};
 
 /// How long a client waits for a table to answer.
 pub const CONNECT_WAIT: Duration = Duration::from_secs(10);
+
+/// How long a dropped player's client tries to get its seat back.
+pub const KEEP_TRYING: Duration = Duration::from_secs(180);
 
 /// Who joins, and as what.
 #[derive(Debug, Clone)]
@@ -114,7 +116,10 @@ pub enum JoinError {
 
 /// Joins a table and plays (or watches) to the end. A player whose
 /// connection drops rejoins its seat (with the token the host gave it) for
-/// as long as the host keeps it, [`REJOIN_WINDOW`].
+/// as long as the host keeps it (a minute, [`super::host::REJOIN_WINDOW`]),
+/// and for [`KEEP_TRYING`] in all, long enough for a host that died to be
+/// started again with `bterm host --resume` (which keeps the seats a
+/// minute from then).
 pub fn join<R: Lan, S: Seatside<R>>(
     options: &JoinOptions,
     cards: &CardSet,
@@ -157,10 +162,10 @@ pub fn join<R: Lan, S: Seatside<R>>(
                     lost = None;
                 }
                 let (since, first) = lost.get_or_insert_with(|| (Instant::now(), why.clone()));
-                if since.elapsed() >= REJOIN_WINDOW {
+                if since.elapsed() >= KEEP_TRYING {
                     return Err(JoinError::Lost(format!(
                         "{first}; the table did not take this player back within {} s",
-                        REJOIN_WINDOW.as_secs()
+                        KEEP_TRYING.as_secs()
                     )));
                 }
                 front.note(&format!(
