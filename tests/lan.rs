@@ -717,3 +717,59 @@ fn a_table_announced_on_the_lan_is_found_with_its_game_and_seats() {
     assert_eq!((table.game.as_str(), table.seats.as_str()), ("Alpha", "3"));
     assert_eq!(table.version, PROTOCOL_VERSION.to_string());
 }
+
+/// A client driven a frame at a time (as the arena will): `poll` with no
+/// wait at 60 frames a second, answers given a frame later.
+#[test]
+fn a_session_polled_once_a_frame_plays_the_game_to_the_same_end() {
+    use bterm::net::client::{Happened, Session};
+    let set = CardSet::embedded();
+    let (addr, _log, host) = host::<alpha::Match>(
+        vec![Player::Remote, Player::Cpu(Strength::Easy)],
+        vec![
+            None,
+            Some(deck::embedded("jogress", &set).unwrap().unwrap()),
+        ],
+        31,
+    );
+    let mut session = Session::<alpha::Match>::start(&JoinOptions {
+        addr,
+        name: "Joe".into(),
+        role: Role::Player,
+        code: "4321".into(),
+        cards: deck::embedded("sky-and-sea", &set).unwrap().unwrap(),
+        record: false,
+        drop_once_after: None,
+    });
+    let mut waiting: Option<(u64, alpha::Action)> = None;
+    let (mut frames, mut updates) = (0u32, 0u32);
+    let ended = 'frames: loop {
+        frames += 1;
+        assert!(frames < 60 * 120, "no end after two minutes of frames");
+        // Last frame's choice goes now.
+        if let Some((asked, action)) = waiting.take() {
+            session.answer(asked, bterm::rules::Reply::Act(action));
+        }
+        // Everything that came in since the last frame.
+        while let Some(h) = session.poll(&set, Duration::ZERO) {
+            match h {
+                Happened::Update { .. } => updates += 1,
+                Happened::Ask(a) => {
+                    let view = session.view().unwrap();
+                    let seat = session.seat().unwrap();
+                    let choice = alpha::Match::view_choice(view, seat, Strength::Normal)
+                        .filter(|c| a.answers.contains(c))
+                        .unwrap_or(a.answers[0]);
+                    waiting = Some((a.asked, choice));
+                }
+                Happened::Ended(e) => break 'frames e,
+                Happened::Failed(e) => panic!("{e}"),
+                _ => {}
+            }
+        }
+        thread::sleep(Duration::from_millis(16));
+    };
+    let table = host.join().unwrap();
+    assert_eq!(ended.replay.final_hash, table.game().state_hash());
+    assert!(updates > 20, "{updates} updates");
+}

@@ -79,7 +79,7 @@ pub struct Ended<R: Lan> {
 }
 
 /// Why a client stopped.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum JoinError {
     /// No table answered.
     #[error(
@@ -114,183 +114,278 @@ pub enum JoinError {
     Socket(String),
 }
 
-/// Joins a table and plays (or watches) to the end. A player whose
-/// connection drops rejoins its seat (with the token the host gave it) for
-/// as long as the host keeps it (a minute, [`super::host::REJOIN_WINDOW`]),
-/// and for [`KEEP_TRYING`] in all, long enough for a host that died to be
-/// started again with `bterm host --resume` (which keeps the seats a
+/// What a [`Session`] tells its front end, one thing at a time.
+#[derive(Debug, Clone)]
+pub enum Happened<R: Lan> {
+    /// The table has the client (`seat`: `None` for a spectator).
+    Welcome {
+        /// The table's name.
+        table: String,
+        /// The client's seat.
+        seat: Option<Seat>,
+    },
+    /// The seats, as they fill or change.
+    Lobby(Vec<SeatLine>),
+    /// What happened, and the view after it.
+    Update {
+        /// The table's count of changes after these events.
+        step: u64,
+        /// The events.
+        events: Vec<R::Event>,
+        /// The client's view now.
+        view: R::View,
+    },
+    /// A question for the client's seat: answer with [`Session::answer`].
+    Ask(Asked<R>),
+    /// The host refused the last answer (the question comes again).
+    Refusal(String),
+    /// The connection dropped; the session is rejoining its seat.
+    Rejoining(String),
+    /// The game is over; its replay was played back here.
+    Ended(Box<Ended<R>>),
+    /// The session cannot go on.
+    Failed(JoinError),
+}
+
+/// A client's connection to a table, driven a step at a time (a frame of
+/// the arena, or [`join`]'s loop): it connects, says hello, reads what the
+/// host sends and rejoins its seat after a drop by itself. A player whose
+/// connection drops rejoins (with the token the host gave it) for as long
+/// as the host keeps the seat (a minute, [`super::host::REJOIN_WINDOW`]),
+/// and tries for [`KEEP_TRYING`] in all, long enough for a host that died
+/// to be started again with `bterm host --resume` (which keeps the seats a
 /// minute from then).
-pub fn join<R: Lan, S: Seatside<R>>(
-    options: &JoinOptions,
-    cards: &CardSet,
-    front: &mut S,
-) -> Result<Ended<R>, JoinError> {
-    let mut hello = Hello {
-        version: PROTOCOL_VERSION,
-        ruleset: R::ID,
-        name: options.name.clone(),
-        role: options.role,
-        code: options.code.clone(),
-        cards: options.cards.clone(),
-        rejoin: None,
-    };
-    let mut state = Joined::<R> {
-        seat: None,
-        token: None,
-        view: None,
-        received: Vec::new(),
-        messages: 0,
-        dropped: false,
-        welcomes: 0,
-    };
-    let mut lost: Option<(Instant, String)> = None;
-    loop {
-        let welcomes = state.welcomes;
-        let result = connect(options.addr).and_then(|link| {
-            link.send(encode(&ToHost::<R>::Hello(hello.clone())));
-            state.session(&link, options, cards, front)
-        });
-        match result {
-            Ok(ended) => return Ok(ended),
-            // A seated player goes back to its seat while the host keeps it.
-            Err(e @ (JoinError::Lost(_) | JoinError::NoAnswer(..) | JoinError::Socket(_)))
-                if state.token.is_some() =>
-            {
-                let why = e.to_string();
-                if state.welcomes > welcomes {
-                    // It was back in its seat: a new drop, a new minute.
-                    lost = None;
-                }
-                let (since, first) = lost.get_or_insert_with(|| (Instant::now(), why.clone()));
-                if since.elapsed() >= KEEP_TRYING {
-                    return Err(JoinError::Lost(format!(
-                        "{first}; the table did not take this player back within {} s",
-                        KEEP_TRYING.as_secs()
-                    )));
-                }
-                front.note(&format!(
-                    "the connection dropped ({why}); rejoining your seat…"
-                ));
-                hello.rejoin = state.token;
-                std::thread::sleep(Duration::from_millis(500));
-            }
-            Err(e) => return Err(e),
-        }
-    }
-}
-
-/// Connects to a table and waits for the handshake.
-fn connect(addr: SocketAddr) -> Result<ClientLink, JoinError> {
-    let link = ClientLink::connect(addr).map_err(|e| JoinError::Socket(e.to_string()))?;
-    let start = Instant::now();
-    loop {
-        let left = CONNECT_WAIT.saturating_sub(start.elapsed());
-        if left.is_zero() {
-            return Err(JoinError::NoAnswer(addr, CONNECT_WAIT.as_secs()));
-        }
-        match link.recv(left) {
-            Some(FromHost::Connected) => return Ok(link),
-            Some(FromHost::Closed(why)) => return Err(JoinError::Lost(why)),
-            Some(FromHost::Message(_)) | None => {}
-        }
-    }
-}
-
-/// What a client knows across connections.
-struct Joined<R: Lan> {
+pub struct Session<R: Lan> {
+    options: JoinOptions,
+    hello: Hello,
+    link: Option<ClientLink>,
+    /// When the connection under way was started, until its handshake.
+    connecting: Option<Instant>,
+    /// When to connect again after a drop.
+    retry_at: Option<Instant>,
+    /// The first drop not yet mended, and why.
+    lost: Option<(Instant, String)>,
     seat: Option<Seat>,
     token: Option<u64>,
     view: Option<R::View>,
     received: Vec<Vec<u8>>,
     messages: usize,
     dropped: bool,
-    /// Welcomes received, on any connection.
-    welcomes: usize,
+    over: bool,
 }
 
-impl<R: Lan> Joined<R> {
-    /// Reads the host's messages on one connection until the game ends or
-    /// the connection does.
-    fn session<S: Seatside<R>>(
-        &mut self,
-        link: &ClientLink,
-        options: &JoinOptions,
-        cards: &CardSet,
-        front: &mut S,
-    ) -> Result<Ended<R>, JoinError> {
-        loop {
-            let bytes = match link.recv(Duration::from_secs(1)) {
-                None | Some(FromHost::Connected) => continue,
-                Some(FromHost::Closed(why)) => return Err(JoinError::Lost(why)),
-                Some(FromHost::Message(b)) => b,
-            };
-            let message: ToClient<R> =
-                decode(&bytes).map_err(|e| JoinError::Unreadable(e.to_string()))?;
-            if options.record {
-                self.received.push(bytes);
+impl<R: Lan> Session<R> {
+    /// Starts connecting to the table.
+    pub fn start(options: &JoinOptions) -> Session<R> {
+        Session {
+            hello: Hello {
+                version: PROTOCOL_VERSION,
+                ruleset: R::ID,
+                name: options.name.clone(),
+                role: options.role,
+                code: options.code.clone(),
+                cards: options.cards.clone(),
+                rejoin: None,
+            },
+            options: options.clone(),
+            link: None,
+            connecting: None,
+            retry_at: Some(Instant::now()),
+            lost: None,
+            seat: None,
+            token: None,
+            view: None,
+            received: Vec::new(),
+            messages: 0,
+            dropped: false,
+            over: false,
+        }
+    }
+
+    /// The client's seat, once welcomed (`None`: watching, or not yet).
+    pub fn seat(&self) -> Option<Seat> {
+        self.seat
+    }
+
+    /// The latest view.
+    pub fn view(&self) -> Option<&R::View> {
+        self.view.as_ref()
+    }
+
+    /// Answers the question numbered `asked`.
+    pub fn answer(&self, asked: u64, reply: Reply<R::Action>) {
+        if let Some(link) = &self.link {
+            link.send(encode(&ToHost::<R>::Answer { asked, reply }));
+        }
+    }
+
+    /// The next thing that happened, waiting at most `wait` for it (zero:
+    /// a frame's look); `None` when nothing did.
+    pub fn poll(&mut self, cards: &CardSet, wait: Duration) -> Option<Happened<R>> {
+        if self.over {
+            return None;
+        }
+        if self.retry_at.is_some_and(|t| Instant::now() >= t) {
+            self.retry_at = None;
+            match ClientLink::connect(self.options.addr) {
+                Ok(link) => {
+                    self.link = Some(link);
+                    self.connecting = Some(Instant::now());
+                }
+                Err(e) => return self.dropped_link(JoinError::Socket(e.to_string())),
             }
-            self.messages += 1;
-            if options.drop_once_after == Some(self.messages) && !self.dropped {
-                self.dropped = true;
-                return Err(JoinError::Lost("dropped on purpose (a test)".to_string()));
+        }
+        let Some(link) = &self.link else {
+            // Waiting to connect again.
+            std::thread::sleep(wait.min(Duration::from_millis(50)));
+            return None;
+        };
+        if let Some(since) = self.connecting
+            && since.elapsed() >= CONNECT_WAIT
+        {
+            let addr = self.options.addr;
+            return self.dropped_link(JoinError::NoAnswer(addr, CONNECT_WAIT.as_secs()));
+        }
+        let bytes = match link.recv(wait)? {
+            FromHost::Connected => {
+                self.connecting = None;
+                link.send(encode(&ToHost::<R>::Hello(self.hello.clone())));
+                return None;
             }
-            match message {
-                ToClient::Welcome {
-                    version,
-                    table,
-                    seat,
-                    rejoin,
-                } => {
-                    if version != PROTOCOL_VERSION {
-                        return Err(JoinError::Refused(format!(
-                            "the table speaks protocol {version}, this bterm {PROTOCOL_VERSION}"
-                        )));
-                    }
-                    self.seat = seat;
-                    self.token = seat.map(|_| rejoin);
-                    self.welcomes += 1;
-                    front.welcome(&table, seat);
+            FromHost::Closed(why) => return self.dropped_link(JoinError::Lost(why)),
+            FromHost::Message(b) => b,
+        };
+        let message: ToClient<R> = match decode(&bytes) {
+            Ok(m) => m,
+            Err(e) => return self.fail(JoinError::Unreadable(e.to_string())),
+        };
+        if self.options.record {
+            self.received.push(bytes);
+        }
+        self.messages += 1;
+        if self.options.drop_once_after == Some(self.messages) && !self.dropped {
+            self.dropped = true;
+            return self.dropped_link(JoinError::Lost("dropped on purpose (a test)".to_string()));
+        }
+        match message {
+            ToClient::Welcome {
+                version,
+                table,
+                seat,
+                rejoin,
+            } => {
+                if version != PROTOCOL_VERSION {
+                    return self.fail(JoinError::Refused(format!(
+                        "the table speaks protocol {version}, this bterm {PROTOCOL_VERSION}"
+                    )));
                 }
-                ToClient::Refused { game, .. } if game != R::ID => {
-                    return Err(JoinError::OtherGame(game));
-                }
-                ToClient::Refused { why, .. } => return Err(JoinError::Refused(why)),
-                ToClient::Lobby(lines) => front.lobby(&lines),
-                ToClient::Update { step, events, view } => {
-                    front.update(step, &events, &view);
-                    self.view = Some(view);
-                }
-                ToClient::Ask(asked) => {
-                    let Some(s) = self.seat else { continue };
-                    let reply = front
-                        .ask(s, self.view.as_ref(), &asked)
-                        .map_err(|e| JoinError::Front(e.to_string()))?;
-                    if let Some(reply) = reply {
-                        link.send(encode(&ToHost::<R>::Answer {
-                            asked: asked.asked,
-                            reply,
-                        }));
-                    }
-                }
-                ToClient::Refusal(why) => front.note(&why),
-                ToClient::Closed(why) => return Err(JoinError::Closed(why)),
-                ToClient::Over { outcome, replay } => {
-                    let replay = Replay::<R>::parse(&replay, "the host's replay")
-                        .map_err(|e| JoinError::Replay(e.to_string()))?;
-                    replay
-                        .play(cards, |_| {})
-                        .map_err(|e| JoinError::Replay(e.to_string()))?;
+                self.seat = seat;
+                self.token = seat.map(|_| rejoin);
+                self.hello.rejoin = self.token;
+                // Back in its seat: a later drop gets its own time.
+                self.lost = None;
+                Some(Happened::Welcome { table, seat })
+            }
+            ToClient::Refused { game, .. } if game != R::ID => {
+                self.fail(JoinError::OtherGame(game))
+            }
+            ToClient::Refused { why, .. } => self.fail(JoinError::Refused(why)),
+            ToClient::Lobby(lines) => Some(Happened::Lobby(lines)),
+            ToClient::Update { step, events, view } => {
+                self.view = Some(view.clone());
+                Some(Happened::Update { step, events, view })
+            }
+            ToClient::Ask(asked) => self.seat.map(|_| Happened::Ask(asked)),
+            ToClient::Refusal(why) => Some(Happened::Refusal(why)),
+            ToClient::Closed(why) => self.fail(JoinError::Closed(why)),
+            ToClient::Over { outcome, replay } => {
+                let replay = match Replay::<R>::parse(&replay, "the host's replay")
+                    .map_err(|e| e.to_string())
+                    .and_then(|r| r.play(cards, |_| {}).map(|_| r).map_err(|e| e.to_string()))
+                {
+                    Ok(r) => r,
+                    Err(e) => return self.fail(JoinError::Replay(e)),
+                };
+                if let Some(link) = &self.link {
                     link.send(encode(&ToHost::<R>::Bye));
-                    // Let the goodbye go.
-                    std::thread::sleep(Duration::from_millis(50));
-                    return Ok(Ended {
-                        seat: self.seat,
-                        outcome,
-                        replay,
-                        received: std::mem::take(&mut self.received),
-                    });
+                }
+                // Let the goodbye go.
+                std::thread::sleep(Duration::from_millis(50));
+                self.over = true;
+                self.link = None;
+                Some(Happened::Ended(Box::new(Ended {
+                    seat: self.seat,
+                    outcome,
+                    replay,
+                    received: std::mem::take(&mut self.received),
+                })))
+            }
+        }
+    }
+
+    fn fail(&mut self, e: JoinError) -> Option<Happened<R>> {
+        self.over = true;
+        self.link = None;
+        Some(Happened::Failed(e))
+    }
+
+    /// The connection is gone: a seated player tries again (for
+    /// [`KEEP_TRYING`] from the first drop); anyone else stops.
+    fn dropped_link(&mut self, e: JoinError) -> Option<Happened<R>> {
+        self.link = None;
+        self.connecting = None;
+        if self.token.is_none() {
+            return self.fail(e);
+        }
+        let why = e.to_string();
+        let (since, first) = self
+            .lost
+            .get_or_insert_with(|| (Instant::now(), why.clone()))
+            .clone();
+        if since.elapsed() >= KEEP_TRYING {
+            return self.fail(JoinError::Lost(format!(
+                "{first}; the table did not take this player back within {} s",
+                KEEP_TRYING.as_secs()
+            )));
+        }
+        self.retry_at = Some(Instant::now() + Duration::from_millis(500));
+        Some(Happened::Rejoining(why))
+    }
+}
+
+/// Joins a table and plays (or watches) to the end, through a front end
+/// that may wait (a keyboard, a CPU); a [`Session`] underneath.
+pub fn join<R: Lan, S: Seatside<R>>(
+    options: &JoinOptions,
+    cards: &CardSet,
+    front: &mut S,
+) -> Result<Ended<R>, JoinError> {
+    let mut session = Session::<R>::start(options);
+    loop {
+        let Some(happened) = session.poll(cards, Duration::from_millis(200)) else {
+            continue;
+        };
+        match happened {
+            Happened::Welcome { table, seat } => front.welcome(&table, seat),
+            Happened::Lobby(lines) => front.lobby(&lines),
+            Happened::Update { step, events, view } => front.update(step, &events, &view),
+            Happened::Ask(asked) => {
+                let Some(seat) = session.seat() else { continue };
+                let reply = front
+                    .ask(seat, session.view(), &asked)
+                    .map_err(|e| JoinError::Front(e.to_string()))?;
+                if let Some(reply) = reply {
+                    session.answer(asked.asked, reply);
                 }
             }
+            Happened::Refusal(why) => front.note(&why),
+            Happened::Rejoining(why) => {
+                front.note(&format!(
+                    "the connection dropped ({why}); rejoining your seat…"
+                ));
+            }
+            Happened::Ended(ended) => return Ok(*ended),
+            Happened::Failed(e) => return Err(e),
         }
     }
 }
