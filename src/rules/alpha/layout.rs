@@ -103,7 +103,20 @@ impl Layout {
 impl Match {
     /// The table as a stage lays it out (the whole truth; see [`Laid::open`]).
     pub fn layout(&self) -> Layout {
-        let laid = |id: CardId, open: bool| self.number(id).map(|number| Laid { id, number, open });
+        self.lay_out(None)
+    }
+
+    /// The layout; a card whose id is unknown is laid face down with the
+    /// `stand_in` number (or left out without one).
+    fn lay_out(&self, stand_in: Option<CardNumber>) -> Layout {
+        let laid = |id: CardId, open: bool| match self.number(id) {
+            Some(number) => Some(Laid { id, number, open }),
+            None => stand_in.map(|number| Laid {
+                id,
+                number,
+                open: false,
+            }),
+        };
         let all = |v: &[CardId], open: bool| v.iter().filter_map(|&c| laid(c, open)).collect();
         let commands = |seat: Seat| -> Vec<Laid> {
             self.battle
@@ -172,6 +185,39 @@ impl Match {
     }
 }
 
+impl CardId {
+    /// The first stand-in id of a [`View::layout`]: the cards a seat may
+    /// not see are laid under `STAND_IN`, `STAND_IN + 1`, … in table order.
+    pub const STAND_IN: u16 = 0xC000;
+
+    /// Whether this is a stand-in for a card the viewer may not see.
+    pub fn is_stand_in(self) -> bool {
+        self.0 >= CardId::STAND_IN && !self.is_hidden()
+    }
+}
+
+impl super::View {
+    /// The table as this seat may see it, for a stage (a LAN client's): the
+    /// cards it may know are laid as [`Match::layout`] lays them; every
+    /// other card is laid face down, never open, under a stand-in id
+    /// ([`CardId::STAND_IN`] on, numbered in table order, so the same place
+    /// may hold another stand-in after the table changes) with a stand-in
+    /// card number (the first of the match's cards), so the stage draws
+    /// its back where it lies.
+    pub fn layout(&self) -> Layout {
+        let mut m = self.state().clone();
+        let mut next = CardId::STAND_IN;
+        m.each_slot(|_, _, id| {
+            if id.is_hidden() {
+                *id = CardId(next);
+                next = next.saturating_add(1).min(CardId::HIDDEN.0 - 1);
+            }
+        });
+        let stand_in = m.defs.shared().first().map(crate::cards::Card::number);
+        m.lay_out(stand_in)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
@@ -179,6 +225,57 @@ mod tests {
     use super::*;
     use crate::cards::CardSet;
     use crate::rules::alpha::{Rng64, Setup, deck};
+
+    #[test]
+    fn a_view_lays_out_every_card_and_shows_only_what_its_seat_may_see() {
+        let cards = CardSet::embedded();
+        for seats in [2, 4] {
+            let mut m = start(&cards, seats, 12);
+            let mut rng = Rng64::new(5);
+            for step in 0..160 {
+                if m.outcome().is_some() {
+                    break;
+                }
+                let Some(seat) = m.waiting_for() else { break };
+                if step % 20 == 0 {
+                    let truth = m.layout();
+                    let view = m.view(seat);
+                    let seen = view.layout();
+                    let own: HashSet<CardId> = m.seats[seat.index()].hand.iter().copied().collect();
+                    for (t, s) in truth.seats.iter().zip(&seen.seats) {
+                        // Every card is there, in its zone.
+                        assert_eq!(t.hand.len(), s.hand.len());
+                        assert_eq!(t.net_ocean.len(), s.net_ocean.len());
+                        assert_eq!(t.dark_area.len(), s.dark_area.len());
+                        assert_eq!(t.digimon.len(), s.digimon.len());
+                        assert_eq!(t.options.len(), s.options.len());
+                    }
+                    let ids: Vec<CardId> = seen.cards().map(|c| c.id).collect();
+                    let unique: HashSet<CardId> = ids.iter().copied().collect();
+                    assert_eq!(ids.len(), unique.len(), "an id laid twice");
+                    assert_eq!(ids.len(), truth.cards().count());
+                    let stand_in = seen.cards().find(|c| c.id.is_stand_in()).unwrap().number;
+                    let visible = m.visible_to(seat);
+                    for c in seen.cards() {
+                        if c.id.is_stand_in() {
+                            assert!(!c.open);
+                            assert_eq!(c.number, stand_in);
+                        } else {
+                            // A real id is one the seat may see, with its card.
+                            assert!(visible[usize::from(c.id.0)], "{c:?}");
+                            assert_eq!(Some(c.number), m.number(c.id));
+                        }
+                    }
+                    // Its own hand is there, by its real ids.
+                    let hand: HashSet<CardId> =
+                        seen.seats[seat.index()].hand.iter().map(|c| c.id).collect();
+                    assert_eq!(hand, own);
+                }
+                let legal = m.legal_actions(seat);
+                m.apply(seat, legal[rng.below(legal.len())]).unwrap();
+            }
+        }
+    }
 
     fn start(cards: &CardSet, seats: usize, seed: u64) -> Match {
         let names = ["courage", "friendship", "nightmare", "jogress"];

@@ -25,7 +25,7 @@ pub struct View {
 
 /// What a face-down slot may hold, as its position tells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Slot {
+pub(super) enum Slot {
     /// A new Digimon played face down: a Level III.
     LevelIii,
     /// A face-down Option.
@@ -132,7 +132,7 @@ impl Match {
 
     /// Visits every card position of the seats' zones, in a fixed order,
     /// with its owner and what it may hold.
-    fn each_slot(&mut self, mut f: impl FnMut(Seat, Slot, &mut CardId)) {
+    pub(super) fn each_slot(&mut self, mut f: impl FnMut(Seat, Slot, &mut CardId)) {
         for (i, st) in self.seats.iter_mut().enumerate() {
             let Some(owner) = Seat::new(i) else { continue };
             for id in st.hand.iter_mut().chain(&mut st.ocean).chain(&mut st.dark) {
