@@ -36,11 +36,7 @@ fn host<R: Lan>(
     cards: Vec<Option<Vec<CardNumber>>>,
     seed: u64,
 ) -> (SocketAddr, Log, thread::JoinHandle<Table<R>>) {
-    let link = HostLink::bind(loopback()).unwrap();
-    let addr = link.addr();
-    let log: Log = Arc::default();
-    let lines = Arc::clone(&log);
-    let options = HostOptions {
+    host_with(HostOptions {
         table: "test table".into(),
         code: "4321".into(),
         players,
@@ -48,7 +44,15 @@ fn host<R: Lan>(
         seed,
         autosave: None,
         halt_after: None,
-    };
+        rejoin_window: bterm::net::host::REJOIN_WINDOW,
+    })
+}
+
+fn host_with<R: Lan>(options: HostOptions) -> (SocketAddr, Log, thread::JoinHandle<Table<R>>) {
+    let link = HostLink::bind(loopback()).unwrap();
+    let addr = link.addr();
+    let log: Log = Arc::default();
+    let lines = Arc::clone(&log);
     let handle = thread::spawn(move || {
         let set = CardSet::embedded();
         let mut h: Host<R> = Host::new(
@@ -598,6 +602,7 @@ fn a_host_that_stops_starts_again_from_its_autosave_and_the_player_rejoins() {
         seed: 8,
         autosave: Some(save.clone()),
         halt_after: Some(40),
+        rejoin_window: bterm::net::host::REJOIN_WINDOW,
     };
     let first = thread::spawn(move || {
         let set = CardSet::embedded();
@@ -772,4 +777,57 @@ fn a_session_polled_once_a_frame_plays_the_game_to_the_same_end() {
     let table = host.join().unwrap();
     assert_eq!(ended.replay.final_hash, table.game().state_hash());
     assert!(updates > 20, "{updates} updates");
+}
+
+/// A player who drops and does not come back: after the rejoin window the
+/// CPU plays its seat, and the game goes on to its end.
+#[test]
+fn a_seat_whose_player_does_not_come_back_is_played_by_the_cpu() {
+    let set = CardSet::embedded();
+    let (addr, log, host) = host_with::<alpha::Match>(HostOptions {
+        table: "test table".into(),
+        code: "4321".into(),
+        players: vec![Player::Remote, Player::Cpu(Strength::Easy)],
+        cards: vec![
+            None,
+            Some(deck::embedded("courage", &set).unwrap().unwrap()),
+        ],
+        seed: 17,
+        autosave: None,
+        halt_after: None,
+        rejoin_window: Duration::from_secs(1),
+    });
+    let gone = raw(addr);
+    gone.send(encode(&ToHost::<alpha::Match>::Hello(Hello {
+        version: PROTOCOL_VERSION,
+        ruleset: RulesetId::Alpha,
+        name: "Ken".into(),
+        role: Role::Player,
+        code: "4321".into(),
+        cards: deck::embedded("friendship", &set).unwrap().unwrap(),
+        rejoin: None,
+    })));
+    let start = Instant::now();
+    // Waits for its first question, then leaves for good.
+    loop {
+        if let Some(FromHost::Message(b)) = gone.recv(Duration::from_millis(100))
+            && let Ok(ToClient::<alpha::Match>::Ask(_)) = decode(&b)
+        {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "never asked");
+    }
+    drop(gone);
+    let table = host.join().unwrap();
+    assert!(table.is_over());
+    let log = log.lock().unwrap();
+    assert!(
+        log.iter().any(|l| l.contains("P1 (Ken) dropped")),
+        "{log:?}"
+    );
+    assert!(
+        log.iter()
+            .any(|l| l.contains("did not come back within 1 s: the CPU (normal) plays its seat")),
+        "{log:?}"
+    );
 }

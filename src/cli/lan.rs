@@ -295,6 +295,7 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
             seed,
             autosave: autosave_path(),
             halt_after: None,
+            rejoin_window: crate::net::host::REJOIN_WINDOW,
         },
         Box::new(|l| say(&format!("[table] {l}"))),
     );

@@ -58,6 +58,8 @@ pub struct HostOptions {
     /// Stop as if the host died once the table has changed this many
     /// times (for tests of [`Host::resume`]).
     pub halt_after: Option<u64>,
+    /// How long a dropped player's seat waits for it ([`REJOIN_WINDOW`]).
+    pub rejoin_window: Duration,
 }
 
 /// What a host keeps on disk while its game runs (`bterm host --resume`).
@@ -304,6 +306,7 @@ impl<R: Lan> Host<R> {
             seed: save.seed,
             autosave,
             halt_after: None,
+            rejoin_window: REJOIN_WINDOW,
         };
         let mut host = Host::new(link, options, log);
         for (i, saved) in save.remotes.iter().enumerate().take(n) {
@@ -574,6 +577,7 @@ impl<R: Lan> Host<R> {
         let Some(c) = self.clients.remove(&id) else {
             return;
         };
+        let window = self.options.rejoin_window;
         if let Client::Seated(seat) = c
             && let Some(Some(r)) = self.remotes.get_mut(seat.index())
             && r.client == Some(id)
@@ -584,7 +588,7 @@ impl<R: Lan> Host<R> {
                 "{seat} ({}) dropped ({}); it may rejoin within {} s",
                 r.name,
                 why,
-                REJOIN_WINDOW.as_secs()
+                window.as_secs()
             );
             self.say(&line);
             self.lobby();
@@ -874,13 +878,14 @@ impl<R: Lan> Host<R> {
     /// the rejoin window.
     fn stand_in(&mut self, table: &Table<R>, seat: Seat) -> Option<Reply<R::Action>> {
         let r = self.remotes.get_mut(seat.index())?.as_mut()?;
-        let away = r.dropped.is_some_and(|t| t.elapsed() >= REJOIN_WINDOW);
+        let window = self.options.rejoin_window;
+        let away = r.dropped.is_some_and(|t| t.elapsed() >= window);
         if away && !r.replaced {
             r.replaced = true;
             let line = format!(
                 "{seat} ({}) did not come back within {} s: the CPU ({}) plays its seat",
                 r.name,
-                REJOIN_WINDOW.as_secs(),
+                window.as_secs(),
                 STAND_IN.name()
             );
             self.say(&line);
