@@ -487,7 +487,7 @@ impl<R: Lan> Seatside<R> for TextSeat<'_> {
                 say(&line);
             }
         }
-        // The host's clock runs; the same seconds here.
+        // The host's clock runs: the seconds it has left, here.
         self.keys.timer = Some(asked.seconds.max(1.0));
         self.keys.ask_prompt(seat, &asked.prompt())
     }

@@ -685,7 +685,7 @@ impl<R: Lan> Host<R> {
                 if let Some(sent) = &self.sent[i]
                     && let Some(q) = t.question(seat, cards)
                 {
-                    self.send(id, &ToClient::Ask(Asked::of(sent.asked, &q)));
+                    self.send(id, &ToClient::Ask(Asked::of(sent.asked, &q, sent.at)));
                 }
             }
             return;
@@ -790,10 +790,11 @@ impl<R: Lan> Host<R> {
             }
         };
         let asked = sent.asked;
-        let deadline = sent.at + Duration::try_from_secs_f32(q.seconds).unwrap_or(Duration::ZERO);
+        let since = sent.at;
+        let deadline = since + Duration::try_from_secs_f32(q.seconds).unwrap_or(Duration::ZERO);
         self.sent[i] = Some(sent);
         if let Some(id) = self.remotes[i].as_ref().and_then(|r| r.client) {
-            self.send(id, &ToClient::Ask(Asked::of(asked, q)));
+            self.send(id, &ToClient::Ask(Asked::of(asked, q, since)));
         }
         self.ask_ahead(table, seat, cards);
         loop {
@@ -826,7 +827,7 @@ impl<R: Lan> Host<R> {
                     self.refused(from, "that is not one of the choices now");
                     // The question stands: asked again, under its number.
                     if let Some(id) = self.remotes[i].as_ref().and_then(|r| r.client) {
-                        self.send(id, &ToClient::Ask(Asked::of(asked, q)));
+                        self.send(id, &ToClient::Ask(Asked::of(asked, q, since)));
                     }
                 }
                 Some(s) if s.asked == number => {
@@ -869,7 +870,10 @@ impl<R: Lan> Host<R> {
             self.asked += 1;
             self.sent[k] = Some(Sent::new(self.asked, &q.answers, q.on_timeout));
             if let Some(id) = self.remotes[k].as_ref().and_then(|r| r.client) {
-                self.send(id, &ToClient::Ask(Asked::of(self.asked, &q)));
+                self.send(
+                    id,
+                    &ToClient::Ask(Asked::of(self.asked, &q, Instant::now())),
+                );
             }
         }
     }

@@ -87,7 +87,7 @@ pub struct Asked<R: Lan> {
     pub asked: u64,
     /// The legal answers.
     pub answers: Vec<R::Action>,
-    /// Seconds before the host takes the default.
+    /// Seconds left before the host takes the default.
     pub seconds: f32,
     /// The default taken when the time runs out (`None`: a pass).
     pub on_timeout: Option<R::Action>,
@@ -100,12 +100,13 @@ pub struct Asked<R: Lan> {
 }
 
 impl<R: Lan> Asked<R> {
-    /// A question as the host sends it.
-    pub fn of(asked: u64, q: &Question<R::Ask, R::Action>) -> Asked<R> {
+    /// A question as the host sends it, `since` it was first asked (its
+    /// time runs from then).
+    pub fn of(asked: u64, q: &Question<R::Ask, R::Action>, since: std::time::Instant) -> Asked<R> {
         Asked {
             asked,
             answers: q.answers.clone(),
-            seconds: q.seconds,
+            seconds: (q.seconds - since.elapsed().as_secs_f32()).max(0.0),
             on_timeout: q.on_timeout,
             lines: q.prompt.lines.clone(),
             text: q.prompt.text.clone(),
