@@ -940,7 +940,7 @@ impl Match {
         }
         let st = &self.seats[seat.index()];
         let targets = |out: &mut Vec<Action>| {
-            if self.living().count() > 2 {
+            if self.seats.len() > 2 && self.living().count() > 2 {
                 for s in self.living() {
                     if s != seat && s != st.target {
                         out.push(Action::Target(s));

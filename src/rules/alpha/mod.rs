@@ -326,7 +326,7 @@ struct Opt {
 }
 
 /// One player's side of the table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct SeatState {
     points: u32,
     alive: bool,
@@ -345,6 +345,37 @@ struct SeatState {
     /// A deletion emptied the Box (D12).
     wiped: bool,
 }
+
+impl Clone for SeatState {
+    /// A copy whose card lists have room to grow (a search copies a match
+    /// for every simulation, and each would grow them again card by card).
+    fn clone(&self) -> SeatState {
+        let roomy = |v: &Vec<CardId>| {
+            let mut c = Vec::with_capacity(v.len().max(ROOM));
+            c.extend_from_slice(v);
+            c
+        };
+        SeatState {
+            points: self.points,
+            alive: self.alive,
+            target: self.target,
+            ocean: roomy(&self.ocean),
+            hand: roomy(&self.hand),
+            dark: roomy(&self.dark),
+            gone: roomy(&self.gone),
+            digimon: self.digimon.clone(),
+            options: self.options.clone(),
+            played_digimon: self.played_digimon,
+            played_options: self.played_options,
+            played_cost: self.played_cost,
+            lifespan: self.lifespan,
+            wiped: self.wiped,
+        }
+    }
+}
+
+/// Room a copied card list is given (a deck's worth).
+const ROOM: usize = 32;
 
 /// One side of a battle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
