@@ -45,6 +45,7 @@ fn host<R: Lan>(
         autosave: None,
         halt_after: None,
         rejoin_window: bterm::net::host::REJOIN_WINDOW,
+        seconds: None,
     })
 }
 
@@ -603,6 +604,7 @@ fn a_host_that_stops_starts_again_from_its_autosave_and_the_player_rejoins() {
         autosave: Some(save.clone()),
         halt_after: Some(40),
         rejoin_window: bterm::net::host::REJOIN_WINDOW,
+        seconds: None,
     };
     let first = thread::spawn(move || {
         let set = CardSet::embedded();
@@ -796,6 +798,7 @@ fn a_seat_whose_player_does_not_come_back_is_played_by_the_cpu() {
         autosave: None,
         halt_after: None,
         rejoin_window: Duration::from_secs(1),
+        seconds: None,
     });
     let gone = raw(addr);
     gone.send(encode(&ToHost::<alpha::Match>::Hello(Hello {

@@ -68,7 +68,9 @@ pub struct HostArgs {
     /// Do not announce the table on the LAN (players join by address).
     #[arg(long)]
     pub no_announce: bool,
-    /// Give the host's own player this many seconds per question.
+    /// Every player's seconds per question, here and on the LAN (default:
+    /// none for you; the cabinet's own for the players on the LAN, e.g. 5 s
+    /// a stance).
     #[arg(long, value_name = "SECONDS")]
     pub timer: Option<f32>,
     /// Also save the game's replay here (it is always kept in the data
@@ -296,6 +298,7 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
             autosave: autosave_path(),
             halt_after: None,
             rejoin_window: crate::net::host::REJOIN_WINDOW,
+            seconds: args.timer,
         },
         Box::new(|l| say(&format!("[table] {l}"))),
     );
@@ -487,8 +490,8 @@ impl<R: Lan> Seatside<R> for TextSeat<'_> {
                 say(&line);
             }
         }
-        // The host's clock runs: the seconds it has left, here.
-        self.keys.timer = Some(asked.seconds.max(1.0));
+        // The host's clock runs: the whole seconds it has left, here.
+        self.keys.timer = Some(asked.seconds.ceil().max(1.0));
         self.keys.ask_prompt(seat, &asked.prompt())
     }
 

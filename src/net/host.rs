@@ -60,6 +60,9 @@ pub struct HostOptions {
     pub halt_after: Option<u64>,
     /// How long a dropped player's seat waits for it ([`REJOIN_WINDOW`]).
     pub rejoin_window: Duration,
+    /// Seconds a remote player has for every question (`None`: the
+    /// question's own, the cabinet's).
+    pub seconds: Option<f32>,
 }
 
 /// What a host keeps on disk while its game runs (`bterm host --resume`).
@@ -307,6 +310,7 @@ impl<R: Lan> Host<R> {
             autosave,
             halt_after: None,
             rejoin_window: REJOIN_WINDOW,
+            seconds: None,
         };
         let mut host = Host::new(link, options, log);
         for (i, saved) in save.remotes.iter().enumerate().take(n) {
@@ -320,6 +324,11 @@ impl<R: Lan> Host<R> {
             });
         }
         Ok((host, table))
+    }
+
+    /// Seconds a remote seat has for question `q`.
+    fn seconds(&self, q: &Question<R::Ask, R::Action>) -> f32 {
+        self.options.seconds.unwrap_or(q.seconds)
     }
 
     /// Keeps the game so far in the autosave file, if there is one.
@@ -359,6 +368,9 @@ impl<R: Lan> Host<R> {
         let written = crate::cards::write_ron(&save)
             .map_err(|e| e.to_string())
             .and_then(|text| {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+                }
                 crate::save::write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())
             });
         if let Err(e) = written {
@@ -685,7 +697,10 @@ impl<R: Lan> Host<R> {
                 if let Some(sent) = &self.sent[i]
                     && let Some(q) = t.question(seat, cards)
                 {
-                    self.send(id, &ToClient::Ask(Asked::of(sent.asked, &q, sent.at)));
+                    self.send(
+                        id,
+                        &ToClient::Ask(Asked::of(sent.asked, &q, self.seconds(&q), sent.at)),
+                    );
                 }
             }
             return;
@@ -777,24 +792,30 @@ impl<R: Lan> Host<R> {
         };
         // Asked already (ahead, or before a refusal) the same question: its
         // answer may be here, and its time runs from then.
-        let sent = match self.sent[i].take() {
+        let (sent, fresh) = match self.sent[i].take() {
             Some(s) if s.is(&q.answers, &q.on_timeout) => {
                 if let Some(r) = s.early.filter(|r| legal(r)) {
                     return Some(r);
                 }
-                s
+                (s, false)
             }
             _ => {
                 self.asked += 1;
-                Sent::new(self.asked, &q.answers, q.on_timeout)
+                (Sent::new(self.asked, &q.answers, q.on_timeout), true)
             }
         };
         let asked = sent.asked;
         let since = sent.at;
-        let deadline = since + Duration::try_from_secs_f32(q.seconds).unwrap_or(Duration::ZERO);
+        let deadline =
+            since + Duration::try_from_secs_f32(self.seconds(q)).unwrap_or(Duration::ZERO);
         self.sent[i] = Some(sent);
-        if let Some(id) = self.remotes[i].as_ref().and_then(|r| r.client) {
-            self.send(id, &ToClient::Ask(Asked::of(asked, q, since)));
+        // A question sent ahead is not sent again (its answer may be on
+        // its way); a rejoining client is sent it when it is back.
+        if fresh && let Some(id) = self.remotes[i].as_ref().and_then(|r| r.client) {
+            self.send(
+                id,
+                &ToClient::Ask(Asked::of(asked, q, self.seconds(q), since)),
+            );
         }
         self.ask_ahead(table, seat, cards);
         loop {
@@ -827,7 +848,10 @@ impl<R: Lan> Host<R> {
                     self.refused(from, "that is not one of the choices now");
                     // The question stands: asked again, under its number.
                     if let Some(id) = self.remotes[i].as_ref().and_then(|r| r.client) {
-                        self.send(id, &ToClient::Ask(Asked::of(asked, q, since)));
+                        self.send(
+                            id,
+                            &ToClient::Ask(Asked::of(asked, q, self.seconds(q), since)),
+                        );
                     }
                 }
                 Some(s) if s.asked == number => {
@@ -872,7 +896,7 @@ impl<R: Lan> Host<R> {
             if let Some(id) = self.remotes[k].as_ref().and_then(|r| r.client) {
                 self.send(
                     id,
-                    &ToClient::Ask(Asked::of(self.asked, &q, Instant::now())),
+                    &ToClient::Ask(Asked::of(self.asked, &q, self.seconds(&q), Instant::now())),
                 );
             }
         }

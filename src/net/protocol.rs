@@ -100,13 +100,18 @@ pub struct Asked<R: Lan> {
 }
 
 impl<R: Lan> Asked<R> {
-    /// A question as the host sends it, `since` it was first asked (its
-    /// time runs from then).
-    pub fn of(asked: u64, q: &Question<R::Ask, R::Action>, since: std::time::Instant) -> Asked<R> {
+    /// A question as the host sends it, with `seconds` to answer counted
+    /// `since` it was first asked.
+    pub fn of(
+        asked: u64,
+        q: &Question<R::Ask, R::Action>,
+        seconds: f32,
+        since: std::time::Instant,
+    ) -> Asked<R> {
         Asked {
             asked,
             answers: q.answers.clone(),
-            seconds: (q.seconds - since.elapsed().as_secs_f32()).max(0.0),
+            seconds: (seconds - since.elapsed().as_secs_f32()).max(0.0),
             on_timeout: q.on_timeout,
             lines: q.prompt.lines.clone(),
             text: q.prompt.text.clone(),
