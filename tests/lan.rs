@@ -17,7 +17,7 @@ use bterm::net::link::{ClientLink, FromHost, HostLink};
 use bterm::net::protocol::{Hello, PROTOCOL_VERSION, Role, ToClient, ToHost, decode, encode};
 use bterm::rules::alpha::{self, deck};
 use bterm::rules::{RulesetId, terminal};
-use bterm::session::{Player, Table, Watch};
+use bterm::session::{People, Player, Table, Watch};
 
 fn number(s: &str) -> CardNumber {
     s.parse().unwrap()
@@ -50,6 +50,17 @@ fn host<R: Lan>(
 }
 
 fn host_with<R: Lan>(options: HostOptions) -> (SocketAddr, Log, thread::JoinHandle<Table<R>>) {
+    host_local(options, Watch(|_: &R::Event| {}))
+}
+
+/// A host whose own seats are played by `local`.
+fn host_local<R: Lan, P: People<R> + Send + 'static>(
+    options: HostOptions,
+    mut local: P,
+) -> (SocketAddr, Log, thread::JoinHandle<Table<R>>)
+where
+    P::Error: std::fmt::Display,
+{
     let link = HostLink::bind(loopback()).unwrap();
     let addr = link.addr();
     let log: Log = Arc::default();
@@ -63,8 +74,7 @@ fn host_with<R: Lan>(options: HostOptions) -> (SocketAddr, Log, thread::JoinHand
         );
         let deadline = Instant::now() + Duration::from_secs(60);
         let mut table = h.fill(&set, Some(deadline)).unwrap().expect("seats filled");
-        h.play(&mut table, &set, &mut Watch(|_: &R::Event| {}))
-            .unwrap();
+        h.play(&mut table, &set, &mut local).unwrap();
         table
     });
     (addr, log, handle)
@@ -833,4 +843,65 @@ fn a_seat_whose_player_does_not_come_back_is_played_by_the_cpu() {
             .any(|l| l.contains("did not come back within 1 s: the CPU (normal) plays its seat")),
         "{log:?}"
     );
+}
+
+/// The host's own player thinks while the remote one answers its stance:
+/// that answer is taken, and the remote player is never asked twice.
+#[test]
+fn a_stance_answered_while_the_host_s_player_thinks_is_asked_once() {
+    struct Slow;
+    impl People<terminal::Match> for Slow {
+        type Error = String;
+        fn ask(
+            &mut self,
+            _: &Table<terminal::Match>,
+            _: bterm::rules::Seat,
+            q: &bterm::rules::Question<terminal::Ask, terminal::Action>,
+        ) -> Result<Option<bterm::rules::Reply<terminal::Action>>, String> {
+            thread::sleep(Duration::from_millis(60));
+            Ok(Some(bterm::rules::Reply::Act(q.answers[0])))
+        }
+        fn show(&mut self, _: &[terminal::Event]) {}
+    }
+    let (addr, log, host) = host_local::<terminal::Match, _>(
+        HostOptions {
+            table: "test table".into(),
+            code: "4321".into(),
+            players: vec![Player::Person, Player::Remote],
+            cards: vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
+            seed: 6,
+            autosave: None,
+            halt_after: None,
+            rejoin_window: bterm::net::host::REJOIN_WINDOW,
+            seconds: None,
+        },
+        Slow,
+    );
+    let remote = client::<terminal::Match>(
+        addr,
+        "Matt",
+        Role::Player,
+        "4321",
+        vec![number("Dα-021"), number("Dα-012")],
+        Strength::Easy,
+    );
+    let table = host.join().unwrap();
+    let end = remote.join().unwrap().unwrap();
+    assert_eq!(end.replay.final_hash, table.game().state_hash());
+    let asks = end
+        .received
+        .iter()
+        .filter(|b| matches!(decode::<ToClient<terminal::Match>>(b), Ok(ToClient::Ask(_))))
+        .count();
+    let answered = table
+        .actions()
+        .iter()
+        .filter(|(s, _)| s.index() == 1)
+        .count();
+    assert_eq!(
+        asks, answered,
+        "P2 was asked {asks} times for {answered} answers"
+    );
+    let log = log.lock().unwrap();
+    assert!(!log.iter().any(|l| l.contains("refused")), "{log:?}");
 }
