@@ -378,6 +378,7 @@ fn resume<R: Lan, F: People<R, Error = CliError>>(
         Box::new(|l| say(&format!("[table] {l}"))),
     )
     .map_err(|e| CliError::failed(format!("error: {e}")))?;
+    host.set_seconds(args.timer);
     say(&format!(
         "Table \"{}\" open again on UDP port {port} · {:?} · {n} seats · JOIN CODE {} · {} actions played",
         save.table,

@@ -326,6 +326,12 @@ impl<R: Lan> Host<R> {
         Ok((host, table))
     }
 
+    /// Gives every remote player `seconds` per question (`None`: each
+    /// question's own), as [`HostOptions::seconds`] does.
+    pub fn set_seconds(&mut self, seconds: Option<f32>) {
+        self.options.seconds = seconds;
+    }
+
     /// Seconds a remote seat has for question `q`.
     fn seconds(&self, q: &Question<R::Ask, R::Action>) -> f32 {
         self.options.seconds.unwrap_or(q.seconds)
