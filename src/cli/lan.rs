@@ -497,7 +497,7 @@ impl<R: Lan> Seatside<R> for TextSeat<'_> {
     }
 
     fn note(&mut self, text: &str) {
-        say(&format!("The table refused that: {text}"));
+        say(&format!("({text})"));
     }
 }
 

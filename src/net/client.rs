@@ -61,7 +61,8 @@ pub trait Seatside<R: Lan> {
         view: Option<&R::View>,
         asked: &Asked<R>,
     ) -> Result<Option<Reply<R::Action>>, Self::Error>;
-    /// A note from the host (a refused answer).
+    /// A note to show: an answer the table refused, a dropped connection
+    /// being mended.
     fn note(&mut self, text: &str);
 }
 
@@ -378,7 +379,7 @@ pub fn join<R: Lan, S: Seatside<R>>(
                     session.answer(asked.asked, reply);
                 }
             }
-            Happened::Refusal(why) => front.note(&why),
+            Happened::Refusal(why) => front.note(&format!("the table refused that: {why}")),
             Happened::Rejoining(why) => {
                 front.note(&format!(
                     "the connection dropped ({why}); rejoining your seat…"
