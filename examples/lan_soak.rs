@@ -16,7 +16,7 @@ use bterm::net::Lan;
 use bterm::net::client::{CpuSeat, JoinOptions, Seatside, join};
 use bterm::net::host::{Host, HostOptions};
 use bterm::net::link::HostLink;
-use bterm::net::protocol::{Asked, Role, SeatLine};
+use bterm::net::protocol::{Asked, Role};
 use bterm::rules::alpha::{self, deck};
 use bterm::rules::{Reply, Seat, terminal};
 use bterm::session::{Player, Watch};
@@ -29,17 +29,15 @@ struct Clock {
     answers: Vec<(u64, Instant)>,
 }
 
-struct Timed<R: Lan> {
+struct Timed {
     me: usize,
-    cpu: CpuSeat<fn(&[R::Event])>,
+    cpu: CpuSeat,
     clock: Arc<Mutex<Clock>>,
     step: u64,
 }
 
-impl<R: Lan> Seatside<R> for Timed<R> {
+impl<R: Lan> Seatside<R> for Timed {
     type Error = std::convert::Infallible;
-    fn welcome(&mut self, _: &str, _: Option<Seat>) {}
-    fn lobby(&mut self, _: &[SeatLine]) {}
     fn update(&mut self, step: u64, _: &[R::Event], _: &R::View) {
         self.step = step;
         if let Ok(mut c) = self.clock.lock() {
@@ -52,13 +50,12 @@ impl<R: Lan> Seatside<R> for Timed<R> {
         view: Option<&R::View>,
         asked: &Asked<R>,
     ) -> Result<Option<Reply<R::Action>>, Self::Error> {
-        let reply = Seatside::<R>::ask(&mut self.cpu, seat, view, asked)?;
+        let reply = self.cpu.choose(seat, view, asked).map(Reply::Act);
         if let Ok(mut c) = self.clock.lock() {
             c.answers.push((self.step, Instant::now()));
         }
         Ok(reply)
     }
-    fn note(&mut self, _: &str) {}
 }
 
 /// Resident memory of this process, in KiB (Linux).
@@ -150,12 +147,9 @@ fn one_game<R: Lan>(seats: [Vec<CardNumber>; 2], seed: u64, latencies: &mut Hist
                 record: false,
                 drop_once_after: None,
             };
-            let mut front = Timed::<R> {
+            let mut front = Timed {
                 me,
-                cpu: CpuSeat {
-                    strength: Strength::Easy,
-                    watch: |_| {},
-                },
+                cpu: CpuSeat(Strength::Easy),
                 clock,
                 step: 0,
             };

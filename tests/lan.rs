@@ -36,7 +36,12 @@ fn host<R: Lan>(
     cards: Vec<Option<Vec<CardNumber>>>,
     seed: u64,
 ) -> (SocketAddr, Log, thread::JoinHandle<Table<R>>) {
-    host_with(HostOptions {
+    host_with(options(players, cards, seed))
+}
+
+/// A test table's options (code 4321), with the host's defaults.
+fn options(players: Vec<Player>, cards: Vec<Option<Vec<CardNumber>>>, seed: u64) -> HostOptions {
+    HostOptions {
         table: "test table".into(),
         code: "4321".into(),
         players,
@@ -46,7 +51,7 @@ fn host<R: Lan>(
         halt_after: None,
         rejoin_window: bterm::net::host::REJOIN_WINDOW,
         seconds: None,
-    })
+    }
 }
 
 fn host_with<R: Lan>(options: HostOptions) -> (SocketAddr, Log, thread::JoinHandle<Table<R>>) {
@@ -111,10 +116,7 @@ fn client_dropping<R: Lan>(
     };
     thread::spawn(move || {
         let set = CardSet::embedded();
-        let mut front = CpuSeat {
-            strength,
-            watch: |_: &[R::Event]| {},
-        };
+        let mut front = CpuSeat(strength);
         join::<R, _>(&options, &set, &mut front)
     })
 }
@@ -603,18 +605,16 @@ fn a_host_that_stops_starts_again_from_its_autosave_and_the_player_rejoins() {
     let link = HostLink::bind(loopback()).unwrap();
     let addr = link.addr();
     let options = HostOptions {
-        table: "resumed".into(),
-        code: "4321".into(),
-        players: vec![Player::Remote, Player::Cpu(Strength::Normal)],
-        cards: vec![
-            None,
-            Some(deck::embedded("nightmare", &set).unwrap().unwrap()),
-        ],
-        seed: 8,
         autosave: Some(save.clone()),
         halt_after: Some(40),
-        rejoin_window: bterm::net::host::REJOIN_WINDOW,
-        seconds: None,
+        ..options(
+            vec![Player::Remote, Player::Cpu(Strength::Normal)],
+            vec![
+                None,
+                Some(deck::embedded("nightmare", &set).unwrap().unwrap()),
+            ],
+            8,
+        )
     };
     let first = thread::spawn(move || {
         let set = CardSet::embedded();
@@ -797,18 +797,15 @@ fn a_session_polled_once_a_frame_plays_the_game_to_the_same_end() {
 fn a_seat_whose_player_does_not_come_back_is_played_by_the_cpu() {
     let set = CardSet::embedded();
     let (addr, log, host) = host_with::<alpha::Match>(HostOptions {
-        table: "test table".into(),
-        code: "4321".into(),
-        players: vec![Player::Remote, Player::Cpu(Strength::Easy)],
-        cards: vec![
-            None,
-            Some(deck::embedded("courage", &set).unwrap().unwrap()),
-        ],
-        seed: 17,
-        autosave: None,
-        halt_after: None,
         rejoin_window: Duration::from_secs(1),
-        seconds: None,
+        ..options(
+            vec![Player::Remote, Player::Cpu(Strength::Easy)],
+            vec![
+                None,
+                Some(deck::embedded("courage", &set).unwrap().unwrap()),
+            ],
+            17,
+        )
     });
     let gone = raw(addr);
     gone.send(encode(&ToHost::<alpha::Match>::Hello(Hello {
@@ -864,17 +861,11 @@ fn a_stance_answered_while_the_host_s_player_thinks_is_asked_once() {
         fn show(&mut self, _: &[terminal::Event]) {}
     }
     let (addr, log, host) = host_local::<terminal::Match, _>(
-        HostOptions {
-            table: "test table".into(),
-            code: "4321".into(),
-            players: vec![Player::Person, Player::Remote],
-            cards: vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
-            seed: 6,
-            autosave: None,
-            halt_after: None,
-            rejoin_window: bterm::net::host::REJOIN_WINDOW,
-            seconds: None,
-        },
+        options(
+            vec![Player::Person, Player::Remote],
+            vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
+            6,
+        ),
         Slow,
     );
     let remote = client::<terminal::Match>(

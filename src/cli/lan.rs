@@ -203,7 +203,7 @@ pub(super) fn host(args: HostArgs) -> Result<(), CliError> {
         (None, None) => return Err(CliError::usage("error: name the game: terminal or alpha")),
     };
     match game {
-        Game::Terminal => host_game::<terminal::Match, _>(args, &set, keys),
+        Game::Terminal => host_game::<terminal::Match, _>(args, game, &set, keys),
         Game::Alpha => {
             // The host's player sees the table before each answer.
             let front = Terminal {
@@ -211,24 +211,20 @@ pub(super) fn host(args: HostArgs) -> Result<(), CliError> {
                 curtain: false,
                 last: None,
             };
-            host_game::<alpha::Match, _>(args, &set, front)
+            host_game::<alpha::Match, _>(args, game, &set, front)
         }
     }
 }
 
 fn host_game<R: Lan, F: People<R, Error = CliError>>(
     args: HostArgs,
+    game: Game,
     set: &CardSet,
     mut front: F,
 ) -> Result<(), CliError> {
     if let Some(path) = &args.resume {
         return resume::<R, F>(&args, path, set, front);
     }
-    let game = if R::ID == RulesetId::Alpha {
-        Game::Alpha
-    } else {
-        Game::Terminal
-    };
     let n = args.seats;
     if !R::SEATS.contains(&n) {
         return Err(CliError::usage(format!(
@@ -479,11 +475,8 @@ impl<R: Lan> Seatside<R> for TextSeat<'_> {
         asked: &Asked<R>,
     ) -> Result<Option<Reply<R::Action>>, CliError> {
         if let Some(strength) = self.cpu {
-            let mut cpu = crate::net::client::CpuSeat {
-                strength,
-                watch: |_: &[R::Event]| {},
-            };
-            return Ok(Seatside::<R>::ask(&mut cpu, seat, view, asked).unwrap_or(None));
+            let cpu = crate::net::client::CpuSeat(strength);
+            return Ok(cpu.choose(seat, view, asked).map(Reply::Act));
         }
         if let Some(v) = view {
             say("");

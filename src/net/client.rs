@@ -48,12 +48,12 @@ pub trait Seatside<R: Lan> {
     type Error: std::fmt::Display;
 
     /// The table has the client (`seat`: `None` for a spectator).
-    fn welcome(&mut self, table: &str, seat: Option<Seat>);
+    fn welcome(&mut self, _table: &str, _seat: Option<Seat>) {}
     /// The seats, as they fill or change.
-    fn lobby(&mut self, seats: &[SeatLine]);
+    fn lobby(&mut self, _seats: &[SeatLine]) {}
     /// What happened, and the view after it (`step`: the table's count of
     /// changes after these events).
-    fn update(&mut self, step: u64, events: &[R::Event], view: &R::View);
+    fn update(&mut self, _step: u64, _events: &[R::Event], _view: &R::View) {}
     /// A question for the client's seat; `Ok(None)` when no answer came.
     fn ask(
         &mut self,
@@ -63,7 +63,7 @@ pub trait Seatside<R: Lan> {
     ) -> Result<Option<Reply<R::Action>>, Self::Error>;
     /// A note to show: an answer the table refused, a dropped connection
     /// being mended.
-    fn note(&mut self, text: &str);
+    fn note(&mut self, _text: &str) {}
 }
 
 /// How a client's game ended.
@@ -127,14 +127,12 @@ pub enum Happened<R: Lan> {
     },
     /// The seats, as they fill or change.
     Lobby(Vec<SeatLine>),
-    /// What happened, and the view after it.
+    /// What happened; the view after it is [`Session::view`].
     Update {
         /// The table's count of changes after these events.
         step: u64,
         /// The events.
         events: Vec<R::Event>,
-        /// The client's view now.
-        view: R::View,
     },
     /// A question for the client's seat: answer with [`Session::answer`].
     Ask(Asked<R>),
@@ -293,8 +291,8 @@ impl<R: Lan> Session<R> {
             ToClient::Refused { why, .. } => self.fail(JoinError::Refused(why)),
             ToClient::Lobby(lines) => Some(Happened::Lobby(lines)),
             ToClient::Update { step, events, view } => {
-                self.view = Some(view.clone());
-                Some(Happened::Update { step, events, view })
+                self.view = Some(view);
+                Some(Happened::Update { step, events })
             }
             ToClient::Ask(asked) => self.seat.map(|_| Happened::Ask(asked)),
             ToClient::Refusal(why) => Some(Happened::Refusal(why)),
@@ -369,7 +367,11 @@ pub fn join<R: Lan, S: Seatside<R>>(
         match happened {
             Happened::Welcome { table, seat } => front.welcome(&table, seat),
             Happened::Lobby(lines) => front.lobby(&lines),
-            Happened::Update { step, events, view } => front.update(step, &events, &view),
+            Happened::Update { step, events } => {
+                if let Some(view) = session.view() {
+                    front.update(step, &events, view);
+                }
+            }
             Happened::Ask(asked) => {
                 let Some(seat) = session.seat() else { continue };
                 let reply = front
@@ -392,33 +394,33 @@ pub fn join<R: Lan, S: Seatside<R>>(
 }
 
 /// A CPU client: answers from its seat's view only, at a strength.
-pub struct CpuSeat<F> {
-    /// Its strength.
-    pub strength: Strength,
-    /// Told every update (a log, or nothing).
-    pub watch: F,
+pub struct CpuSeat(pub Strength);
+
+impl CpuSeat {
+    /// Its answer to `asked`: its choice from the view, else the default,
+    /// else the first answer.
+    pub fn choose<R: Lan>(
+        &self,
+        seat: Seat,
+        view: Option<&R::View>,
+        asked: &Asked<R>,
+    ) -> Option<R::Action> {
+        view.and_then(|v| R::view_choice(v, seat, self.0))
+            .filter(|a| asked.answers.contains(a))
+            .or(asked.on_timeout)
+            .or_else(|| asked.answers.first().copied())
+    }
 }
 
-impl<R: Lan, F: FnMut(&[R::Event])> Seatside<R> for CpuSeat<F> {
+impl<R: Lan> Seatside<R> for CpuSeat {
     type Error = std::convert::Infallible;
 
-    fn welcome(&mut self, _: &str, _: Option<Seat>) {}
-    fn lobby(&mut self, _: &[SeatLine]) {}
-    fn update(&mut self, _: u64, events: &[R::Event], _: &R::View) {
-        (self.watch)(events);
-    }
     fn ask(
         &mut self,
         seat: Seat,
         view: Option<&R::View>,
         asked: &Asked<R>,
     ) -> Result<Option<Reply<R::Action>>, Self::Error> {
-        let choice = view
-            .and_then(|v| R::view_choice(v, seat, self.strength))
-            .filter(|a| asked.answers.contains(a))
-            .or(asked.on_timeout)
-            .or_else(|| asked.answers.first().copied());
-        Ok(choice.map(Reply::Act))
+        Ok(self.choose(seat, view, asked).map(Reply::Act))
     }
-    fn note(&mut self, _: &str) {}
 }
