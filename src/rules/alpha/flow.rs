@@ -1067,7 +1067,7 @@ impl Match {
 
     /// Carries out a legal action.
     pub(super) fn act(&mut self, seat: Seat, action: Action) {
-        let Some(wait) = self.wait.as_ref().map(Wait::shape) else {
+        let Some(wait) = self.wait.clone() else {
             return;
         };
         match (wait, action) {

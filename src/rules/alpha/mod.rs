@@ -236,31 +236,6 @@ enum Wait {
 }
 
 impl Wait {
-    /// The question without a pick's lists (which `act` reads from the
-    /// match itself): a copy that allocates nothing.
-    fn shape(&self) -> Wait {
-        match *self {
-            Wait::Pick { seat, min, max, .. } => Wait::Pick {
-                seat,
-                candidates: Vec::new(),
-                chosen: Vec::new(),
-                min,
-                max,
-            },
-            Wait::Discards(s) => Wait::Discards(s),
-            Wait::Plays(s) => Wait::Plays(s),
-            Wait::Lead(s, speed) => Wait::Lead(s, speed),
-            Wait::Act(s, c) => Wait::Act(s, c),
-            Wait::Supporters(s) => Wait::Supporters(s),
-            Wait::Block(s) => Wait::Block(s),
-            Wait::AlphaBlock(s) => Wait::AlphaBlock(s),
-            Wait::BlockSupporters(s) => Wait::BlockSupporters(s),
-            Wait::Commands(s) => Wait::Commands(s),
-            Wait::DiscardFor { seat, left } => Wait::DiscardFor { seat, left },
-            Wait::Confirm(s) => Wait::Confirm(s),
-        }
-    }
-
     fn seat(&self) -> Seat {
         match *self {
             Wait::Discards(s)
