@@ -118,6 +118,7 @@ fn one_game<R: Lan>(seats: [Vec<CardNumber>; 2], seed: u64, latencies: &mut Hist
         halt_after: None,
         rejoin_window: bterm::net::host::REJOIN_WINDOW,
         seconds: None,
+        stop: None,
     };
     let host = thread::spawn(move || {
         let set = CardSet::embedded();

@@ -51,6 +51,7 @@ fn options(players: Vec<Player>, cards: Vec<Option<Vec<CardNumber>>>, seed: u64)
         halt_after: None,
         rejoin_window: bterm::net::host::REJOIN_WINDOW,
         seconds: None,
+        stop: None,
     }
 }
 

@@ -15,7 +15,8 @@ use super::input::{Button, Press, Release};
 use super::sound::{Sfx, Sound};
 use super::{AppSystems, Settings};
 use crate::cards::CardSet;
-use crate::rules::Reply;
+use super::lan::Remote;
+use crate::rules::{Reply, Seat};
 use crate::rules::terminal::{Action, Ask, Event, Match, Setup, SetupError, Side};
 use crate::session::{Player, QuestionOf, Table, TableError};
 
@@ -31,6 +32,9 @@ pub enum DuelKind {
     Play,
     /// A saved battle played back.
     Replay,
+    /// A battle at a LAN table: the host plays it; this machine follows
+    /// its views and answers its own seat's questions.
+    Lan,
 }
 
 /// The question a person is answering on the buttons, and how long is left.
@@ -84,6 +88,8 @@ pub struct Duel {
     pub saved: Option<Result<PathBuf, String>>,
     /// Seconds since the show finished the last event of a finished battle.
     pub over_for: f32,
+    /// At a LAN table: this machine's seat, its question and answer.
+    pub remote: Option<Remote<Match>>,
 }
 
 impl Duel {
@@ -109,7 +115,52 @@ impl Duel {
             questions: [None, None],
             saved: None,
             over_for: 0.0,
+            remote: None,
         })
+    }
+
+    /// A battle at a LAN table, from the host's first view (`seat`: this
+    /// machine's; `None` watches). The table follows the host's views; its
+    /// setup is the real one only once the game's replay comes at the end,
+    /// since the seed is the host's secret until then.
+    pub fn lan(view: Match, cards: &CardSet, seat: Option<Seat>) -> Result<Duel, DuelError> {
+        let players = Side::BOTH.map(|s| {
+            if Some(s.seat()) == seat {
+                Player::Person
+            } else {
+                Player::Remote
+            }
+        });
+        let setup = Setup {
+            tunables: view.tunables().clone(),
+            ..Setup::new(Vec::new(), Vec::new(), 0)
+        };
+        let table = Table::resume(setup, view, players.to_vec())?;
+        Ok(Duel {
+            kind: DuelKind::Lan,
+            cards: cards.clone(),
+            table,
+            script: VecDeque::new(),
+            asking: [None, None],
+            questions: [None, None],
+            saved: None,
+            over_for: 0.0,
+            remote: Some(Remote::new(seat)),
+        })
+    }
+
+    /// A LAN battle's end: its replay (checked by the session) becomes the
+    /// table, so the result, the saved replay and the records are the
+    /// whole game's.
+    pub fn lan_ended(&mut self, replay: &crate::replay::Replay<Match>) {
+        match super::lan::replayed(replay, &self.cards, self.table.players().to_vec()) {
+            Ok(table) => self.table = table,
+            Err(e) => warn!("the LAN game's replay does not play here: {e}"),
+        }
+        if let Some(r) = self.remote.as_mut() {
+            r.ended = true;
+            r.asked = None;
+        }
     }
 
     /// The rules' state.
@@ -130,6 +181,16 @@ impl Duel {
     /// Answers `side`'s question and queues the events; `false` when the
     /// rules refused it.
     fn settle(&mut self, show: &mut Show, side: Side, answer: Answer) -> bool {
+        // At a LAN table the answer goes to the host (its time running
+        // out there is the host's to settle).
+        if let Some(remote) = self.remote.as_mut() {
+            match answer {
+                Answer::Reply(r) => remote.reply(r),
+                Answer::TimeUp => remote.asked = None,
+            }
+            self.asking[side.index()] = None;
+            return true;
+        }
         let seat = side.seat();
         let result = match answer {
             Answer::Reply(r) => self.table.answer(seat, r, &self.cards),
@@ -148,9 +209,10 @@ impl Duel {
         }
     }
 
-    /// Whether the battle is over and the show has staged all of it.
+    /// Whether the battle is over and the show has staged all of it (and,
+    /// at a LAN table, the game's replay is in).
     pub fn finished(&self, show: &Show) -> bool {
-        self.table.is_over() && show.idle()
+        self.table.is_over() && show.idle() && self.remote.as_ref().is_none_or(|r| r.ended)
     }
 }
 
@@ -229,7 +291,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 start_show,
-                (ask_people, cpu_and_script, finish)
+                (lan_events, ask_people, cpu_and_script, finish)
                     .chain()
                     .run_if(resource_exists::<Duel>),
             )
@@ -254,7 +316,27 @@ fn start_show(
         speed: settings.show_speed,
         ..Show::default()
     };
-    show.queue.extend(duel.m().opening_events().iter().cloned());
+    // A LAN battle's opening comes with the host's first events.
+    if duel.kind != DuelKind::Lan {
+        show.queue.extend(duel.m().opening_events().iter().cloned());
+    }
+}
+
+/// A LAN battle: the host's events go on stage as they come; while a
+/// question waits for this machine, the show hurries (the host's clock
+/// runs).
+fn lan_events(mut duel: ResMut<Duel>, mut show: ResMut<Show>, settings: Res<Settings>) {
+    let Some(r) = duel.remote.as_mut() else {
+        return;
+    };
+    if !r.events.is_empty() {
+        show.queue.extend(r.events.drain(..));
+    }
+    let hurry = if r.asked.is_some() { 3.0 } else { 1.0 };
+    let speed = settings.show_speed * hurry;
+    if show.speed != speed {
+        show.speed = speed;
+    }
 }
 
 /// People answer with buttons, within the question's time; no answer is
@@ -278,11 +360,21 @@ fn ask_people(
         if !duel.player(side).is_person() {
             continue;
         }
-        // Asked again only when the table changed, not every frame.
+        // Asked again only when the table changed, not every frame; at a
+        // LAN table, the host's question.
         let changes = duel.table.changes();
-        let question = match &duel.questions[side.index()] {
-            Some((at, q)) if *at == changes => q.clone(),
-            _ => {
+        let question = match (&duel.remote, &duel.questions[side.index()]) {
+            (Some(r), _) => r.asked.as_ref().map(|(a, _)| {
+                Arc::new(Question {
+                    ask: Ask::of(&a.answers),
+                    answers: a.answers.clone(),
+                    seconds: r.seconds_left(),
+                    on_timeout: a.on_timeout,
+                    prompt: a.prompt(),
+                })
+            }),
+            (None, Some((at, q))) if *at == changes => q.clone(),
+            (None, _) => {
                 let q = duel.table.question(side.seat(), &duel.cards).map(Arc::new);
                 duel.questions[side.index()] = Some((changes, q.clone()));
                 q
@@ -301,7 +393,10 @@ fn ask_people(
             },
         };
         let before = asking.left;
-        asking.left -= dt;
+        asking.left = match &duel.remote {
+            Some(r) => r.seconds_left(),
+            None => asking.left - dt,
+        };
         if before.ceil() != asking.left.ceil() && asking.left > 0.0 && asking.left <= 3.0 {
             sfx.write(Sfx(Sound::Tick));
         }
@@ -363,7 +458,8 @@ fn stance_key(button: Button) -> String {
 
 /// CPU players answer at once; a replay takes its next action (unless paused).
 fn cpu_and_script(mut duel: ResMut<Duel>, mut show: ResMut<Show>) {
-    if !show.idle() || duel.table.is_over() {
+    // At a LAN table the host plays the CPUs.
+    if !show.idle() || duel.table.is_over() || duel.kind == DuelKind::Lan {
         return;
     }
     let duel = &mut *duel;
@@ -401,7 +497,7 @@ fn finish(time: Res<Time>, mut duel: ResMut<Duel>, show: Res<Show>, settings: Re
         return;
     }
     duel.over_for += time.delta_secs();
-    if duel.kind == DuelKind::Play && duel.saved.is_none() {
+    if matches!(duel.kind, DuelKind::Play | DuelKind::Lan) && duel.saved.is_none() {
         let saved = save_replay(&duel, settings.replay_dir.clone());
         if let Err(e) = &saved {
             warn!("{e}");

@@ -371,6 +371,10 @@ fn draw(
                     DuelKind::Demo => "CPU".to_string(),
                     DuelKind::Replay => "REPLAY".to_string(),
                     DuelKind::Play => duel.player(s).label(),
+                    DuelKind::Lan => duel
+                        .remote
+                        .as_ref()
+                        .map_or_else(|| duel.player(s).label(), |r| r.who(s.seat())),
                 };
                 let ready = if b.locked && b.stance.is_none() {
                     "  ● READY"

@@ -115,6 +115,9 @@ pub(super) fn plugin(app: &mut App) {
         Screen::AlphaSetup,
         Screen::AlphaDeck,
         Screen::Table,
+        Screen::LanHost,
+        Screen::LanJoin,
+        Screen::LanLobby,
     ] {
         app.add_systems(
             OnEnter(s),

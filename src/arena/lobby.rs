@@ -23,7 +23,12 @@ use crate::rules::alpha::deck;
 use crate::session::Player;
 
 /// The games there are, as the choice screen lists them.
-pub const GAMES: [&str; 2] = ["TERMINAL BATTLE", "CARD GAME ALPHA"];
+pub const GAMES: [&str; 4] = [
+    "TERMINAL BATTLE",
+    "CARD GAME ALPHA",
+    "HOST A TABLE ON THE LAN",
+    "JOIN A TABLE ON THE LAN",
+];
 
 /// The lobby's state.
 #[derive(Resource, Debug, Clone)]
@@ -185,15 +190,15 @@ impl Lobby {
 }
 
 /// The most lines a lobby screen shows (seats, 2 per seat, start).
-const MAX_LINES: usize = 10;
+pub(super) const MAX_LINES: usize = 10;
 
 /// One line of a lobby screen; the mouse chooses it too.
 #[derive(Component)]
-struct LobbyLine(usize);
+pub(super) struct LobbyLine(usize);
 
 /// What is wrong, under the lines.
 #[derive(Component)]
-struct LobbyProblem;
+pub(super) struct LobbyProblem;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Lobby>()
@@ -216,9 +221,9 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// How long the lobby waits for a press before going back to attract.
-const IDLE_SECONDS: f32 = 30.0;
+pub(super) const IDLE_SECONDS: f32 = 30.0;
 
-fn spawn_panel(commands: &mut Commands, screen: Screen, title: &str) {
+pub(super) fn spawn_panel(commands: &mut Commands, screen: Screen, title: &str) {
     commands
         .spawn(screen_layer("Lobby", screen, 40.0, AlignItems::Center))
         .with_children(|c| {
@@ -279,7 +284,7 @@ fn enter_setup(mut commands: Commands, mut lobby: ResMut<Lobby>) {
 /// What a lobby screen reads each frame: the buttons, keys and mouse, the
 /// clock for its idle timeout, and the button sound.
 #[derive(SystemParam)]
-struct LobbyInput<'w, 's> {
+pub(super) struct LobbyInput<'w, 's> {
     time: Res<'w, Time>,
     moves: Moves<'w, 's>,
     pointer: super::input::Pointer<'w, 's>,
@@ -290,25 +295,25 @@ struct LobbyInput<'w, 's> {
 impl LobbyInput<'_, '_> {
     /// This frame's moves; a line clicked is chosen. A press clicks and
     /// restarts the idle clock.
-    fn read(&mut self, lobby: &mut Lobby, lines: usize) -> Move {
+    pub(super) fn read(&mut self, line: &mut usize, idle: &mut f32, lines: usize) -> Move {
         let mut m = self.moves.read();
         let moved = self.pointer.moved();
         for (i, l) in &self.clicks {
             if l.0 < lines {
                 match i {
                     Interaction::Pressed => {
-                        lobby.line = l.0;
+                        *line = l.0;
                         m.choose = true;
                     }
-                    Interaction::Hovered if moved => lobby.line = l.0,
+                    Interaction::Hovered if moved => *line = l.0,
                     Interaction::Hovered => {}
                     Interaction::None => {}
                 }
             }
         }
-        lobby.idle += self.time.delta_secs();
+        *idle += self.time.delta_secs();
         if m.any() {
-            lobby.idle = 0.0;
+            *idle = 0.0;
             self.sfx.write(Sfx(Sound::Button));
         }
         m
@@ -316,7 +321,7 @@ impl LobbyInput<'_, '_> {
 }
 
 /// Shows a lobby screen's lines, the chosen one marked, and the problem.
-fn show_lines(lines: &[String], chosen: usize, problem: Option<&str>, q: &mut LineTexts) {
+pub(super) fn show_lines(lines: &[String], chosen: usize, problem: Option<&str>, q: &mut LineTexts) {
     for (mut t, mut node, mut colour, line) in q.iter_mut() {
         let (text, display, ink) = match line {
             Some(LobbyLine(i)) => match lines.get(*i) {
@@ -348,7 +353,7 @@ fn show_lines(lines: &[String], chosen: usize, problem: Option<&str>, q: &mut Li
     }
 }
 
-type LineTexts<'w, 's> = Query<
+pub(super) type LineTexts<'w, 's> = Query<
     'w,
     's,
     (
@@ -365,15 +370,20 @@ fn choose_game(
     mut lobby: ResMut<Lobby>,
     mut next: ResMut<NextState<Screen>>,
 ) {
-    let m = input.read(&mut lobby, GAMES.len());
-    if m.up || m.down {
+    let lobby = &mut *lobby;
+    let m = input.read(&mut lobby.line, &mut lobby.idle, GAMES.len());
+    if m.up {
+        lobby.line = (lobby.line + GAMES.len() - 1) % GAMES.len();
+    }
+    if m.down {
         lobby.line = (lobby.line + 1) % GAMES.len();
     }
     if m.choose {
-        next.set(if lobby.line == 0 {
-            Screen::Scan
-        } else {
-            Screen::AlphaSetup
+        next.set(match lobby.line {
+            0 => Screen::Scan,
+            1 => Screen::AlphaSetup,
+            2 => Screen::LanHost,
+            _ => Screen::LanJoin,
         });
     } else if m.back || lobby.idle > IDLE_SECONDS {
         next.set(Screen::Attract);
@@ -394,7 +404,8 @@ fn set_up(
 ) {
     let lines = lobby.lines();
     let n = lines.len();
-    let m = input.read(&mut lobby, n);
+    let lobby = &mut *lobby;
+    let m = input.read(&mut lobby.line, &mut lobby.idle, n);
     if m.up {
         lobby.line = (lobby.line + n - 1) % n;
     }

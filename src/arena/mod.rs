@@ -18,6 +18,7 @@ pub mod framing;
 pub mod gallery;
 pub mod hud;
 pub mod input;
+pub mod lan;
 pub mod lobby;
 pub mod look;
 mod physics;
@@ -80,6 +81,13 @@ pub enum Screen {
     AlphaSetup,
     /// One seat's Card Game Alpha deck, scanned card by card.
     AlphaDeck,
+    /// A table to host on the LAN: its game, seats and who plays them.
+    LanHost,
+    /// The tables heard on the LAN, the join code, play or watch.
+    LanJoin,
+    /// A LAN table's seats, who is ready and the join code, until the game
+    /// starts.
+    LanLobby,
 }
 
 /// The order of the game's work in a frame, configured once.
@@ -167,6 +175,8 @@ pub struct Settings {
     pub collection: Option<PathBuf>,
     /// Bloom: `None` decides by the renderer (see `stage`).
     pub bloom: Option<bool>,
+    /// Announce a table hosted here on the LAN (mDNS); tests leave it out.
+    pub lan_announce: bool,
 }
 
 impl Default for Settings {
@@ -187,6 +197,7 @@ impl Default for Settings {
             table: None,
             collection: None,
             bloom: None,
+            lan_announce: true,
         }
     }
 }
@@ -226,6 +237,7 @@ impl Settings {
             bloom: args
                 .bloom
                 .or((args.tour.is_some() || args.screenshot.is_some()).then_some(true)),
+            lan_announce: true,
         }
     }
 }
@@ -270,7 +282,7 @@ impl Plugin for AppPlugin {
             viewer::plugin,
             sound::plugin,
         ))
-        .add_plugins((table::plugin, lobby::plugin));
+        .add_plugins((table::plugin, lobby::plugin, lan::plugin));
         if self.windowed {
             app.add_plugins((
                 physics::plugin,

@@ -36,9 +36,12 @@ use super::{AppSystems, Cards, Screen, Settings};
 use crate::ai::Strength;
 use crate::cards::{Card, CardNumber, CardSet, Digimon};
 use crate::replay::Replay;
-use crate::rules::alpha::{Action, CardId, Event, Laid, Layout, Match, Setup, Struck, deck};
+use super::lan::Remote;
+use crate::rules::alpha::{
+    Action, CardId, Event, Laid, Layout, Match, Setup, Struck, View, deck,
+};
 use crate::rules::terminal::Side;
-use crate::rules::{Outcome, Ruleset, Seat};
+use crate::rules::{Outcome, Reply, Ruleset, Seat};
 use crate::session::Player;
 
 /// A card's size on the table, metres (a real card's proportions).
@@ -49,6 +52,9 @@ const BANNER_QUEUED: f32 = 0.8;
 const MOST_QUEUED: usize = 6;
 /// How many event lines the log keeps.
 const LOG_LINES: usize = 7;
+/// The longest a LAN table dwells on the host's news before this
+/// machine's question shows, seconds.
+const LAN_DWELL: f32 = 2.5;
 /// The texture size of a card's face, pixels.
 const FACE_W: u32 = 256;
 const FACE_H: u32 = 357;
@@ -94,6 +100,9 @@ pub struct TableGame {
     pub clash: Vec<(Seat, Role)>,
     /// The battle is over; its rings go with the next action.
     clash_over: bool,
+    /// At a LAN table: this machine's seat, its question and answer (the
+    /// host plays the game; the table follows its views).
+    pub remote: Option<Remote<Match>>,
 }
 
 /// A part in the battle under way, marked by a ring on the table.
@@ -211,7 +220,72 @@ pub fn live_game(
 impl TableGame {
     /// A game ready to stage from its first action.
     pub fn new(replay: Replay<Match>, name: String, cards: &CardSet) -> TableGame {
-        let mut game = TableGame {
+        let mut game = TableGame::blank(replay, name);
+        game.restart(cards);
+        game
+    }
+
+    /// A game at a LAN table, from the host's first view; the person at
+    /// this machine plays its seat (a spectator's view has none). The
+    /// replay is the whole game's only when it comes at the end: until
+    /// then its setup holds the seats, not the host's secret seed.
+    pub fn lan(view: &View, name: String) -> TableGame {
+        let seats = view.state().seats();
+        let setup = Setup::new(vec![Vec::new(); seats], 0);
+        let replay = Replay {
+            rules: Match::version(&setup),
+            setup,
+            actions: Vec::new(),
+            final_hash: 0,
+        };
+        let mine = (!view.is_spectator()).then(|| view.seat());
+        let mut game = TableGame::blank(replay, name);
+        game.live = Some(Live {
+            pilots: Seat::all(seats)
+                .map(|s| {
+                    if Some(s) == mine {
+                        Player::Person
+                    } else {
+                        Player::Remote
+                    }
+                })
+                .collect(),
+            chosen: 0,
+            asked_for: 0.0,
+            curtain: None,
+            last_person: None,
+            thinking: None,
+            saved: None,
+            leaving: None,
+        });
+        game.remote = Some(Remote::new(mine));
+        game
+    }
+
+    /// A LAN table's news: the host's view after `events`, which go to the
+    /// log, the banners and the figures.
+    pub fn follow(&mut self, view: &View, events: &[Event], cards: &CardSet) {
+        self.m = Some(view.state().clone());
+        self.layout = Some(view.layout());
+        let dwell = self.take(events, cards);
+        // The host's clock runs for the next question: the table dwells
+        // on what came, but not for long.
+        self.wait = (self.wait.max(0.0) + dwell).min(LAN_DWELL);
+    }
+
+    /// A LAN game's end: its replay (checked by the session) is the one
+    /// kept.
+    pub fn lan_ended(&mut self, replay: Replay<Match>) {
+        self.replay = replay;
+        self.verdict = Some(Ok(()));
+        if let Some(r) = self.remote.as_mut() {
+            r.ended = true;
+            r.asked = None;
+        }
+    }
+
+    fn blank(replay: Replay<Match>, name: String) -> TableGame {
+        TableGame {
             name,
             replay,
             m: None,
@@ -230,9 +304,8 @@ impl TableGame {
             live: None,
             clash: Vec::new(),
             clash_over: false,
-        };
-        game.restart(cards);
-        game
+            remote: None,
+        }
     }
 
     /// Back to the start.
@@ -345,12 +418,7 @@ impl TableGame {
         match m.apply(seat, action) {
             Ok(events) => {
                 self.layout = Some(m.layout());
-                let big = events.iter().filter(|e| dwells(e)).count();
-                for e in &events {
-                    self.note(e, cards);
-                }
-                // Long enough for the banners it raised.
-                (0.35 + 0.45 * big.min(3) as f32).max(BANNER_QUEUED * self.queued.len() as f32)
+                self.take(&events, cards)
             }
             Err(e) => {
                 self.verdict = Some(Err(format!(
@@ -360,6 +428,16 @@ impl TableGame {
                 0.0
             }
         }
+    }
+
+    /// Takes in an action's events; returns how long to dwell on them
+    /// (long enough for the banners they raised).
+    fn take(&mut self, events: &[Event], cards: &CardSet) -> f32 {
+        let big = events.iter().filter(|e| dwells(e)).count();
+        for e in events {
+            self.note(e, cards);
+        }
+        (0.35 + 0.45 * big.min(3) as f32).max(BANNER_QUEUED * self.queued.len() as f32)
     }
 
     /// The banner up and those waiting, in the order they show.
@@ -1653,8 +1731,17 @@ fn person_turn(
         return;
     }
     let Some(m) = &game.m else { return };
-    let Some(seat) = m.waiting_for() else { return };
-    let legal = m.legal_actions(seat);
+    // At a LAN table: the host's question for this machine's seat.
+    let (seat, legal) = match &game.remote {
+        Some(r) => match (r.seat, &r.asked) {
+            (Some(seat), Some((a, _))) => (seat, a.answers.clone()),
+            _ => return,
+        },
+        None => {
+            let Some(seat) = m.waiting_for() else { return };
+            (seat, m.legal_actions(seat))
+        }
+    };
     // Only on a timeout: a view is a copy of the match.
     let easy = || crate::ai::alpha::choose(&m.view(seat), Strength::Easy);
     let Some(live) = game.live.as_mut() else {
@@ -1722,15 +1809,19 @@ fn person_turn(
     live.asked_for += time.delta_secs();
     let action = if choose {
         Some(legal[live.chosen])
-    } else if live.asked_for > settings.timeouts.alpha_turn {
+    } else if live.asked_for > settings.timeouts.alpha_turn && game.remote.is_none() {
         Some(easy())
     } else {
+        // At a LAN table the host's clock settles a question left alone.
         None
     };
     if let Some(action) = action {
         live.chosen = 0;
         live.asked_for = 0.0;
-        game.wait = game.act(seat, action, &cards.0);
+        match game.remote.as_mut() {
+            Some(r) => r.reply(Reply::Act(action)),
+            None => game.wait = game.act(seat, action, &cards.0),
+        }
         changed = true;
     }
     if changed {
@@ -1768,14 +1859,33 @@ fn choice(game: &TableGame, seconds: f32) -> Choice {
             None => String::new(),
         });
     }
-    let Some(seat) = m.waiting_for() else {
-        return Choice::default();
+    // At a LAN table: this machine's question, when the host asked it.
+    let asked = game
+        .remote
+        .as_ref()
+        .and_then(|r| r.asked.as_ref().map(|(a, _)| (r.seat, a, r.seconds_left())));
+    let seat = match (&game.remote, asked) {
+        (Some(_), Some((Some(seat), _, _))) => seat,
+        _ => {
+            let Some(seat) = m.waiting_for() else {
+                return Choice::default();
+            };
+            seat
+        }
     };
-    match live.pilots.get(seat.index()) {
-        Some(Player::Person) => {}
-        Some(Player::Cpu(_)) => return said(format!("{seat} (CPU) is thinking…")),
-        Some(Player::Remote) => return said(format!("{seat} plays from another machine…")),
-        None => return Choice::default(),
+    match (live.pilots.get(seat.index()), &game.remote) {
+        (Some(Player::Person), Some(_)) if asked.is_none() => {
+            return said(format!("{seat} (you): the table is on its way…"));
+        }
+        (Some(Player::Person), _) => {}
+        (Some(Player::Cpu(_)), _) => return said(format!("{seat} (CPU) is thinking…")),
+        (Some(Player::Remote), Some(r)) => {
+            return said(format!("{seat} ({}) is thinking…", r.who(seat).to_lowercase()));
+        }
+        (Some(Player::Remote), None) => {
+            return said(format!("{seat} plays from another machine…"));
+        }
+        (None, _) => return Choice::default(),
     }
     if live.curtain == Some(seat) {
         return said(format!(
@@ -1784,7 +1894,11 @@ fn choice(game: &TableGame, seconds: f32) -> Choice {
     }
     if let Some(at) = live.leaving {
         return Choice {
-            prompt: "LEAVE THE TABLE? The game is not saved.".to_string(),
+            prompt: if game.remote.is_some() {
+                "LEAVE THE LAN TABLE? The CPU takes your seat (a table you host closes).".to_string()
+            } else {
+                "LEAVE THE TABLE? The game is not saved.".to_string()
+            },
             answers: vec![
                 (0, "Keep playing".to_string()),
                 (1, "Leave the table".to_string()),
@@ -1793,17 +1907,26 @@ fn choice(game: &TableGame, seconds: f32) -> Choice {
             hint: "A / B move · C chooses".to_string(),
         };
     }
-    let Some(q) = m.question(seat) else {
-        return Choice::default();
+    let (text, legal, left) = match asked {
+        Some((_, a, left)) => (a.text.clone(), a.answers.clone(), left),
+        None => {
+            let Some(q) = m.question(seat) else {
+                return Choice::default();
+            };
+            (
+                q.prompt.text,
+                m.legal_actions(seat),
+                seconds - live.asked_for,
+            )
+        }
     };
-    let legal = m.legal_actions(seat);
     let first = live
         .chosen
         .saturating_sub(ANSWERS_SHOWN / 2)
         .min(legal.len().saturating_sub(ANSWERS_SHOWN));
-    let left = (seconds - live.asked_for).max(0.0).ceil();
+    let left = left.max(0.0).ceil();
     Choice {
-        prompt: q.prompt.text.trim_end_matches([' ', '>']).to_string(),
+        prompt: text.trim_end_matches([' ', '>']).to_string(),
         answers: legal
             .iter()
             .enumerate()

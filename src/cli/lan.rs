@@ -157,20 +157,8 @@ fn parse_cpu(
 /// by the seed.
 fn default_cards(game: Game, seat: Seat, seed: u64, set: &CardSet) -> Vec<CardNumber> {
     match game {
-        Game::Alpha => {
-            let names: Vec<&str> = alpha::deck::EMBEDDED.iter().map(|(n, _)| *n).collect();
-            let name = names[seat.index().wrapping_add(seed as usize) % names.len()];
-            alpha::deck::embedded(name, set)
-                .and_then(Result::ok)
-                .unwrap_or_default()
-        }
-        Game::Terminal => {
-            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(
-                seed ^ seat.index() as u64,
-            );
-            let [a, b] = terminal::pick::demo_teams(set, &mut rng);
-            if seat.index() == 0 { a } else { b }
-        }
+        Game::Alpha => alpha::Match::house_cards(seat, seed, set),
+        Game::Terminal => terminal::Match::house_cards(seat, seed, set),
     }
 }
 
@@ -291,10 +279,11 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
             players: players.clone(),
             cards,
             seed,
-            autosave: autosave_path(),
+            autosave: crate::net::host::autosave_path(),
             halt_after: None,
             rejoin_window: crate::net::host::REJOIN_WINDOW,
             seconds: args.timer,
+            stop: None,
         },
         Box::new(|l| say(&format!("[table] {l}"))),
     );
@@ -309,7 +298,7 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
             ))
         })?;
     say("Every seat is taken: the game begins.");
-    if let Some(p) = autosave_path() {
+    if let Some(p) = crate::net::host::autosave_path() {
         say(&format!(
             "(kept as it goes in {}: if this host stops, bterm host --resume that file)",
             p.display()
@@ -348,10 +337,6 @@ fn announce<R: Lan>(
 
 /// Where a host keeps its game as it goes: the data folder's
 /// `lan-table.ron` (the host's own file, replaced game by game).
-fn autosave_path() -> Option<PathBuf> {
-    crate::save::data_dir().map(|d| d.join("lan-table.ron"))
-}
-
 fn resume<R: Lan, F: People<R, Error = CliError>>(
     args: &HostArgs,
     path: &Path,
@@ -369,7 +354,7 @@ fn resume<R: Lan, F: People<R, Error = CliError>>(
     let (mut host, mut table) = Host::<R>::resume(
         link,
         &save,
-        autosave_path(),
+        crate::net::host::autosave_path(),
         set,
         Box::new(|l| say(&format!("[table] {l}"))),
     )

@@ -8,6 +8,8 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
@@ -39,6 +41,12 @@ const MAX_SPECTATORS: usize = 8;
 /// come back.
 const STAND_IN: Strength = Strength::Normal;
 
+/// Where a host keeps its game so far (the data folder's `lan-table.ron`),
+/// for `bterm host --resume`.
+pub fn autosave_path() -> Option<PathBuf> {
+    crate::save::data_dir().map(|d| d.join("lan-table.ron"))
+}
+
 /// A table to host.
 #[derive(Debug, Clone)]
 pub struct HostOptions {
@@ -63,6 +71,10 @@ pub struct HostOptions {
     /// Seconds a remote player has for every question (`None`: the
     /// question's own, the cabinet's).
     pub seconds: Option<f32>,
+    /// Set by the host's front end to close the table: the seats' wait
+    /// ends and the clients are told the table closed (the arena's host
+    /// leaving its lobby or its game).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// What a host keeps on disk while its game runs (`bterm host --resume`).
@@ -232,6 +244,13 @@ impl<R: Lan> Host<R> {
             if !open {
                 break;
             }
+            if self.stopped() {
+                self.broadcast(&ToClient::<R>::Closed(
+                    "the host closed the table before the game".to_string(),
+                ));
+                std::thread::sleep(Duration::from_millis(200));
+                return Err(HostError::Front("the host closed the table".to_string()));
+            }
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return Ok(None);
             }
@@ -311,6 +330,7 @@ impl<R: Lan> Host<R> {
             halt_after: None,
             rejoin_window: REJOIN_WINDOW,
             seconds: None,
+            stop: None,
         };
         let mut host = Host::new(link, options, log);
         for (i, saved) in save.remotes.iter().enumerate().take(n) {
@@ -324,6 +344,14 @@ impl<R: Lan> Host<R> {
             });
         }
         Ok((host, table))
+    }
+
+    /// Whether the host's front end has closed the table.
+    fn stopped(&self) -> bool {
+        self.options
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// Gives every remote player `seconds` per question (`None`: each
@@ -425,6 +453,7 @@ impl<R: Lan> Host<R> {
             }
             None => host.broadcast(&ToClient::<R>::Closed(match &played {
                 Err(Stop::Local(e)) => format!("the host stopped the game: {e}"),
+                Err(Stop::Left) => "the host left the table".to_string(),
                 _ => "the game stopped before its end".to_string(),
             })),
         }
@@ -433,6 +462,7 @@ impl<R: Lan> Host<R> {
         played.map_err(|e| match e {
             Stop::Local(e) => HostError::Front(e.to_string()),
             Stop::Halted => HostError::Front("the host stopped (halt_after)".to_string()),
+            Stop::Left => HostError::Front("the host left the table".to_string()),
         })
     }
 
@@ -825,6 +855,12 @@ impl<R: Lan> Host<R> {
         }
         self.ask_ahead(table, seat, cards);
         loop {
+            // The table closes: the default stands, and the driver stops
+            // at its next question.
+            if self.stopped() {
+                self.sent[i] = None;
+                return None;
+            }
             if let Some(r) = self.stand_in(table, seat) {
                 self.sent[i] = None;
                 return Some(r);
@@ -947,6 +983,8 @@ enum Stop<E> {
     Local(E),
     /// `halt_after` was reached.
     Halted,
+    /// The host's front end closed the table ([`HostOptions::stop`]).
+    Left,
 }
 
 impl<R: Lan, P: People<R>> People<R> for Front<'_, R, P> {
@@ -965,6 +1003,9 @@ impl<R: Lan, P: People<R>> People<R> for Front<'_, R, P> {
             .is_some_and(|n| table.changes() >= n)
         {
             return Err(Stop::Halted);
+        }
+        if self.host.stopped() {
+            return Err(Stop::Left);
         }
         self.host.autosave(table);
         if table.player(seat) == Some(Player::Remote) {

@@ -68,6 +68,11 @@ pub trait Lan:
 
     /// A CPU client's choice for `seat`, from its view only.
     fn view_choice(view: &Self::View, seat: Seat, strength: Strength) -> Option<Self::Action>;
+
+    /// The cards a seat plays when its player brings none (a CPU seat, or
+    /// the arena's player): a shipped deck, or a demo team, picked by
+    /// `pick` and the seat.
+    fn house_cards(seat: Seat, pick: u64, cards: &CardSet) -> Vec<CardNumber>;
 }
 
 impl Lan for alpha::Match {
@@ -95,6 +100,16 @@ impl Lan for alpha::Match {
             return None;
         }
         Some(crate::ai::alpha::choose(view, strength))
+    }
+
+    fn house_cards(seat: Seat, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
+        let decks = alpha::deck::EMBEDDED;
+        let at = (seat.index() as u64).wrapping_add(pick) % decks.len() as u64;
+        decks
+            .get(usize::try_from(at).unwrap_or(0))
+            .and_then(|(name, _)| alpha::deck::embedded(name, cards))
+            .and_then(Result::ok)
+            .unwrap_or_default()
     }
 }
 
@@ -139,5 +154,13 @@ impl Lan for terminal::Match {
         strength: Strength,
     ) -> Option<terminal::Action> {
         view.choose(seat, strength)
+    }
+
+    fn house_cards(seat: Seat, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(
+            pick ^ seat.index() as u64,
+        );
+        let [a, b] = terminal::pick::demo_teams(cards, &mut rng);
+        if seat.index() == 0 { a } else { b }
     }
 }

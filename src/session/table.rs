@@ -79,6 +79,15 @@ impl<R: Ruleset> Table<R> {
         })
     }
 
+    /// Follows a match this table does not play itself (a LAN client's
+    /// view, sent by the table's host): the state becomes `game`; no
+    /// action is recorded. The change count moves, so questions are asked
+    /// again.
+    pub fn follow(&mut self, game: R) {
+        self.game = game;
+        self.changes += 1;
+    }
+
     /// What the match started from.
     pub fn setup(&self) -> &R::Setup {
         &self.setup

@@ -37,6 +37,26 @@ pub enum Ask {
     },
 }
 
+impl Ask {
+    /// The question that has these answers, as [`Match::question`] builds
+    /// it (a LAN client is sent the answers and works out what is asked).
+    pub fn of(answers: &[Action]) -> Ask {
+        if answers.contains(&Action::AlphaBlock(false)) {
+            Ask::Block
+        } else if answers.contains(&Action::Digivolve(false)) {
+            Ask::Evolve {
+                jogress: answers.contains(&Action::Jogress),
+            }
+        } else if let [Action::UseAbility(slot)] = answers {
+            Ask::Ability { slot: *slot }
+        } else {
+            Ask::Stance {
+                alpha: answers.iter().any(|a| matches!(a, Action::AlphaAttack(_))),
+            }
+        }
+    }
+}
+
 type Keys = Vec<(String, Reply<Action>)>;
 
 fn yes_no(yes: Action, no: Reply<Action>) -> Keys {

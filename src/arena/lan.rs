@@ -1,0 +1,1326 @@
+//! LAN play in the arena: "Host a table" and "Join a table" from the choice
+//! of game, a lobby with the seats, who is ready and the join code, then
+//! the same battle (Terminal Battle) or table (Card Game Alpha) screens,
+//! each machine showing its own seat's hand.
+//!
+//! The machine that hosts runs the table's [`Host`] on a thread and joins
+//! it over loopback like every other machine, so every screen is driven
+//! one way: by a client [`Session`]'s views, events and questions. The
+//! session is polled once a frame ([`pump`]); a question for this machine's
+//! seat waits in the duel's or the table's [`Remote`], and the answer the
+//! buttons give goes back the same way.
+//!
+//! Three buttons do it all, as in the rest of the lobby: A and B move, C
+//! changes the line it is on (on the join code: C starts the code, A / B
+//! turn the digit, C goes to the next), C held goes back.
+
+use std::collections::VecDeque;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+
+use super::duel::{Duel, DuelStarted};
+use super::hud::centred_column;
+use super::lobby::{IDLE_SECONDS, LineTexts, LobbyInput, show_lines, spawn_panel};
+use super::table::TableGame;
+use super::theme::{label, palette, size};
+use super::{AppSystems, Cards, Screen, Settings};
+use crate::ai::Strength;
+use crate::cards::{CardNumber, CardSet};
+use crate::net::client::{Happened, JoinOptions, Session};
+use crate::net::discover::{self, Announcement, Found};
+use crate::net::host::{Host, HostOptions, REJOIN_WINDOW};
+use crate::net::link::HostLink;
+use crate::net::protocol::{Asked, Role, SeatLine};
+use crate::net::{DEFAULT_PORT, Lan};
+use crate::replay::Replay;
+use crate::rules::{Reply, RulesetId, Seat, alpha, terminal};
+use crate::session::{Player, Watch};
+
+/// How long the lobby waits with nothing changing (no press, no seat
+/// taken) before it closes and goes back to attract.
+const LOBBY_IDLE: f32 = 180.0;
+
+/// How long a failed LAN game's message stays before attract.
+const FAILED_SHOWN: f32 = 15.0;
+
+/// How often the join screen listens for tables again, seconds.
+const BROWSE_EVERY: f32 = 4.0;
+
+/// The most things a session reports in one frame (the rest wait).
+const POLLS_PER_FRAME: usize = 64;
+
+/// The host's lines the lobby keeps.
+const NOTES: usize = 4;
+
+/// This machine's seat at a LAN table, as the duel or the table sees it:
+/// its question, its answer on the way, who sits where.
+#[derive(Debug)]
+pub struct Remote<R: Lan> {
+    /// This machine's seat (`None`: it watches).
+    pub seat: Option<Seat>,
+    /// The question the host asked this seat, and when it came.
+    pub asked: Option<(Asked<R>, Instant)>,
+    /// The answer to send: the question's number and the reply.
+    pub answer: Option<(u64, Reply<R::Action>)>,
+    /// Who sits at each seat, as the host tells it.
+    pub seats: Vec<SeatLine>,
+    /// Events come from the host, not yet staged.
+    pub events: Vec<R::Event>,
+    /// The game is over and its replay is in.
+    pub ended: bool,
+}
+
+impl<R: Lan> Remote<R> {
+    /// This machine at `seat` (`None`: watching).
+    pub fn new(seat: Option<Seat>) -> Remote<R> {
+        Remote {
+            seat,
+            asked: None,
+            answer: None,
+            seats: Vec::new(),
+            events: Vec::new(),
+            ended: false,
+        }
+    }
+
+    /// Seconds left of the question asked (the host's clock: it counts
+    /// from when the host asked).
+    pub fn seconds_left(&self) -> f32 {
+        self.asked.as_ref().map_or(0.0, |(a, at)| {
+            (a.seconds - at.elapsed().as_secs_f32()).max(0.0)
+        })
+    }
+
+    /// Answers the question asked.
+    pub fn reply(&mut self, reply: Reply<R::Action>) {
+        if let Some((a, _)) = self.asked.take() {
+            self.answer = Some((a.asked, reply));
+        }
+    }
+
+    /// Who plays `seat`, in a few words ("YOU", a name, "reconnecting").
+    pub fn who(&self, seat: Seat) -> String {
+        if self.seat == Some(seat) {
+            return "YOU".to_string();
+        }
+        match self.seats.iter().find(|l| l.seat == seat) {
+            Some(l) if l.reconnecting => format!("{} · RECONNECTING", l.who.to_uppercase()),
+            Some(l) => l.who.to_uppercase(),
+            None => "LAN".to_string(),
+        }
+    }
+}
+
+/// A client session of either game.
+enum Link {
+    Terminal(Session<terminal::Match>),
+    Alpha(Session<alpha::Match>),
+}
+
+/// The table's host, when this machine hosts: its thread, its lines, its
+/// announcement on the LAN.
+struct Hosting {
+    stop: Arc<AtomicBool>,
+    lines: Receiver<String>,
+    /// Kept so the announcement lasts as long as the table.
+    _announced: Option<Announcement>,
+}
+
+/// A LAN table this machine sits at (or watches), hosted here or not.
+#[derive(Resource)]
+pub struct LanTable {
+    /// The game.
+    pub game: RulesetId,
+    /// The table's name.
+    pub table: String,
+    /// Where the other machines join (the host's), or the table joined.
+    pub addr: SocketAddr,
+    /// The join code, when this machine hosts.
+    pub code: Option<String>,
+    /// This machine's seat, once the host has it (`None`: watching, or not yet).
+    pub seat: Option<Seat>,
+    /// Whether the host has taken this machine in.
+    pub welcomed: bool,
+    /// The seats as the host last told them.
+    pub seats: Vec<SeatLine>,
+    /// The game has started on this machine's screens.
+    pub started: bool,
+    /// The game has ended here (its replay is in).
+    pub ended: bool,
+    /// Why the table cannot go on, and for how long that has been shown.
+    pub problem: Option<(String, f32)>,
+    /// The connection dropped and is being mended.
+    pub mending: Option<String>,
+    /// The host's latest lines (a player sat down, a message refused).
+    pub notes: VecDeque<String>,
+    /// Seconds with nothing changing in the lobby.
+    pub idle: f32,
+    /// The session (taken out while it is polled).
+    link: Mutex<Option<Link>>,
+    hosting: Option<Mutex<Hosting>>,
+}
+
+impl Drop for LanTable {
+    fn drop(&mut self) {
+        // A table hosted here closes with its host's screens.
+        if let Some(h) = &self.hosting
+            && let Ok(h) = h.lock()
+        {
+            h.stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl LanTable {
+    /// Whether this machine hosts the table.
+    pub fn hosts(&self) -> bool {
+        self.hosting.is_some()
+    }
+
+    fn note(&mut self, line: String) {
+        self.notes.push_back(line);
+        while self.notes.len() > NOTES {
+            self.notes.pop_front();
+        }
+    }
+}
+
+/// What the host and join screens are set to.
+#[derive(Resource, Debug)]
+pub struct LanForm {
+    /// The line chosen.
+    pub line: usize,
+    /// The game a hosted table plays.
+    pub game: RulesetId,
+    /// Seats at a hosted table.
+    pub seats: usize,
+    /// Who plays seats P2 to P4 of a hosted table (the host plays P1).
+    pub others: [Player; 3],
+    /// Which team or deck this machine's player brings.
+    pub pick: u64,
+    /// Join as a spectator.
+    pub watch: bool,
+    /// The join code being entered.
+    pub code: [u8; 4],
+    /// The digit of the code being turned, while one is.
+    pub digit: Option<usize>,
+    /// The tables heard on the LAN, and the one chosen.
+    pub found: Vec<Found>,
+    /// Which of `found` is chosen.
+    pub at: usize,
+    /// Seconds until the LAN is listened to again.
+    pub browse_in: f32,
+    /// Whether the LAN has been listened to yet.
+    pub browsed: bool,
+    /// Seconds without a press.
+    pub idle: f32,
+    /// Why the last try did not work.
+    pub problem: Option<String>,
+    listening: Option<Mutex<Receiver<Result<Vec<Found>, String>>>>,
+}
+
+impl Default for LanForm {
+    fn default() -> Self {
+        LanForm {
+            line: 0,
+            game: RulesetId::Terminal,
+            seats: 2,
+            others: [Player::Remote; 3],
+            pick: 0,
+            watch: false,
+            code: [0; 4],
+            digit: None,
+            found: Vec::new(),
+            at: 0,
+            browse_in: 0.0,
+            browsed: false,
+            idle: 0.0,
+            problem: None,
+            listening: None,
+        }
+    }
+}
+
+/// A line of the host screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostLine {
+    /// Which game.
+    Game,
+    /// How many seats (the Card Game Alpha).
+    Seats,
+    /// Who plays a seat other than the host's.
+    Other(usize),
+    /// The team or deck the host's player brings.
+    Brings,
+    /// Open the table.
+    Open,
+}
+
+/// A line of the join screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JoinLine {
+    /// Which table.
+    Table,
+    /// Play or watch.
+    Watch,
+    /// The join code.
+    Code,
+    /// The team or deck brought.
+    Brings,
+    /// Join the table.
+    Join,
+}
+
+/// Who may play a seat beside the host: a player on the LAN, or a CPU.
+const OTHERS: [Player; 4] = [
+    Player::Remote,
+    Player::Cpu(Strength::Easy),
+    Player::Cpu(Strength::Normal),
+    Player::Cpu(Strength::Hard),
+];
+
+fn game_name(game: RulesetId) -> &'static str {
+    match game {
+        RulesetId::Terminal => "Terminal Battle",
+        RulesetId::Alpha => "Card Game Alpha",
+    }
+}
+
+/// The cards a player at this machine brings: a demo team or a shipped
+/// deck, by `pick`.
+pub fn brought(game: RulesetId, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
+    match game {
+        RulesetId::Terminal => terminal::Match::house_cards(Seat::P1, pick, cards),
+        RulesetId::Alpha => alpha::Match::house_cards(Seat::P1, pick, cards),
+    }
+}
+
+/// The cards brought, in words.
+fn brought_text(game: RulesetId, pick: u64, cards: &CardSet) -> String {
+    match game {
+        RulesetId::Terminal => {
+            let team = brought(game, pick, cards);
+            let names: Vec<&str> = team
+                .iter()
+                .filter_map(|n| cards.get(n))
+                .map(|c| c.name())
+                .collect();
+            format!("team {}: {}", pick + 1, names.join(", "))
+        }
+        RulesetId::Alpha => {
+            let decks = alpha::deck::EMBEDDED;
+            let at = usize::try_from(pick % decks.len() as u64).unwrap_or(0);
+            format!("the {} deck", decks.get(at).map_or("?", |d| d.0))
+        }
+    }
+}
+
+/// How many teams or decks there are to choose from.
+fn picks(game: RulesetId) -> u64 {
+    match game {
+        // Demo teams are drawn by number: a few to choose from.
+        RulesetId::Terminal => 8,
+        RulesetId::Alpha => alpha::deck::EMBEDDED.len() as u64,
+    }
+}
+
+impl LanForm {
+    /// The host screen's lines.
+    pub fn host_lines(&self) -> Vec<HostLine> {
+        let mut v = vec![HostLine::Game];
+        if self.game == RulesetId::Alpha {
+            v.push(HostLine::Seats);
+        }
+        let seats = if self.game == RulesetId::Alpha {
+            self.seats
+        } else {
+            2
+        };
+        v.extend((1..seats).map(HostLine::Other));
+        v.extend([HostLine::Brings, HostLine::Open]);
+        v
+    }
+
+    fn host_text(&self, line: HostLine, cards: &CardSet) -> String {
+        match line {
+            HostLine::Game => format!("Game: {}", game_name(self.game)),
+            HostLine::Seats => format!("Seats: {}", self.seats),
+            HostLine::Other(i) => format!(
+                "P{} plays: {}",
+                i + 1,
+                match self.others[i - 1] {
+                    Player::Remote => "a player on the LAN".to_string(),
+                    p => p.label(),
+                }
+            ),
+            HostLine::Brings => format!(
+                "You play P1 with {}",
+                brought_text(self.game, self.pick, cards)
+            ),
+            HostLine::Open => "OPEN THE TABLE".to_string(),
+        }
+    }
+
+    /// C on a host line: the next value; `true` opens the table.
+    pub fn change_host(&mut self, line: HostLine) -> bool {
+        match line {
+            HostLine::Game => {
+                self.game = match self.game {
+                    RulesetId::Terminal => RulesetId::Alpha,
+                    RulesetId::Alpha => RulesetId::Terminal,
+                };
+                self.pick = 0;
+            }
+            HostLine::Seats => self.seats = if self.seats >= 4 { 2 } else { self.seats + 1 },
+            HostLine::Other(i) => {
+                let p = &mut self.others[i - 1];
+                let at = OTHERS.iter().position(|o| o == p).unwrap_or(0);
+                *p = OTHERS[(at + 1) % OTHERS.len()];
+            }
+            HostLine::Brings => self.pick = (self.pick + 1) % picks(self.game),
+            HostLine::Open => return true,
+        }
+        false
+    }
+
+    /// The join screen's lines.
+    pub fn join_lines(&self) -> Vec<JoinLine> {
+        if self.watch {
+            vec![JoinLine::Table, JoinLine::Watch, JoinLine::Join]
+        } else {
+            vec![
+                JoinLine::Table,
+                JoinLine::Watch,
+                JoinLine::Code,
+                JoinLine::Brings,
+                JoinLine::Join,
+            ]
+        }
+    }
+
+    /// The table chosen on the join screen.
+    pub fn chosen_table(&self) -> Option<&Found> {
+        self.found.get(self.at)
+    }
+
+    /// The game of the table chosen.
+    fn join_game(&self) -> Option<RulesetId> {
+        match self.chosen_table()?.game.as_str() {
+            "Terminal" => Some(RulesetId::Terminal),
+            "Alpha" => Some(RulesetId::Alpha),
+            _ => None,
+        }
+    }
+
+    fn join_text(&self, line: JoinLine, cards: &CardSet) -> String {
+        match line {
+            JoinLine::Table => match self.chosen_table() {
+                Some(t) => format!(
+                    "Table: {} · {} · {} seats ({} of {})",
+                    t.name,
+                    match self.join_game() {
+                        Some(g) => game_name(g),
+                        None => "a game this bterm does not know",
+                    },
+                    t.seats,
+                    self.at + 1,
+                    self.found.len()
+                ),
+                None if self.browsed => "Table: none heard on this network yet (listening…)".into(),
+                None => "Table: listening for tables on this network…".into(),
+            },
+            JoinLine::Watch => format!(
+                "Join as: {}",
+                if self.watch {
+                    "a spectator (no code needed)"
+                } else {
+                    "a player"
+                }
+            ),
+            JoinLine::Code => {
+                let digits: Vec<String> = self
+                    .code
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| {
+                        if self.digit == Some(i) {
+                            format!("[{d}]")
+                        } else {
+                            d.to_string()
+                        }
+                    })
+                    .collect();
+                let hint = if self.digit.is_some() {
+                    "   A / B turn the digit · C next"
+                } else {
+                    "   (on the host's screen; C enters it)"
+                };
+                format!("Join code: {}{hint}", digits.join(" "))
+            }
+            JoinLine::Brings => match self.join_game() {
+                Some(g) => format!("You bring {}", brought_text(g, self.pick, cards)),
+                None => "You bring: (choose a table first)".to_string(),
+            },
+            JoinLine::Join => "JOIN THE TABLE".to_string(),
+        }
+    }
+
+    /// The join code as text.
+    pub fn code_text(&self) -> String {
+        self.code.iter().map(ToString::to_string).collect()
+    }
+
+    /// Starts listening for tables, unless it is already.
+    fn listen(&mut self) {
+        if self.listening.is_some() {
+            return;
+        }
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(discover::browse(Duration::from_millis(1500)));
+        });
+        self.listening = Some(Mutex::new(rx));
+    }
+
+    /// Takes in the tables heard, when the listening is done.
+    fn heard(&mut self) {
+        let got = self
+            .listening
+            .as_ref()
+            .and_then(|rx| rx.lock().ok().and_then(|rx| rx.try_recv().ok()));
+        let Some(got) = got else { return };
+        self.listening = None;
+        self.browsed = true;
+        self.browse_in = BROWSE_EVERY;
+        match got {
+            Ok(found) => {
+                let chosen = self.chosen_table().map(|t| t.addr);
+                self.found = found;
+                self.at = chosen
+                    .and_then(|a| self.found.iter().position(|t| t.addr == a))
+                    .unwrap_or(0);
+            }
+            Err(e) => self.problem = Some(format!("cannot listen for tables: {e}")),
+        }
+    }
+}
+
+/// This machine's name, for its table and its player (the host name).
+fn machine_name() -> String {
+    let name = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .or_else(|| std::env::var("COMPUTERNAME").ok())
+        .unwrap_or_default();
+    let name: String = name
+        .trim()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(16)
+        .collect();
+    if name.is_empty() {
+        "bterm".to_string()
+    } else {
+        name
+    }
+}
+
+/// The address other machines on the LAN reach this one at (the
+/// interface a route to a private address goes out of; no packet is sent).
+fn lan_address() -> IpAddr {
+    UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0))
+        .and_then(|s| {
+            s.connect((Ipv4Addr::new(10, 254, 254, 254), 1))?;
+            s.local_addr()
+        })
+        .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |a| a.ip())
+}
+
+/// Opens a table hosted here: its host on a thread, announced on the LAN,
+/// and this machine's session joined to it over loopback.
+pub fn open_table(form: &LanForm, cards: &CardSet, announce: bool) -> Result<LanTable, String> {
+    let seats = if form.game == RulesetId::Alpha {
+        form.seats
+    } else {
+        2
+    };
+    let seed = crate::net::random_u64();
+    let code = format!("{:04}", crate::net::random_u64() % 10_000);
+    let mut players = vec![Player::Remote];
+    players.extend(form.others.iter().take(seats - 1).copied());
+    let house = |i: usize| -> Option<Vec<CardNumber>> {
+        let seat = Seat::new(i)?;
+        match players[i] {
+            Player::Remote => None,
+            _ => Some(match form.game {
+                RulesetId::Terminal => terminal::Match::house_cards(seat, seed, cards),
+                RulesetId::Alpha => alpha::Match::house_cards(seat, seed, cards),
+            }),
+        }
+    };
+    let host_cards: Vec<Option<Vec<CardNumber>>> = (0..seats).map(house).collect();
+    // The usual port, or any free one when another table has it.
+    let link = HostLink::bind(SocketAddr::new(
+        IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+        DEFAULT_PORT,
+    ))
+    .or_else(|_| HostLink::bind(SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), 0)))
+    .map_err(|e| format!("cannot open the table's network port: {e}"))?;
+    let port = link.addr().port();
+    let name = format!("{} table", machine_name());
+    let stop = Arc::new(AtomicBool::new(false));
+    let options = HostOptions {
+        table: name.clone(),
+        code: code.clone(),
+        players,
+        cards: host_cards,
+        seed,
+        autosave: crate::net::host::autosave_path(),
+        halt_after: None,
+        rejoin_window: REJOIN_WINDOW,
+        seconds: None,
+        stop: Some(Arc::clone(&stop)),
+    };
+    let (tx, lines) = channel();
+    let set = cards.clone();
+    let game = form.game;
+    std::thread::Builder::new()
+        .name("lan host".into())
+        .spawn(move || match game {
+            RulesetId::Terminal => run_host::<terminal::Match>(link, options, &set, tx),
+            RulesetId::Alpha => run_host::<alpha::Match>(link, options, &set, tx),
+        })
+        .map_err(|e| format!("cannot start the table's host: {e}"))?;
+    let mut notes = VecDeque::new();
+    let announced = if announce {
+        match discover::announce(&name, game, seats, port) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                notes.push_back(format!(
+                    "not announced on the LAN ({e}): players join by address"
+                ));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let join = JoinOptions {
+        addr: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port),
+        name: machine_name(),
+        role: Role::Player,
+        code: code.clone(),
+        cards: brought(game, form.pick, cards),
+        record: false,
+        drop_once_after: None,
+    };
+    let mut table = LanTable::joining(game, &join, SocketAddr::new(lan_address(), port));
+    table.table = name;
+    table.code = Some(code);
+    table.notes = notes;
+    table.hosting = Some(Mutex::new(Hosting {
+        stop,
+        lines,
+        _announced: announced,
+    }));
+    Ok(table)
+}
+
+/// The host's thread: fills the seats, plays the game, says how it ended.
+fn run_host<R: Lan>(
+    link: HostLink,
+    options: HostOptions,
+    cards: &CardSet,
+    lines: std::sync::mpsc::Sender<String>,
+) {
+    let log = lines.clone();
+    let mut host: Host<R> = Host::new(
+        link,
+        options,
+        Box::new(move |l| {
+            let _ = log.send(l.to_string());
+        }),
+    );
+    let played = host.fill(cards, None).and_then(|table| match table {
+        Some(mut table) => host.play(&mut table, cards, &mut Watch(|_: &R::Event| {})),
+        None => Ok(()),
+    });
+    if let Err(e) = played {
+        let _ = lines.send(format!("the table stopped: {e}"));
+    }
+}
+
+impl LanTable {
+    /// A table being joined with `options` (`addr`: where it is, as shown).
+    pub fn joining(game: RulesetId, options: &JoinOptions, addr: SocketAddr) -> LanTable {
+        let link = match game {
+            RulesetId::Terminal => Link::Terminal(Session::start(options)),
+            RulesetId::Alpha => Link::Alpha(Session::start(options)),
+        };
+        LanTable {
+            game,
+            table: addr.to_string(),
+            addr,
+            code: None,
+            seat: None,
+            welcomed: false,
+            seats: Vec::new(),
+            started: false,
+            ended: false,
+            problem: None,
+            mending: None,
+            notes: VecDeque::new(),
+            idle: 0.0,
+            link: Mutex::new(Some(link)),
+            hosting: None,
+        }
+    }
+}
+
+/// A line of the LAN lobby, the one chosen marked.
+#[derive(Component)]
+struct LanStatus;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LanForm>()
+        .add_systems(OnEnter(Screen::LanHost), enter_host)
+        .add_systems(OnEnter(Screen::LanJoin), enter_join)
+        .add_systems(OnEnter(Screen::LanLobby), enter_lobby)
+        .add_systems(OnEnter(Screen::Attract), leave_table)
+        .add_systems(OnEnter(Screen::Choose), leave_table)
+        .add_systems(
+            Update,
+            (host_screen, draw_host)
+                .chain()
+                .run_if(in_state(Screen::LanHost))
+                .in_set(AppSystems::Update),
+        )
+        .add_systems(
+            Update,
+            (join_screen, draw_join)
+                .chain()
+                .run_if(in_state(Screen::LanJoin))
+                .in_set(AppSystems::Update),
+        )
+        .add_systems(
+            Update,
+            (lobby_screen, draw_lobby)
+                .chain()
+                .run_if(in_state(Screen::LanLobby))
+                .in_set(AppSystems::Update),
+        )
+        .add_systems(
+            Update,
+            pump.run_if(resource_exists::<LanTable>)
+                .in_set(AppSystems::RecordInput),
+        )
+        .add_systems(
+            Update,
+            (status_line, leave_failed)
+                .run_if(resource_exists::<LanTable>)
+                .in_set(AppSystems::Update),
+        );
+}
+
+/// Back at attract or the choice of game: the LAN table (and a table
+/// hosted here) is left.
+fn leave_table(mut commands: Commands) {
+    commands.remove_resource::<LanTable>();
+}
+
+fn enter_host(mut commands: Commands, mut form: ResMut<LanForm>) {
+    form.line = 0;
+    form.idle = 0.0;
+    form.problem = None;
+    spawn_panel(&mut commands, Screen::LanHost, "HOST A TABLE ON THE LAN");
+}
+
+fn enter_join(mut commands: Commands, mut form: ResMut<LanForm>) {
+    form.line = 0;
+    form.idle = 0.0;
+    form.problem = None;
+    form.digit = None;
+    form.browse_in = 0.0;
+    spawn_panel(&mut commands, Screen::LanJoin, "JOIN A TABLE ON THE LAN");
+}
+
+fn enter_lobby(mut commands: Commands, lan: Option<ResMut<LanTable>>) {
+    if let Some(mut lan) = lan {
+        lan.idle = 0.0;
+    }
+    spawn_panel(&mut commands, Screen::LanLobby, "LAN TABLE");
+}
+
+fn host_screen(
+    mut commands: Commands,
+    mut input: LobbyInput,
+    mut form: ResMut<LanForm>,
+    cards: Res<Cards>,
+    settings: Res<Settings>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let lines = form.host_lines();
+    let n = lines.len();
+    let form = &mut *form;
+    let m = input.read(&mut form.line, &mut form.idle, n);
+    if m.up {
+        form.line = (form.line + n - 1) % n;
+    }
+    if m.down {
+        form.line = (form.line + 1) % n;
+    }
+    form.line = form.line.min(n - 1);
+    if m.choose {
+        form.problem = None;
+        if form.change_host(lines[form.line]) {
+            // Tests and tours stay off the LAN's announcements.
+            let announce = settings.lan_announce;
+            match open_table(form, &cards.0, announce) {
+                Ok(table) => {
+                    commands.insert_resource(table);
+                    next.set(Screen::LanLobby);
+                }
+                Err(e) => form.problem = Some(e),
+            }
+        }
+    } else if m.back {
+        next.set(Screen::Choose);
+    }
+    if form.idle > IDLE_SECONDS {
+        next.set(Screen::Attract);
+    }
+}
+
+fn draw_host(form: Res<LanForm>, cards: Res<Cards>, mut q: LineTexts) {
+    let lines: Vec<String> = form
+        .host_lines()
+        .into_iter()
+        .map(|l| form.host_text(l, &cards.0))
+        .collect();
+    show_lines(&lines, form.line, form.problem.as_deref(), &mut q);
+}
+
+fn join_screen(
+    mut commands: Commands,
+    mut input: LobbyInput,
+    mut form: ResMut<LanForm>,
+    (cards, time): (Res<Cards>, Res<Time>),
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let lines = form.join_lines();
+    let n = lines.len();
+    let form = &mut *form;
+    form.heard();
+    form.browse_in -= time.delta_secs();
+    if form.browse_in <= 0.0 {
+        form.browse_in = BROWSE_EVERY;
+        form.listen();
+    }
+    let m = input.read(&mut form.line, &mut form.idle, n);
+    form.line = form.line.min(n - 1);
+    // Turning a digit of the code.
+    if let Some(d) = form.digit {
+        if m.up {
+            form.code[d] = (form.code[d] + 1) % 10;
+        }
+        if m.down {
+            form.code[d] = (form.code[d] + 9) % 10;
+        }
+        if m.choose {
+            form.digit = (d + 1 < form.code.len()).then_some(d + 1);
+        }
+        if m.back {
+            form.digit = None;
+        }
+        return;
+    }
+    if m.up {
+        form.line = (form.line + n - 1) % n;
+    }
+    if m.down {
+        form.line = (form.line + 1) % n;
+    }
+    if m.choose {
+        form.problem = None;
+        match lines[form.line] {
+            JoinLine::Table if !form.found.is_empty() => {
+                form.at = (form.at + 1) % form.found.len();
+                form.pick = 0;
+            }
+            JoinLine::Table => form.listen(),
+            JoinLine::Watch => form.watch = !form.watch,
+            JoinLine::Code => form.digit = Some(0),
+            JoinLine::Brings => {
+                if let Some(g) = form.join_game() {
+                    form.pick = (form.pick + 1) % picks(g);
+                }
+            }
+            JoinLine::Join => match join(form, &cards.0) {
+                Ok(table) => {
+                    commands.insert_resource(table);
+                    next.set(Screen::LanLobby);
+                }
+                Err(e) => form.problem = Some(e),
+            },
+        }
+    } else if m.back {
+        next.set(Screen::Choose);
+    }
+    if form.idle > IDLE_SECONDS {
+        next.set(Screen::Attract);
+    }
+}
+
+/// Joins the table chosen on the join screen.
+fn join(form: &LanForm, cards: &CardSet) -> Result<LanTable, String> {
+    let Some(found) = form.chosen_table() else {
+        return Err(
+            "no table heard on this network yet: the host opens one with \"Host a table\" (or `bterm host`)"
+                .to_string(),
+        );
+    };
+    if found.version != crate::net::protocol::PROTOCOL_VERSION.to_string() {
+        return Err(format!(
+            "that table speaks LAN protocol {}; this bterm speaks {}: use the same bterm version as the host",
+            found.version,
+            crate::net::protocol::PROTOCOL_VERSION
+        ));
+    }
+    let Some(game) = form.join_game() else {
+        return Err(format!(
+            "that table plays {:?}, a game this bterm does not know",
+            found.game
+        ));
+    };
+    let options = JoinOptions {
+        addr: found.addr,
+        name: machine_name(),
+        role: if form.watch {
+            Role::Spectator
+        } else {
+            Role::Player
+        },
+        code: form.code_text(),
+        cards: if form.watch {
+            Vec::new()
+        } else {
+            brought(game, form.pick, cards)
+        },
+        record: false,
+        drop_once_after: None,
+    };
+    let mut table = LanTable::joining(game, &options, found.addr);
+    table.table = found.name.clone();
+    Ok(table)
+}
+
+fn draw_join(form: Res<LanForm>, cards: Res<Cards>, mut q: LineTexts) {
+    let lines: Vec<String> = form
+        .join_lines()
+        .into_iter()
+        .map(|l| form.join_text(l, &cards.0))
+        .collect();
+    show_lines(&lines, form.line, form.problem.as_deref(), &mut q);
+}
+
+/// The lobby: the only thing to choose is to leave (C held, or C on its
+/// line); the game starts by itself once every seat is ready.
+fn lobby_screen(
+    mut input: LobbyInput,
+    lan: Option<ResMut<LanTable>>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let Some(mut lan) = lan else {
+        next.set(Screen::Choose);
+        return;
+    };
+    let lan = &mut *lan;
+    let lines = lobby_lines(lan).len();
+    let mut line = lines - 1;
+    let m = input.read(&mut line, &mut lan.idle, lines);
+    if m.back || (m.choose && line == lines - 1) {
+        next.set(Screen::Choose);
+    }
+    if lan.idle > LOBBY_IDLE && !lan.started {
+        next.set(Screen::Attract);
+    }
+}
+
+/// The lobby's lines: the table, the code, the seats, what it waits for,
+/// and LEAVE last.
+fn lobby_lines(lan: &LanTable) -> Vec<String> {
+    let mut v = vec![format!(
+        "{} · {} · {}",
+        lan.table,
+        game_name(lan.game),
+        lan.addr
+    )];
+    if let Some(code) = &lan.code {
+        v.push(format!("JOIN CODE: {code}"));
+    }
+    for s in &lan.seats {
+        let you = if lan.seat == Some(s.seat) {
+            " (you)"
+        } else {
+            ""
+        };
+        let state = if s.reconnecting {
+            "reconnecting…"
+        } else if s.ready {
+            "ready"
+        } else {
+            "waiting for a player"
+        };
+        v.push(format!("{} · {}{you} · {state}", s.seat, s.who));
+    }
+    v.push(if !lan.welcomed {
+        format!("Connecting to {}…", lan.addr)
+    } else if lan.seat.is_none() {
+        "You watch: the game shows here when it starts".to_string()
+    } else {
+        "Waiting for every seat: the game starts when all are ready".to_string()
+    });
+    v.push("LEAVE THE TABLE".to_string());
+    v
+}
+
+fn draw_lobby(lan: Option<Res<LanTable>>, mut q: LineTexts) {
+    let Some(lan) = lan else { return };
+    let mut lines = lobby_lines(&lan);
+    let chosen = lines.len() - 1;
+    let problem = lan
+        .problem
+        .as_ref()
+        .map(|(p, _)| p.clone())
+        .or_else(|| lan.mending.clone())
+        .or_else(|| lan.notes.back().cloned());
+    lines.truncate(super::lobby::MAX_LINES);
+    show_lines(&lines, chosen, problem.as_deref(), &mut q);
+}
+
+/// Reads the session: the lobby's seats, the game's views, events and
+/// questions (into the duel or the table), the end; and sends the answer
+/// the buttons gave.
+#[allow(clippy::too_many_arguments)]
+fn pump(
+    mut commands: Commands,
+    cards: Res<Cards>,
+    time: Res<Time>,
+    mut lan: ResMut<LanTable>,
+    mut duel: Option<ResMut<Duel>>,
+    mut table: Option<ResMut<TableGame>>,
+    screen: Res<State<Screen>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut started: MessageWriter<DuelStarted>,
+) {
+    let lan = &mut *lan;
+    // The host's lines.
+    let mut lines = Vec::new();
+    if let Some(h) = &lan.hosting
+        && let Ok(h) = h.lock()
+    {
+        lines.extend(h.lines.try_iter());
+    }
+    for l in lines {
+        lan.note(l);
+    }
+    if let Some((_, shown)) = &mut lan.problem {
+        *shown += time.delta_secs();
+    }
+    let Some(mut link) = lan.link.get_mut().ok().and_then(Option::take) else {
+        return;
+    };
+    let in_game = matches!(screen.get(), Screen::Battle | Screen::Table | Screen::Result);
+    match &mut link {
+        Link::Terminal(session) => {
+            let duel = duel.as_deref_mut().filter(|d| d.remote.is_some());
+            let fresh = pump_terminal(session, &cards.0, lan, duel);
+            if let Some(d) = fresh {
+                commands.insert_resource(d);
+                started.write(DuelStarted);
+                next.set(Screen::Battle);
+            }
+        }
+        Link::Alpha(session) => {
+            let game = table.as_deref_mut().filter(|t| t.remote.is_some());
+            let fresh = pump_alpha(session, &cards.0, lan, game);
+            if let Some(t) = fresh {
+                commands.insert_resource(t);
+                next.set(Screen::Table);
+            }
+        }
+    }
+    if let Ok(slot) = lan.link.get_mut() {
+        *slot = Some(link);
+    }
+    // A table that failed before its game: the lobby says why.
+    if lan.problem.is_some() && !in_game && *screen.get() != Screen::LanLobby {
+        next.set(Screen::LanLobby);
+    }
+}
+
+/// What the session said that both games take in alike; the others are
+/// given back.
+fn common<R: Lan>(lan: &mut LanTable, h: Happened<R>) -> Option<Happened<R>> {
+    match h {
+        Happened::Welcome { table, seat } => {
+            lan.table = table;
+            lan.seat = seat;
+            lan.welcomed = true;
+            lan.mending = None;
+            lan.idle = 0.0;
+            None
+        }
+        Happened::Lobby(seats) => {
+            lan.seats.clone_from(&seats);
+            lan.idle = 0.0;
+            Some(Happened::Lobby(seats))
+        }
+        Happened::Refusal(why) => {
+            lan.note(format!("the table refused that answer: {why}"));
+            None
+        }
+        Happened::Rejoining(why) => {
+            lan.mending = Some(format!(
+                "the connection dropped ({why}): getting the seat back…"
+            ));
+            None
+        }
+        Happened::Failed(e) if !lan.ended => {
+            lan.problem = Some((e.to_string(), 0.0));
+            None
+        }
+        Happened::Failed(_) => None,
+        other => Some(other),
+    }
+}
+
+/// The Terminal Battle's session, one frame; returns a duel to start.
+fn pump_terminal(
+    session: &mut Session<terminal::Match>,
+    cards: &CardSet,
+    lan: &mut LanTable,
+    mut duel: Option<&mut Duel>,
+) -> Option<Duel> {
+    if let Some(d) = duel.as_deref_mut()
+        && let Some((asked, reply)) = d.remote.as_mut().and_then(|r| r.answer.take())
+    {
+        session.answer(asked, reply);
+    }
+    let mut fresh: Option<Duel> = None;
+    for _ in 0..POLLS_PER_FRAME {
+        let Some(h) = session.poll(cards, Duration::ZERO) else {
+            break;
+        };
+        let Some(h) = common(lan, h) else { continue };
+        let target = match duel.as_deref_mut() {
+            Some(d) => Some(d),
+            None => fresh.as_mut(),
+        };
+        match h {
+            Happened::Lobby(seats) => {
+                if let Some(r) = target.and_then(|d| d.remote.as_mut()) {
+                    r.seats = seats;
+                }
+            }
+            Happened::Update { events, .. } => {
+                let Some(view) = session.view().cloned() else {
+                    continue;
+                };
+                match target {
+                    Some(d) => {
+                        d.table.follow(view);
+                        if let Some(r) = d.remote.as_mut() {
+                            r.events.extend(events);
+                        }
+                    }
+                    None => match Duel::lan(view, cards, lan.seat) {
+                        Ok(mut d) => {
+                            if let Some(r) = d.remote.as_mut() {
+                                r.seats.clone_from(&lan.seats);
+                                r.events = events;
+                            }
+                            lan.started = true;
+                            fresh = Some(d);
+                        }
+                        Err(e) => lan.problem = Some((e.to_string(), 0.0)),
+                    },
+                }
+            }
+            Happened::Ask(asked) => {
+                if let Some(r) = target.and_then(|d| d.remote.as_mut()) {
+                    r.asked = Some((asked, Instant::now()));
+                }
+            }
+            Happened::Ended(end) => {
+                lan.ended = true;
+                if let Some(d) = target {
+                    d.lan_ended(&end.replay);
+                }
+            }
+            _ => {}
+        }
+    }
+    fresh
+}
+
+/// The Card Game Alpha's session, one frame; returns a table to start.
+fn pump_alpha(
+    session: &mut Session<alpha::Match>,
+    cards: &CardSet,
+    lan: &mut LanTable,
+    mut game: Option<&mut TableGame>,
+) -> Option<TableGame> {
+    if let Some(g) = game.as_deref_mut()
+        && let Some((asked, reply)) = g.remote.as_mut().and_then(|r| r.answer.take())
+    {
+        session.answer(asked, reply);
+    }
+    let mut fresh: Option<TableGame> = None;
+    for _ in 0..POLLS_PER_FRAME {
+        let Some(h) = session.poll(cards, Duration::ZERO) else {
+            break;
+        };
+        let Some(h) = common(lan, h) else { continue };
+        let target = match game.as_deref_mut() {
+            Some(g) => Some(g),
+            None => fresh.as_mut(),
+        };
+        match h {
+            Happened::Lobby(seats) => {
+                if let Some(r) = target.and_then(|g| g.remote.as_mut()) {
+                    r.seats = seats;
+                }
+            }
+            Happened::Update { events, .. } => {
+                let Some(view) = session.view() else { continue };
+                match target {
+                    Some(g) => g.follow(view, &events, cards),
+                    None => {
+                        let mut g = TableGame::lan(view, lan.table.clone());
+                        if let Some(r) = g.remote.as_mut() {
+                            r.seats.clone_from(&lan.seats);
+                        }
+                        g.follow(view, &events, cards);
+                        lan.started = true;
+                        fresh = Some(g);
+                    }
+                }
+            }
+            Happened::Ask(asked) => {
+                if let Some(r) = target.and_then(|g| g.remote.as_mut()) {
+                    r.asked = Some((asked, Instant::now()));
+                }
+            }
+            Happened::Ended(end) => {
+                lan.ended = true;
+                if let Some(g) = target {
+                    g.lan_ended(end.replay);
+                }
+            }
+            _ => {}
+        }
+    }
+    fresh
+}
+
+/// A line over the battle and the table: the LAN table, who is
+/// reconnecting, a dropped connection being mended, a failure.
+fn status_line(
+    mut commands: Commands,
+    lan: Res<LanTable>,
+    screen: Res<State<Screen>>,
+    mut q: Query<(Entity, &mut Text, &mut TextColor), With<LanStatus>>,
+) {
+    let in_game = matches!(screen.get(), Screen::Battle | Screen::Table);
+    let away: Vec<String> = lan
+        .seats
+        .iter()
+        .filter(|s| s.reconnecting)
+        .map(|s| {
+            format!(
+                "{} ({}) is reconnecting: its turns time out, and after {} s the CPU plays it",
+                s.seat,
+                s.who,
+                REJOIN_WINDOW.as_secs()
+            )
+        })
+        .collect();
+    let (text, colour) = if let Some((p, _)) = &lan.problem {
+        (
+            format!("{p} · back to the start in a moment (Esc or hold C: now)"),
+            palette::BAD,
+        )
+    } else if let Some(m) = &lan.mending {
+        (m.clone(), palette::BAD)
+    } else if let Some(a) = away.first() {
+        (a.clone(), palette::GOLD)
+    } else {
+        (String::new(), palette::DIM)
+    };
+    let shown = in_game && !text.is_empty();
+    match (q.single_mut(), shown) {
+        (Ok((_, mut t, mut c)), true) => {
+            if t.0 != text {
+                t.0 = text;
+            }
+            c.0 = colour;
+        }
+        (Ok((e, _, _)), false) => commands.entity(e).despawn(),
+        (Err(_), true) => {
+            let screen = *screen.get();
+            commands
+                .spawn((
+                    Name::new("LAN status"),
+                    DespawnOnExit(screen),
+                    Node {
+                        position_type: PositionType::Absolute,
+                        top: px(64.0),
+                        width: percent(100),
+                        justify_content: JustifyContent::Center,
+                        ..default()
+                    },
+                ))
+                .with_children(|c| {
+                    c.spawn(centred_column()).with_children(|col| {
+                        col.spawn((LanStatus, label(&text, size::PROMPT, colour)));
+                    });
+                });
+        }
+        (Err(_), false) => {}
+    }
+}
+
+/// A LAN game that cannot go on goes back to attract after a while.
+fn leave_failed(
+    lan: Res<LanTable>,
+    screen: Res<State<Screen>>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    if let Some((_, shown)) = &lan.problem
+        && *shown > FAILED_SHOWN
+        && matches!(screen.get(), Screen::Battle | Screen::Table | Screen::LanLobby)
+    {
+        next.set(Screen::Attract);
+    }
+}
+
+/// The replay a LAN game ended with, played back here into a table of
+/// `players` (the rules check every action; the session checked the hash).
+pub fn replayed<R: Lan>(
+    replay: &Replay<R>,
+    cards: &CardSet,
+    players: Vec<Player>,
+) -> Result<crate::session::Table<R>, String> {
+    let mut table = crate::session::Table::new(replay.setup.clone(), cards, players)
+        .map_err(|e| e.to_string())?;
+    for &(seat, action) in &replay.actions {
+        table.apply(seat, action).map_err(|e| e.to_string())?;
+    }
+    Ok(table)
+}
