@@ -324,7 +324,7 @@ fn start_show(
 
 /// A LAN battle: the host's events go on stage as they come; while a
 /// question waits for this machine, the show hurries (the host's clock
-/// runs).
+/// runs, and the buttons answer at once).
 fn lan_events(mut duel: ResMut<Duel>, mut show: ResMut<Show>, settings: Res<Settings>) {
     let Some(r) = duel.remote.as_mut() else {
         return;
@@ -332,7 +332,7 @@ fn lan_events(mut duel: ResMut<Duel>, mut show: ResMut<Show>, settings: Res<Sett
     if !r.events.is_empty() {
         show.queue.extend(r.events.drain(..));
     }
-    let hurry = if r.asked.is_some() { 3.0 } else { 1.0 };
+    let hurry = if r.asked.is_some() { 4.0 } else { 1.0 };
     let speed = settings.show_speed * hurry;
     if show.speed != speed {
         show.speed = speed;
@@ -351,7 +351,10 @@ fn ask_people(
 ) {
     let presses: Vec<Press> = presses.read().copied().collect();
     let releases: Vec<Release> = releases.read().copied().collect();
-    if !show.idle() || duel.kind == DuelKind::Replay {
+    // At a LAN table the host's clock runs: its question is answered at
+    // once, while the show hurries through the last clash.
+    let lan_asked = duel.remote.as_ref().is_some_and(|r| r.asked.is_some());
+    if (!show.idle() && !lan_asked) || duel.kind == DuelKind::Replay {
         duel.asking = [None, None];
         return;
     }

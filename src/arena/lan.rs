@@ -750,10 +750,15 @@ fn enter_join(mut commands: Commands, mut form: ResMut<LanForm>) {
 }
 
 fn enter_lobby(mut commands: Commands, lan: Option<ResMut<LanTable>>) {
+    // The code the other players need, as big as the heading.
+    let title = match lan.as_ref().and_then(|l| l.code.clone()) {
+        Some(code) => format!("LAN TABLE · JOIN CODE {code}"),
+        None => "LAN TABLE".to_string(),
+    };
     if let Some(mut lan) = lan {
         lan.idle = 0.0;
     }
-    spawn_panel(&mut commands, Screen::LanLobby, "LAN TABLE");
+    spawn_panel(&mut commands, Screen::LanLobby, &title);
 }
 
 fn host_screen(
@@ -978,6 +983,9 @@ fn lobby_lines(lan: &LanTable) -> Vec<String> {
         };
         v.push(format!("{} · {}{you} · {state}", s.seat, s.who));
     }
+    if let Some(n) = lan.notes.back() {
+        v.push(format!("· {n}"));
+    }
     v.push(if !lan.welcomed {
         format!("Connecting to {}…", lan.addr)
     } else if lan.seat.is_none() {
@@ -997,8 +1005,7 @@ fn draw_lobby(lan: Option<Res<LanTable>>, mut q: LineTexts) {
         .problem
         .as_ref()
         .map(|(p, _)| p.clone())
-        .or_else(|| lan.mending.clone())
-        .or_else(|| lan.notes.back().cloned());
+        .or_else(|| lan.mending.clone());
     lines.truncate(super::lobby::MAX_LINES);
     show_lines(&lines, chosen, problem.as_deref(), &mut q);
 }

@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 
-use super::duel::{Duel, Show};
+use super::duel::{Duel, DuelKind, Show};
 use super::hud::{centred_column, screen_layer};
 use super::input::{Button, Press};
 use super::sound::{Sfx, Sound};
@@ -85,6 +85,7 @@ fn enter(
     mut sfx: MessageWriter<Sfx>,
 ) {
     let outcome = duel.m().outcome();
+    let lan = duel.kind == DuelKind::Lan;
     *shot = CameraShot::Wide;
     sfx.write(Sfx(Sound::Fanfare));
     let card = pick::prize(duel.setup(), &duel.cards);
@@ -160,7 +161,11 @@ fn enter(
                 b.spawn(label(saved, size::SMALL, palette::DIM));
                 b.spawn((ResultText::Message, label("", size::BODY, palette::GOOD)));
                 b.spawn(label(
-                    "A play again · B watch the replay · C print the card",
+                    if lan {
+                        "A another game · B watch the replay · C print the card"
+                    } else {
+                        "A play again · B watch the replay · C print the card"
+                    },
                     size::PROMPT,
                     palette::GOLD,
                 ));
@@ -193,6 +198,10 @@ fn buttons(
         dispensed.age = 0.0;
         sfx.write(Sfx(Sound::Button));
         match p.button {
+            // After a LAN game: the choice of game (host or join again).
+            Button::A if duel.as_ref().is_some_and(|d| d.kind == DuelKind::Lan) => {
+                next.set(Screen::Choose);
+            }
             Button::A => next.set(Screen::Scan),
             Button::B => {
                 if let Some(duel) = &duel {

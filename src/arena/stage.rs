@@ -67,8 +67,9 @@ pub enum CameraShot {
     Centre,
     /// Square on the collection screen's binder page.
     Binder,
-    /// Above the Card Game Alpha table with this many seats, from P1's edge.
-    Table(usize),
+    /// Above the Card Game Alpha table with this many seats (`.0`), from
+    /// one seat's edge (`.1`: P1's, or the LAN seat this machine plays).
+    Table(usize, usize),
 }
 
 /// Everything a duel or a table put on stage for a moment (effects,
@@ -300,11 +301,16 @@ pub fn framing(shot: CameraShot, t: f32, subjects: &[Subject]) -> (Vec3, Vec3) {
         CameraShot::Centre => fitted(Vec3::new(0.0, 0.15, 1.0), 4.5, 1.0),
         // The binder page stands at the centre, 2.4 m up, facing the camera.
         CameraShot::Binder => (Vec3::new(0.0, 2.4, 9.0), Vec3::new(0.0, 2.4, 0.0)),
-        // High over P1's edge, the whole table in view.
-        CameraShot::Table(seats) if seats > 2 => {
-            (Vec3::new(0.0, 12.0, 6.6), Vec3::new(0.0, 0.0, 0.7))
+        // High over the seat's edge, the whole table in view.
+        CameraShot::Table(seats, seat) => {
+            let (eye, at) = if seats > 2 {
+                (Vec3::new(0.0, 12.0, 6.6), Vec3::new(0.0, 0.0, 0.7))
+            } else {
+                (Vec3::new(0.0, 10.8, 6.1), Vec3::new(0.0, 0.0, 0.75))
+            };
+            let turn = super::table::seat_frame(seat, seats).1;
+            (turn * eye, turn * at)
         }
-        CameraShot::Table(_) => (Vec3::new(0.0, 10.8, 6.1), Vec3::new(0.0, 0.0, 0.75)),
     }
 }
 

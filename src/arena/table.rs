@@ -231,7 +231,8 @@ impl TableGame {
     /// then its setup holds the seats, not the host's secret seed.
     pub fn lan(view: &View, name: String) -> TableGame {
         let seats = view.state().seats();
-        let setup = Setup::new(vec![Vec::new(); seats], 0);
+        // The deck lists are public: every card gets its face.
+        let setup = Setup::new(view.state().deck_lists(), 0);
         let replay = Replay {
             rules: Match::version(&setup),
             setup,
@@ -865,14 +866,20 @@ fn enter(
                 &cards.0,
                 (&mut meshes, &mut images, &mut materials),
             );
-            *shot = CameraShot::Table(live.replay.setup.decks.len());
+            // At a LAN table, from this machine's seat.
+            let seat = live
+                .remote
+                .as_ref()
+                .and_then(|r| r.seat)
+                .map_or(0, Seat::index);
+            *shot = CameraShot::Table(live.replay.setup.decks.len(), seat);
             spawn_text(&mut commands);
             return;
         }
         (None, None, None) => return,
     };
     commands.remove_resource::<PendingTable>();
-    *shot = CameraShot::Table(game.replay.setup.decks.len());
+    *shot = CameraShot::Table(game.replay.setup.decks.len(), 0);
     spawn_faces(
         &mut commands,
         &game,
@@ -1267,14 +1274,21 @@ fn draw(
                     l.pilots
                         .iter()
                         .enumerate()
-                        .map(|(i, p)| format!("P{} {}", i + 1, p.label()))
+                        .map(|(i, p)| {
+                            // At a LAN table, who sits there (or YOU).
+                            let name = match (&game.remote, Seat::new(i)) {
+                                (Some(r), Some(seat)) => r.who(seat),
+                                _ => p.label(),
+                            };
+                            format!("P{} {name}", i + 1)
+                        })
                         .collect::<Vec<_>>()
                         .join(" · ")
                 });
-                let state = if game.ended() {
-                    "the game is over · back to the start soon".to_string()
-                } else {
-                    format!("action {}", game.next)
+                let state = match (game.ended(), &game.remote) {
+                    (true, _) => "the game is over · back to the start soon".to_string(),
+                    (false, Some(_)) => "LAN table".to_string(),
+                    (false, None) => format!("action {}", game.next),
                 };
                 format!("{who} · {state}")
             }

@@ -625,6 +625,18 @@ impl Match {
         self.defs.info(def)
     }
 
+    /// Each seat's cards by number, in id order: the deck lists, which
+    /// are public (a view has them too).
+    pub fn deck_lists(&self) -> Vec<Vec<CardNumber>> {
+        let mut lists = vec![Vec::new(); self.seats.len()];
+        for &(def, seat) in self.ids.iter() {
+            if let (Some(card), Some(list)) = (self.defs.card(def), lists.get_mut(seat.index())) {
+                list.push(card.number());
+            }
+        }
+        lists
+    }
+
     /// The card's number, if the id is known.
     pub fn number(&self, id: CardId) -> Option<CardNumber> {
         self.card(id).map(Card::number)
