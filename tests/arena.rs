@@ -1406,3 +1406,250 @@ fn a_recorded_sequence_played_as_the_camera_puts_the_card_held_steady_on_screen(
     let team = &app.world().resource::<Roster>().teams[0];
     assert_eq!(team.cards.len(), 1, "once, not once a frame");
 }
+
+/// Runs frames (a little real time each, for the network) until `done`,
+/// or fails after `seconds`.
+fn run_real(app: &mut App, seconds: u64, what: &str, mut done: impl FnMut(&mut App) -> bool) {
+    let end = std::time::Instant::now() + Duration::from_secs(seconds);
+    while !done(app) {
+        assert!(
+            std::time::Instant::now() < end,
+            "{what}: not within {seconds} s (on {:?})",
+            screen(app)
+        );
+        app.update();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn a_person_hosts_a_terminal_battle_on_the_lan_and_plays_it_with_the_buttons() {
+    use bterm::arena::lan::LanTable;
+    use bterm::net::client::{CpuSeat, JoinOptions, join};
+    use bterm::net::protocol::Role;
+    use bterm::rules::terminal;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(Settings {
+        lan_discovery: false,
+        ..settings(&dir)
+    });
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanHost, "the third line hosts");
+    // A from the first line wraps round to OPEN THE TABLE.
+    press(&mut app, Side::P1, Button::A);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanLobby);
+    let (port, code) = {
+        let lan = app.world().resource::<LanTable>();
+        assert!(lan.hosts());
+        (
+            lan.addr.port(),
+            lan.code.clone().expect("a hosting table shows its code"),
+        )
+    };
+    assert_eq!(code.len(), 4);
+    run_real(&mut app, 10, "the host's own seat", |app| {
+        app.world().resource::<LanTable>().seat == Some(Seat::P1)
+    });
+    // Another machine joins with the code: a CPU client.
+    let options = JoinOptions {
+        addr: format!("127.0.0.1:{port}").parse().unwrap(),
+        name: "Matt".into(),
+        role: Role::Player,
+        code,
+        cards: vec![number("Dα-021"), number("Dα-012")],
+        record: false,
+        drop_once_after: None,
+    };
+    let other = std::thread::spawn(move || {
+        join::<terminal::Match, _>(&options, &CardSet::embedded(), &mut CpuSeat(Strength::Easy))
+    });
+    run_real(&mut app, 20, "the battle", |app| {
+        screen(app) == Screen::Battle
+    });
+    assert_eq!(app.world().resource::<Duel>().kind, DuelKind::Lan);
+    // P1 answers every question with B (a tap: no Alpha Strike).
+    let mut answered = 0;
+    run_real(&mut app, 120, "the result", |app| {
+        let asked = app
+            .world()
+            .resource::<Duel>()
+            .remote
+            .as_ref()
+            .is_some_and(|r| r.asked.is_some());
+        if asked {
+            tap(app, Side::P1, Button::B);
+            answered += 1;
+        }
+        screen(app) == Screen::Result
+    });
+    assert!(answered > 0, "P1 was asked");
+    let end = other
+        .join()
+        .unwrap()
+        .expect("the other machine's game ends");
+    // The replay saved here is the game the other machine kept.
+    let saved: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron") && !p.ends_with("lan-table.ron"))
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let here = Replay::<terminal::Match>::load(&saved[0]).unwrap();
+    assert_eq!(here.final_hash, end.replay.final_hash);
+    assert_eq!(here.actions, end.replay.actions);
+    assert!(
+        here.actions
+            .iter()
+            .any(|(s, a)| *s == Seat::P1 && *a == Action::Stance(bterm::glossary::BattleType::B)),
+        "P1's buttons reached the host"
+    );
+    assert!(
+        !dir.path().join("lan-table.ron").exists(),
+        "a finished game's autosave is removed"
+    );
+    // A goes back to the choice of game, and the table is left.
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::Choose);
+    assert!(app.world().get_resource::<LanTable>().is_none());
+}
+
+#[test]
+fn a_person_joins_a_card_game_alpha_table_with_the_code_and_plays_from_its_own_seat() {
+    use bterm::arena::lan::{LanForm, LanTable};
+    use bterm::arena::table::TableGame;
+    use bterm::net::discover::Found;
+    use bterm::net::host::{Host, HostOptions};
+    use bterm::net::link::HostLink;
+    use bterm::rules::alpha;
+    use bterm::session::Watch;
+    let set = CardSet::embedded();
+    let deck = alpha::deck::embedded(alpha::deck::EMBEDDED[1].0, &set)
+        .unwrap()
+        .unwrap();
+    let link = HostLink::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let addr = link.addr();
+    let host = std::thread::spawn(move || {
+        let set = CardSet::embedded();
+        let options = HostOptions {
+            table: "the other table".into(),
+            code: "4321".into(),
+            players: vec![Player::Cpu(Strength::Easy), Player::Remote],
+            cards: vec![Some(deck), None],
+            seed: 5,
+            autosave: None,
+            halt_after: None,
+            rejoin_window: bterm::net::host::REJOIN_WINDOW,
+            seconds: None,
+            stop: None,
+        };
+        let mut h: Host<alpha::Match> = Host::new(link, options, Box::new(|_| {}));
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        let mut table = h
+            .fill(&set, Some(deadline))
+            .unwrap()
+            .expect("the seat is taken");
+        h.play(&mut table, &set, &mut Watch(|_: &alpha::Event| {}))
+            .unwrap();
+        table
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(Settings {
+        lan_discovery: false,
+        ..settings(&dir)
+    });
+    press(&mut app, Side::P1, Button::A);
+    // A from the first line wraps round to the last: join.
+    press(&mut app, Side::P1, Button::A);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanJoin, "the last line joins");
+    // The table as the LAN announces it.
+    app.world_mut().resource_mut::<LanForm>().found = vec![Found {
+        name: "the other table".into(),
+        addr,
+        game: "Alpha".into(),
+        seats: "2".into(),
+        version: bterm::net::protocol::PROTOCOL_VERSION.to_string(),
+    }];
+    // A wrong code is refused, and the lobby says so.
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanLobby);
+    run_real(&mut app, 15, "the refusal", |app| {
+        app.world()
+            .get_resource::<LanTable>()
+            .is_some_and(|l| l.problem.is_some())
+    });
+    let why = app
+        .world()
+        .resource::<LanTable>()
+        .problem
+        .clone()
+        .unwrap()
+        .0;
+    assert!(why.contains("wrong join code"), "{why}");
+    hold_c(&mut app);
+    assert_eq!(screen(&app), Screen::Choose);
+    press(&mut app, Side::P1, Button::A);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanJoin);
+    // The code, a digit at a time: C starts it, A turns, C goes on.
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    for digit in [4, 3, 2, 1] {
+        for _ in 0..digit {
+            press(&mut app, Side::P1, Button::A);
+        }
+        tap(&mut app, Side::P1, Button::C);
+    }
+    assert_eq!(app.world().resource::<LanForm>().code_text(), "4321");
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanLobby);
+    run_real(&mut app, 20, "the table", |app| {
+        screen(app) == Screen::Table
+    });
+    // This machine plays P2, and the table shows P2's hand only: P1's
+    // cards in hand are stand-ins, face down.
+    assert_eq!(app.world().resource::<LanTable>().seat, Some(Seat::P2));
+    {
+        use bterm::arena::table::Hands;
+        let game = app.world().resource::<TableGame>();
+        assert_eq!(game.hands(), Hands::Only(Some(1)));
+        let layout = game.layout.as_ref().expect("the table is laid out");
+        assert!(!layout.seats[0].hand.is_empty());
+        assert!(layout.seats[0].hand.iter().all(|c| c.id.is_stand_in()));
+        assert!(layout.seats[1].hand.iter().all(|c| !c.id.is_stand_in()));
+    }
+    // C takes the first answer of every question, until the game ends.
+    let mut answered = 0;
+    run_real(&mut app, 240, "the game's end", |app| {
+        let game = app.world().resource::<TableGame>();
+        if game.ended() {
+            return game.live.as_ref().is_some_and(|l| l.saved.is_some());
+        }
+        let asked = game.remote.as_ref().is_some_and(|r| r.asked.is_some());
+        if asked && game.wait <= 0.0 {
+            tap(app, Side::P1, Button::C);
+            answered += 1;
+        }
+        false
+    });
+    assert!(answered > 0);
+    let table = host.join().unwrap();
+    let game = app.world().resource::<TableGame>();
+    assert_eq!(game.replay.final_hash, table.game().state_hash());
+    assert_eq!(game.replay.actions, table.actions());
+    let saved = game.live.as_ref().unwrap().saved.clone().unwrap().unwrap();
+    let kept = Replay::<alpha::Match>::load(&saved).unwrap();
+    assert_eq!(kept.final_hash, table.game().state_hash());
+}

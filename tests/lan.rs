@@ -897,3 +897,75 @@ fn a_stance_answered_while_the_host_s_player_thinks_is_asked_once() {
     let log = log.lock().unwrap();
     assert!(!log.iter().any(|l| l.contains("refused")), "{log:?}");
 }
+
+/// A client is sent a question's answers and works out what is asked from
+/// them: over whole battles, it always works out the question the host
+/// asked.
+#[test]
+fn a_client_works_out_every_terminal_question_from_its_answers() {
+    use bterm::rules::terminal::Ask;
+    let set = CardSet::embedded();
+    let mut kinds = std::collections::HashSet::new();
+    for seed in 0..40 {
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+        let [p1, p2] = terminal::pick::demo_teams(&set, &mut rng);
+        let mut table: Table<terminal::Match> = Table::new(
+            terminal::Setup::new(p1, p2, seed),
+            &set,
+            vec![Player::Cpu(Strength::Easy), Player::Cpu(Strength::Normal)],
+        )
+        .unwrap();
+        let mut steps = 0;
+        while !table.is_over() && steps < 2000 {
+            steps += 1;
+            for seat in table.seats() {
+                if let Some(q) = table.question(seat, &set) {
+                    assert_eq!(Ask::of(&q.answers), q.ask, "seed {seed}: {:?}", q.answers);
+                    kinds.insert(std::mem::discriminant(&q.ask));
+                }
+            }
+            let Some((seat, action)) = table
+                .seats()
+                .find_map(|s| table.cpu_choice(s).map(|a| (s, a)))
+            else {
+                break;
+            };
+            table.apply(seat, action).unwrap();
+        }
+    }
+    assert!(kinds.len() >= 3, "stances, evolutions and more were asked");
+}
+
+/// The host's front end closes a table that waits for players: the
+/// player already seated is told the table closed.
+#[test]
+fn a_table_closed_by_its_host_before_the_game_tells_its_players() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut o = options(vec![Player::Remote, Player::Remote], vec![None, None], 3);
+    o.stop = Some(Arc::clone(&stop));
+    let link = HostLink::bind(loopback()).unwrap();
+    let addr = link.addr();
+    let host = thread::spawn(move || {
+        let mut h: Host<terminal::Match> = Host::new(link, o, Box::new(|_| {}));
+        h.fill(&CardSet::embedded(), None).map(|t| t.is_some())
+    });
+    let a = client::<terminal::Match>(
+        addr,
+        "Tai",
+        Role::Player,
+        "4321",
+        vec![number("Dα-001")],
+        Strength::Easy,
+    );
+    thread::sleep(Duration::from_millis(500));
+    stop.store(true, Ordering::Relaxed);
+    assert!(
+        host.join().unwrap().is_err(),
+        "the host stops filling seats"
+    );
+    match a.join().unwrap() {
+        Err(JoinError::Closed(why)) => assert!(why.contains("closed"), "{why}"),
+        other => panic!("the player is told the table closed: {other:?}"),
+    }
+}

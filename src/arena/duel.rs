@@ -12,12 +12,12 @@ use std::sync::Arc;
 use bevy::prelude::*;
 
 use super::input::{Button, Press, Release};
+use super::lan::Remote;
 use super::sound::{Sfx, Sound};
 use super::{AppSystems, Settings};
 use crate::cards::CardSet;
-use super::lan::Remote;
-use crate::rules::{Reply, Seat};
 use crate::rules::terminal::{Action, Ask, Event, Match, Setup, SetupError, Side};
+use crate::rules::{Reply, Seat};
 use crate::session::{Player, QuestionOf, Table, TableError};
 
 /// Holding a stance button this long launches an Alpha Strike (seconds).

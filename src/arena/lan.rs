@@ -543,7 +543,12 @@ fn lan_address() -> IpAddr {
 
 /// Opens a table hosted here: its host on a thread, announced on the LAN,
 /// and this machine's session joined to it over loopback.
-pub fn open_table(form: &LanForm, cards: &CardSet, announce: bool) -> Result<LanTable, String> {
+pub fn open_table(
+    form: &LanForm,
+    cards: &CardSet,
+    announce: bool,
+    autosave: Option<std::path::PathBuf>,
+) -> Result<LanTable, String> {
     let seats = if form.game == RulesetId::Alpha {
         form.seats
     } else {
@@ -580,7 +585,7 @@ pub fn open_table(form: &LanForm, cards: &CardSet, announce: bool) -> Result<Lan
         players,
         cards: host_cards,
         seed,
-        autosave: crate::net::host::autosave_path(),
+        autosave,
         halt_after: None,
         rejoin_window: REJOIN_WINDOW,
         seconds: None,
@@ -783,9 +788,13 @@ fn host_screen(
     if m.choose {
         form.problem = None;
         if form.change_host(lines[form.line]) {
-            // Tests and tours stay off the LAN's announcements.
-            let announce = settings.lan_announce;
-            match open_table(form, &cards.0, announce) {
+            // The autosave (for `bterm host --resume`) goes beside the
+            // replays when the game was given a folder for them.
+            let autosave = match &settings.replay_dir {
+                Some(d) => Some(d.join("lan-table.ron")),
+                None => crate::net::host::autosave_path(),
+            };
+            match open_table(form, &cards.0, settings.lan_discovery, autosave) {
                 Ok(table) => {
                     commands.insert_resource(table);
                     next.set(Screen::LanLobby);
@@ -814,7 +823,7 @@ fn join_screen(
     mut commands: Commands,
     mut input: LobbyInput,
     mut form: ResMut<LanForm>,
-    (cards, time): (Res<Cards>, Res<Time>),
+    (cards, time, settings): (Res<Cards>, Res<Time>, Res<Settings>),
     mut next: ResMut<NextState<Screen>>,
 ) {
     let lines = form.join_lines();
@@ -822,7 +831,7 @@ fn join_screen(
     let form = &mut *form;
     form.heard();
     form.browse_in -= time.delta_secs();
-    if form.browse_in <= 0.0 {
+    if form.browse_in <= 0.0 && settings.lan_discovery {
         form.browse_in = BROWSE_EVERY;
         form.listen();
     }
@@ -857,7 +866,8 @@ fn join_screen(
                 form.at = (form.at + 1) % form.found.len();
                 form.pick = 0;
             }
-            JoinLine::Table => form.listen(),
+            JoinLine::Table if settings.lan_discovery => form.listen(),
+            JoinLine::Table => {}
             JoinLine::Watch => form.watch = !form.watch,
             JoinLine::Code => form.digit = Some(0),
             JoinLine::Brings => {
@@ -1042,7 +1052,10 @@ fn pump(
     let Some(mut link) = lan.link.get_mut().ok().and_then(Option::take) else {
         return;
     };
-    let in_game = matches!(screen.get(), Screen::Battle | Screen::Table | Screen::Result);
+    let in_game = matches!(
+        screen.get(),
+        Screen::Battle | Screen::Table | Screen::Result
+    );
     match &mut link {
         Link::Terminal(session) => {
             let duel = duel.as_deref_mut().filter(|d| d.remote.is_some());
@@ -1311,7 +1324,10 @@ fn leave_failed(
 ) {
     if let Some((_, shown)) = &lan.problem
         && *shown > FAILED_SHOWN
-        && matches!(screen.get(), Screen::Battle | Screen::Table | Screen::LanLobby)
+        && matches!(
+            screen.get(),
+            Screen::Battle | Screen::Table | Screen::LanLobby
+        )
     {
         next.set(Screen::Attract);
     }

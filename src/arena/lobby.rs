@@ -321,7 +321,12 @@ impl LobbyInput<'_, '_> {
 }
 
 /// Shows a lobby screen's lines, the chosen one marked, and the problem.
-pub(super) fn show_lines(lines: &[String], chosen: usize, problem: Option<&str>, q: &mut LineTexts) {
+pub(super) fn show_lines(
+    lines: &[String],
+    chosen: usize,
+    problem: Option<&str>,
+    q: &mut LineTexts,
+) {
     for (mut t, mut node, mut colour, line) in q.iter_mut() {
         let (text, display, ink) = match line {
             Some(LobbyLine(i)) => match lines.get(*i) {

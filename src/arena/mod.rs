@@ -175,8 +175,9 @@ pub struct Settings {
     pub collection: Option<PathBuf>,
     /// Bloom: `None` decides by the renderer (see `stage`).
     pub bloom: Option<bool>,
-    /// Announce a table hosted here on the LAN (mDNS); tests leave it out.
-    pub lan_announce: bool,
+    /// Announce a table hosted here, and listen for tables, on the LAN
+    /// (mDNS); tests leave it out and give the join screen its tables.
+    pub lan_discovery: bool,
 }
 
 impl Default for Settings {
@@ -197,7 +198,7 @@ impl Default for Settings {
             table: None,
             collection: None,
             bloom: None,
-            lan_announce: true,
+            lan_discovery: true,
         }
     }
 }
@@ -237,7 +238,7 @@ impl Settings {
             bloom: args
                 .bloom
                 .or((args.tour.is_some() || args.screenshot.is_some()).then_some(true)),
-            lan_announce: true,
+            lan_discovery: true,
         }
     }
 }

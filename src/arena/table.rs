@@ -25,6 +25,7 @@ use bevy::prelude::*;
 
 use super::figures::{self, Figure, FigureKit};
 use super::input::{Button, Move as Moved, Moves, Press};
+use super::lan::Remote;
 use super::look::{CardFace, Glow, rgb_texture, texture};
 use super::rig::Move;
 use super::stage::CameraShot;
@@ -36,10 +37,7 @@ use super::{AppSystems, Cards, Screen, Settings};
 use crate::ai::Strength;
 use crate::cards::{Card, CardNumber, CardSet, Digimon};
 use crate::replay::Replay;
-use super::lan::Remote;
-use crate::rules::alpha::{
-    Action, CardId, Event, Laid, Layout, Match, Setup, Struck, View, deck,
-};
+use crate::rules::alpha::{Action, CardId, Event, Laid, Layout, Match, Setup, Struck, View, deck};
 use crate::rules::terminal::Side;
 use crate::rules::{Outcome, Reply, Ruleset, Seat};
 use crate::session::Player;
@@ -1894,7 +1892,10 @@ fn choice(game: &TableGame, seconds: f32) -> Choice {
         (Some(Player::Person), _) => {}
         (Some(Player::Cpu(_)), _) => return said(format!("{seat} (CPU) is thinking…")),
         (Some(Player::Remote), Some(r)) => {
-            return said(format!("{seat} ({}) is thinking…", r.who(seat).to_lowercase()));
+            return said(format!(
+                "{seat} ({}) is thinking…",
+                r.who(seat).to_lowercase()
+            ));
         }
         (Some(Player::Remote), None) => {
             return said(format!("{seat} plays from another machine…"));
@@ -1909,7 +1910,8 @@ fn choice(game: &TableGame, seconds: f32) -> Choice {
     if let Some(at) = live.leaving {
         return Choice {
             prompt: if game.remote.is_some() {
-                "LEAVE THE LAN TABLE? The CPU takes your seat (a table you host closes).".to_string()
+                "LEAVE THE LAN TABLE? The CPU takes your seat (a table you host closes)."
+                    .to_string()
             } else {
                 "LEAVE THE TABLE? The game is not saved.".to_string()
             },
