@@ -1422,26 +1422,20 @@ fn run_real(app: &mut App, seconds: u64, what: &str, mut done: impl FnMut(&mut A
     }
 }
 
-#[test]
-fn a_person_hosts_a_terminal_battle_on_the_lan_and_plays_it_with_the_buttons() {
+/// From attract, hosts a Terminal Battle table on the LAN (P2 from the
+/// LAN) with the buttons; returns its port and join code once the host's
+/// own seat is taken.
+fn host_in_arena(app: &mut App) -> (u16, String) {
     use bterm::arena::lan::LanTable;
-    use bterm::net::client::{CpuSeat, JoinOptions, join};
-    use bterm::net::protocol::Role;
-    use bterm::rules::terminal;
-    let dir = tempfile::tempdir().unwrap();
-    let mut app = app(Settings {
-        lan_discovery: false,
-        ..settings(&dir)
-    });
-    press(&mut app, Side::P1, Button::A);
-    press(&mut app, Side::P1, Button::B);
-    press(&mut app, Side::P1, Button::B);
-    tap(&mut app, Side::P1, Button::C);
-    assert_eq!(screen(&app), Screen::LanHost, "the third line hosts");
+    press(app, Side::P1, Button::A);
+    press(app, Side::P1, Button::B);
+    press(app, Side::P1, Button::B);
+    tap(app, Side::P1, Button::C);
+    assert_eq!(screen(app), Screen::LanHost, "the third line hosts");
     // A from the first line wraps round to OPEN THE TABLE.
-    press(&mut app, Side::P1, Button::A);
-    tap(&mut app, Side::P1, Button::C);
-    assert_eq!(screen(&app), Screen::LanLobby);
+    press(app, Side::P1, Button::A);
+    tap(app, Side::P1, Button::C);
+    assert_eq!(screen(app), Screen::LanLobby);
     let (port, code) = {
         let lan = app.world().resource::<LanTable>();
         assert!(lan.hosts());
@@ -1450,23 +1444,57 @@ fn a_person_hosts_a_terminal_battle_on_the_lan_and_plays_it_with_the_buttons() {
             lan.code.clone().expect("a hosting table shows its code"),
         )
     };
+    run_real(app, 10, "the host's own seat", |app| {
+        app.world().resource::<LanTable>().seat == Some(Seat::P1)
+    });
+    (port, code)
+}
+
+/// Another machine: a CPU client joining a Terminal Battle table.
+fn cpu_client(
+    addr: std::net::SocketAddr,
+    role: bterm::net::protocol::Role,
+    code: &str,
+) -> std::thread::JoinHandle<
+    Result<bterm::net::client::Ended<bterm::rules::terminal::Match>, bterm::net::client::JoinError>,
+> {
+    use bterm::net::client::{CpuSeat, JoinOptions, join};
+    let options = JoinOptions {
+        addr,
+        name: "Matt".into(),
+        role,
+        code: code.into(),
+        cards: vec![number("Dα-021"), number("Dα-012")],
+        record: false,
+        drop_once_after: None,
+    };
+    std::thread::spawn(move || {
+        join::<bterm::rules::terminal::Match, _>(
+            &options,
+            &CardSet::embedded(),
+            &mut CpuSeat(Strength::Easy),
+        )
+    })
+}
+
+#[test]
+fn a_person_hosts_a_terminal_battle_on_the_lan_and_plays_it_with_the_buttons() {
+    use bterm::arena::lan::LanTable;
+    use bterm::net::protocol::Role;
+    use bterm::rules::terminal;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(Settings {
+        lan_discovery: false,
+        ..settings(&dir)
+    });
+    let (port, code) = host_in_arena(&mut app);
     assert_eq!(code.len(), 4);
     run_real(&mut app, 10, "the host's own seat", |app| {
         app.world().resource::<LanTable>().seat == Some(Seat::P1)
     });
     // Another machine joins with the code: a CPU client.
-    let options = JoinOptions {
-        addr: format!("127.0.0.1:{port}").parse().unwrap(),
-        name: "Matt".into(),
-        role: Role::Player,
-        code,
-        cards: vec![number("Dα-021"), number("Dα-012")],
-        record: false,
-        drop_once_after: None,
-    };
-    let other = std::thread::spawn(move || {
-        join::<terminal::Match, _>(&options, &CardSet::embedded(), &mut CpuSeat(Strength::Easy))
-    });
+    let addr = format!("127.0.0.1:{port}").parse().unwrap();
+    let other = cpu_client(addr, Role::Player, &code);
     run_real(&mut app, 20, "the battle", |app| {
         screen(app) == Screen::Battle
     });
@@ -1652,4 +1680,124 @@ fn a_person_joins_a_card_game_alpha_table_with_the_code_and_plays_from_its_own_s
     let saved = game.live.as_ref().unwrap().saved.clone().unwrap().unwrap();
     let kept = Replay::<alpha::Match>::load(&saved).unwrap();
     assert_eq!(kept.final_hash, table.game().state_hash());
+}
+
+#[test]
+fn a_host_that_leaves_its_lan_battle_closes_the_table_for_the_other_machine() {
+    use bterm::arena::lan::LanTable;
+    use bterm::net::client::JoinError;
+    use bterm::net::protocol::Role;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(Settings {
+        lan_discovery: false,
+        ..settings(&dir)
+    });
+    let (port, code) = host_in_arena(&mut app);
+    let other = cpu_client(
+        format!("127.0.0.1:{port}").parse().unwrap(),
+        Role::Player,
+        &code,
+    );
+    run_real(&mut app, 20, "the battle", |app| {
+        screen(app) == Screen::Battle
+    });
+    // Esc, nobody having pressed anything: the table goes with the screen.
+    key(&mut app, KeyCode::Escape, None);
+    app.update();
+    assert_eq!(screen(&app), Screen::Attract);
+    assert!(app.world().get_resource::<LanTable>().is_none());
+    match other.join().unwrap() {
+        Err(JoinError::Closed(why)) => assert!(why.contains("host left"), "{why}"),
+        other => panic!("the other machine is told the table closed: {other:?}"),
+    }
+}
+
+#[test]
+fn a_spectator_watches_a_lan_battle_in_the_arena_and_keeps_its_replay() {
+    use bterm::arena::lan::{LanForm, LanTable};
+    use bterm::net::discover::Found;
+    use bterm::net::host::{Host, HostOptions};
+    use bterm::net::link::HostLink;
+    use bterm::net::protocol::Role;
+    use bterm::rules::terminal;
+    use bterm::session::Watch;
+    let link = HostLink::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let addr = link.addr();
+    let host = std::thread::spawn(move || {
+        let set = CardSet::embedded();
+        let options = HostOptions {
+            table: "a table to watch".into(),
+            code: "0042".into(),
+            players: vec![Player::Cpu(Strength::Easy), Player::Remote],
+            cards: vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
+            seed: 9,
+            autosave: None,
+            halt_after: None,
+            rejoin_window: bterm::net::host::REJOIN_WINDOW,
+            seconds: None,
+            stop: None,
+        };
+        let mut h: Host<terminal::Match> = Host::new(link, options, Box::new(|_| {}));
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        let mut table = h
+            .fill(&set, Some(deadline))
+            .unwrap()
+            .expect("the seat is taken");
+        h.play(&mut table, &set, &mut Watch(|_: &terminal::Event| {}))
+            .unwrap();
+        table
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(Settings {
+        lan_discovery: false,
+        ..settings(&dir)
+    });
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::A);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanJoin);
+    app.world_mut().resource_mut::<LanForm>().found = vec![Found {
+        name: "a table to watch".into(),
+        addr,
+        game: "Terminal".into(),
+        seats: "2".into(),
+        version: bterm::net::protocol::PROTOCOL_VERSION.to_string(),
+    }];
+    // Join as: a spectator (no code), then JOIN.
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert!(app.world().resource::<LanForm>().watch);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanLobby);
+    run_real(&mut app, 10, "the welcome", |app| {
+        app.world().resource::<LanTable>().welcomed
+    });
+    assert_eq!(app.world().resource::<LanTable>().seat, None);
+    // The player's machine joins; the game starts, and is watched here.
+    let player = cpu_client(addr, Role::Player, "0042");
+    run_real(&mut app, 20, "the battle", |app| {
+        screen(app) == Screen::Battle
+    });
+    run_real(&mut app, 120, "the result", |app| {
+        if let Some(d) = app.world().get_resource::<Duel>() {
+            assert!(
+                d.remote.as_ref().is_some_and(|r| r.asked.is_none()),
+                "a spectator is asked nothing"
+            );
+        }
+        screen(app) == Screen::Result
+    });
+    let table = host.join().unwrap();
+    let end = player.join().unwrap().unwrap();
+    let duel = app.world().resource::<Duel>();
+    assert_eq!(duel.m().state_hash(), table.game().state_hash());
+    assert_eq!(end.replay.final_hash, table.game().state_hash());
+    let saved = duel
+        .saved
+        .clone()
+        .expect("saved")
+        .expect("saved without error");
+    let kept = Replay::<terminal::Match>::load(&saved).unwrap();
+    assert_eq!(kept.actions, table.actions());
 }

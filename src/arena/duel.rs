@@ -404,7 +404,9 @@ fn ask_people(
             sfx.write(Sfx(Sound::Tick));
         }
         let mut reply = None;
-        for p in presses.iter().filter(|p| p.player == side) {
+        // At a LAN table this machine has one player: either set of keys.
+        let lan = duel.kind == DuelKind::Lan;
+        for p in presses.iter().filter(|p| p.player == side || lan) {
             sfx.write(Sfx(Sound::Button));
             reply = button_reply(&question, p.button, &mut asking);
             if reply.is_some() {
@@ -415,7 +417,11 @@ fn ask_people(
             && let Some((b, held)) = asking.hold
         {
             let held = held + dt;
-            if releases.iter().any(|r| r.player == side && r.button == b) && held < ALPHA_HOLD {
+            if releases
+                .iter()
+                .any(|r| (r.player == side || lan) && r.button == b)
+                && held < ALPHA_HOLD
+            {
                 reply = question.prompt.reply(&stance_key(b)).map(Answer::Reply);
             } else if held >= ALPHA_HOLD {
                 reply = question

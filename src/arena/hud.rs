@@ -94,14 +94,16 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-fn spawn_for(screen: Screen) -> impl Fn(Commands) {
-    move |mut commands: Commands| {
-        spawn_hud(&mut commands, screen);
+fn spawn_for(screen: Screen) -> impl Fn(Commands, Option<Res<Duel>>) {
+    move |mut commands: Commands, duel: Option<Res<Duel>>| {
+        let lan = duel.is_some_and(|d| d.kind == DuelKind::Lan);
+        spawn_hud(&mut commands, screen, lan);
     }
 }
 
-/// Spawns the HUD, removed when `screen` ends.
-pub fn spawn_hud(commands: &mut Commands, screen: Screen) -> Entity {
+/// Spawns the HUD, removed when `screen` ends (`lan`: a LAN battle, where
+/// this machine's one player answers on either set of keys).
+pub fn spawn_hud(commands: &mut Commands, screen: Screen, lan: bool) -> Entity {
     commands
         .spawn(screen_layer("HUD", screen, 16.0, AlignItems::Default))
         .with_children(|root| {
@@ -184,13 +186,20 @@ pub fn spawn_hud(commands: &mut Commands, screen: Screen) -> Entity {
                     ..default()
                 })
                 .with_children(|hints| {
-                    hints.spawn(label("P1", size::BODY, palette::INK));
-                    for (b, key) in Button::ALL.iter().zip(["1", "2", "3"]) {
-                        hint(hints, *b, key);
-                    }
-                    hints.spawn(label("    P2", size::BODY, palette::INK));
-                    for (b, key) in Button::ALL.iter().zip(["J", "K", "L"]) {
-                        hint(hints, *b, key);
+                    if lan {
+                        hints.spawn(label("YOU", size::BODY, palette::INK));
+                        for (b, key) in Button::ALL.iter().zip(["1 / J", "2 / K", "3 / L"]) {
+                            hint(hints, *b, key);
+                        }
+                    } else {
+                        hints.spawn(label("P1", size::BODY, palette::INK));
+                        for (b, key) in Button::ALL.iter().zip(["1", "2", "3"]) {
+                            hint(hints, *b, key);
+                        }
+                        hints.spawn(label("    P2", size::BODY, palette::INK));
+                        for (b, key) in Button::ALL.iter().zip(["J", "K", "L"]) {
+                            hint(hints, *b, key);
+                        }
                     }
                     hints.spawn(label(
                         "    hold a button for an Alpha Strike when it is ready",

@@ -190,6 +190,9 @@ impl LanTable {
     }
 }
 
+/// What a listen for tables heard, or why it could not listen.
+type Heard = Result<Vec<Found>, String>;
+
 /// What the host and join screens are set to.
 #[derive(Resource, Debug)]
 pub struct LanForm {
@@ -221,7 +224,7 @@ pub struct LanForm {
     pub idle: f32,
     /// Why the last try did not work.
     pub problem: Option<String>,
-    listening: Option<Mutex<Receiver<Result<Vec<Found>, String>>>>,
+    listening: Option<Mutex<Receiver<Heard>>>,
 }
 
 impl Default for LanForm {
@@ -975,9 +978,6 @@ fn lobby_lines(lan: &LanTable) -> Vec<String> {
         game_name(lan.game),
         lan.addr
     )];
-    if let Some(code) = &lan.code {
-        v.push(format!("JOIN CODE: {code}"));
-    }
     for s in &lan.seats {
         let you = if lan.seat == Some(s.seat) {
             " (you)"
@@ -1023,7 +1023,10 @@ fn draw_lobby(lan: Option<Res<LanTable>>, mut q: LineTexts) {
 /// Reads the session: the lobby's seats, the game's views, events and
 /// questions (into the duel or the table), the end; and sends the answer
 /// the buttons gave.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a system: each argument is a resource or query it needs"
+)]
 fn pump(
     mut commands: Commands,
     cards: Res<Cards>,
@@ -1300,7 +1303,8 @@ fn status_line(
                     DespawnOnExit(screen),
                     Node {
                         position_type: PositionType::Absolute,
-                        top: px(64.0),
+                        // Under the battle's panels and the table's title.
+                        top: px(172.0),
                         width: percent(100),
                         justify_content: JustifyContent::Center,
                         ..default()
