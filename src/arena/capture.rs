@@ -4,7 +4,8 @@
 //! per screen (attract, collection, rankings, the choice of game, scan,
 //! battle, result, replay, gallery and its choices; then the Card Game
 //! Alpha's setup, and a game between CPUs on its table: 2 seats in Preparation and in a battle, 4 seats, the
-//! result), then quits.
+//! result; then a LAN table hosted here, its lobby, and its battle against
+//! a CPU client joined over loopback), then quits.
 
 use std::path::PathBuf;
 
@@ -15,6 +16,7 @@ use super::collection::AttractBoard;
 use super::duel::Duel;
 use super::gallery::{Gallery, Mode};
 use super::input::{Button, Press, Release};
+use super::lan::{LanForm, LanTable};
 use super::lobby::{DeckSeat, Lobby};
 use super::staging::Board;
 use super::table::{PendingTable, TableGame, cpu_game};
@@ -32,7 +34,7 @@ const SAVE_FRAMES: u32 = 20;
 const TOUR_LIMIT: f32 = 300.0;
 
 /// The screens a tour saves, in order.
-pub const TOUR_SHOTS: [&str; 18] = [
+pub const TOUR_SHOTS: [&str; 21] = [
     "attract",
     "collection",
     "rankings",
@@ -51,6 +53,9 @@ pub const TOUR_SHOTS: [&str; 18] = [
     "alpha-attack",
     "alpha-4-seat",
     "alpha-result",
+    "lan-host",
+    "lan-lobby",
+    "lan-battle",
 ];
 
 /// What a scripted run does.
@@ -90,6 +95,8 @@ struct Tour {
     asked_for: f32,
     /// The alpha-attack game's first alpha-attack, by action.
     alpha_at: Option<usize>,
+    /// The LAN battle's other machine: a CPU client has joined.
+    lan_joined: bool,
 }
 
 /// The name the tour gives its alpha-attack game.
@@ -142,6 +149,26 @@ fn run_script(
     }
 }
 
+/// A CPU client joins the LAN table hosted here, as another machine would.
+fn join_lan_cpu(lan: &LanTable, cards: &crate::cards::CardSet) {
+    use crate::net::client::{CpuSeat, JoinOptions, join};
+    use crate::net::protocol::Role;
+    let options = JoinOptions {
+        addr: std::net::SocketAddr::from(([127, 0, 0, 1], lan.addr.port())),
+        name: "tour CPU".into(),
+        role: Role::Player,
+        code: lan.code.clone().unwrap_or_default(),
+        cards: super::lan::brought(lan.game, 3, cards),
+        record: false,
+        drop_once_after: None,
+    };
+    let cards = cards.clone();
+    std::thread::spawn(move || {
+        let mut front = CpuSeat(crate::ai::Strength::Easy);
+        let _ = join::<crate::rules::terminal::Match, _>(&options, &cards, &mut front);
+    });
+}
+
 fn shoot(commands: &mut Commands, path: PathBuf) {
     commands
         .spawn(Screenshot::primary_window())
@@ -166,6 +193,7 @@ fn tour(
     mut next: ResMut<NextState<Screen>>,
     (gallery, mut lobby): (Res<Gallery>, ResMut<Lobby>),
     (cards, mut table): (Res<Cards>, Option<ResMut<TableGame>>),
+    (form, lan): (Res<LanForm>, Option<Res<LanTable>>),
 ) {
     let Some(dir) = &script.tour else { return };
     let dt = time.delta_secs();
@@ -356,6 +384,32 @@ fn tour(
                     snap(&mut t, "alpha-result");
                 }
             }
+        }
+        // A LAN table hosted here (the tour stays off the LAN's
+        // announcements): the host screen, then OPEN (A wraps round to it).
+        (Screen::Table, Some("lan-host")) if settled => next.set(Screen::LanHost),
+        (Screen::LanHost, Some("lan-host")) if t.on_screen > 1.5 => snap(&mut t, "lan-host"),
+        (Screen::LanHost, Some("lan-lobby")) if settled => {
+            if form.line + 1 == form.host_lines().len() {
+                tap_c(&mut presses);
+            } else {
+                press(&mut presses, Button::A);
+            }
+        }
+        (Screen::LanLobby, Some("lan-lobby"))
+            if t.on_screen > 2.0 && lan.as_ref().is_some_and(|l| l.seat.is_some()) =>
+        {
+            snap(&mut t, "lan-lobby");
+        }
+        // Another machine joins with the code: a CPU client, over loopback.
+        (Screen::LanLobby, Some("lan-battle")) if settled && !t.lan_joined => {
+            if let Some(lan) = &lan {
+                t.lan_joined = true;
+                join_lan_cpu(lan, &cards.0);
+            }
+        }
+        (Screen::Battle, Some("lan-battle")) if board.clash.is_some() && t.on_screen > 2.0 => {
+            snap(&mut t, "lan-battle");
         }
         (_, None) if settled => {
             exit.write(AppExit::Success);

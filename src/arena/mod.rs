@@ -238,7 +238,8 @@ impl Settings {
             bloom: args
                 .bloom
                 .or((args.tour.is_some() || args.screenshot.is_some()).then_some(true)),
-            lan_discovery: true,
+            // A tour hosts a table on loopback only.
+            lan_discovery: args.tour.is_none(),
         }
     }
 }
