@@ -82,7 +82,7 @@ fn battle_scene(bloom: Option<bool>) -> App {
     app.update();
     aim_at_target(&mut app);
     let mut commands = app.world_mut().commands();
-    bterm::arena::hud::spawn_hud(&mut commands, Screen::Attract);
+    bterm::arena::hud::spawn_hud(&mut commands, Screen::Attract, false);
     app.world_mut().flush();
     finish(app)
 }
