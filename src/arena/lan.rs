@@ -425,12 +425,12 @@ impl LanForm {
             JoinLine::Table => match self.chosen_table() {
                 Some(t) => format!(
                     "Table: {} · {} · {} seats ({} of {})",
-                    t.name,
+                    shown(&t.name, 40),
                     match self.join_game() {
                         Some(g) => game_name(g),
                         None => "a game this bterm does not know",
                     },
-                    t.seats,
+                    shown(&t.seats, 2),
                     self.at + 1,
                     self.found.len()
                 ),
@@ -511,6 +511,17 @@ impl LanForm {
             Err(e) => self.problem = Some(format!("cannot listen for tables: {e}")),
         }
     }
+}
+
+/// Text from another machine, as a screen shows it: no control
+/// characters, at most `most` characters.
+fn shown(text: &str, most: usize) -> String {
+    let clean = text.chars().filter(|c| !c.is_control());
+    let mut s: String = clean.clone().take(most).collect();
+    if clean.count() > most {
+        s.push('…');
+    }
+    s
 }
 
 /// This machine's name, for its table and its player (the host name).
@@ -933,7 +944,7 @@ fn join(form: &LanForm, cards: &CardSet) -> Result<LanTable, String> {
         drop_once_after: None,
     };
     let mut table = LanTable::joining(game, &options, found.addr);
-    table.table = found.name.clone();
+    table.table = shown(&found.name, 40);
     Ok(table)
 }
 
@@ -1092,30 +1103,39 @@ fn pump(
 fn common<R: Lan>(lan: &mut LanTable, h: Happened<R>) -> Option<Happened<R>> {
     match h {
         Happened::Welcome { table, seat } => {
-            lan.table = table;
+            lan.table = shown(&table, 40);
             lan.seat = seat;
             lan.welcomed = true;
             lan.mending = None;
             lan.idle = 0.0;
             None
         }
-        Happened::Lobby(seats) => {
+        Happened::Lobby(mut seats) => {
+            // At most the seats a game has, their names as a screen shows them.
+            seats.truncate(4);
+            for s in &mut seats {
+                s.who = shown(&s.who, 32);
+            }
             lan.seats.clone_from(&seats);
             lan.idle = 0.0;
             Some(Happened::Lobby(seats))
         }
         Happened::Refusal(why) => {
-            lan.note(format!("the table refused that answer: {why}"));
+            lan.note(format!(
+                "the table refused that answer: {}",
+                shown(&why, 120)
+            ));
             None
         }
         Happened::Rejoining(why) => {
             lan.mending = Some(format!(
-                "the connection dropped ({why}): getting the seat back…"
+                "the connection dropped ({}): getting the seat back…",
+                shown(&why, 80)
             ));
             None
         }
         Happened::Failed(e) if !lan.ended => {
-            lan.problem = Some((e.to_string(), 0.0));
+            lan.problem = Some((shown(&e.to_string(), 200), 0.0));
             None
         }
         Happened::Failed(_) => None,
@@ -1350,4 +1370,55 @@ pub fn replayed<R: Lan>(
         table.apply(seat, action).map_err(|e| e.to_string())?;
     }
     Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_from_another_machine_is_shown_without_controls_and_cut() {
+        assert_eq!(shown("Tai\u{1b}[31m", 10), "Tai[31m");
+        assert_eq!(shown("abcdef", 3), "abc…");
+        assert_eq!(shown("abc", 3), "abc");
+    }
+
+    #[test]
+    fn the_host_screen_offers_seats_only_for_the_card_game_alpha() {
+        let mut form = LanForm::default();
+        assert_eq!(
+            form.host_lines(),
+            [
+                HostLine::Game,
+                HostLine::Other(1),
+                HostLine::Brings,
+                HostLine::Open
+            ]
+        );
+        assert!(!form.change_host(HostLine::Game));
+        assert_eq!(form.game, RulesetId::Alpha);
+        form.change_host(HostLine::Seats);
+        form.change_host(HostLine::Seats);
+        assert_eq!(form.seats, 4);
+        assert_eq!(form.host_lines().len(), 7, "game, seats, P2–P4, deck, open");
+        form.change_host(HostLine::Seats);
+        assert_eq!(form.seats, 2, "4 wraps round to 2");
+        // P2: a player on the LAN, then the CPU's strengths, round again.
+        for want in OTHERS.iter().skip(1).chain(OTHERS.iter().take(1)) {
+            form.change_host(HostLine::Other(1));
+            assert_eq!(form.others[0], *want);
+        }
+        assert!(form.change_host(HostLine::Open));
+    }
+
+    #[test]
+    fn a_spectator_needs_no_code_and_brings_nothing() {
+        let mut form = LanForm::default();
+        assert!(form.join_lines().contains(&JoinLine::Code));
+        form.watch = true;
+        assert_eq!(
+            form.join_lines(),
+            [JoinLine::Table, JoinLine::Watch, JoinLine::Join]
+        );
+    }
 }
