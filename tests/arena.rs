@@ -1779,13 +1779,22 @@ fn a_spectator_watches_a_lan_battle_in_the_arena_and_keeps_its_replay() {
     run_real(&mut app, 20, "the battle", |app| {
         screen(app) == Screen::Battle
     });
+    {
+        let d = app.world().resource::<Duel>();
+        assert_eq!(d.kind, DuelKind::Lan);
+        assert!(
+            Side::BOTH.iter().all(|&s| d.player(s) == Player::Remote),
+            "nobody plays here"
+        );
+    }
     run_real(&mut app, 120, "the result", |app| {
-        if let Some(d) = app.world().get_resource::<Duel>() {
-            assert!(
-                d.remote.as_ref().is_some_and(|r| r.asked.is_none()),
-                "a spectator is asked nothing"
-            );
-        }
+        // No button a spectator presses reaches the table.
+        tap(app, Side::P1, Button::A);
+        let d = app.world().resource::<Duel>();
+        assert!(
+            d.asking.iter().all(Option::is_none),
+            "a spectator is asked nothing"
+        );
         screen(app) == Screen::Result
     });
     let table = host.join().unwrap();
@@ -1800,4 +1809,119 @@ fn a_spectator_watches_a_lan_battle_in_the_arena_and_keeps_its_replay() {
         .expect("saved without error");
     let kept = Replay::<terminal::Match>::load(&saved).unwrap();
     assert_eq!(kept.actions, table.actions());
+}
+
+#[test]
+fn a_spectator_at_a_lan_card_game_alpha_table_sees_no_hand_face_up() {
+    use bterm::arena::lan::{LanForm, LanTable};
+    use bterm::arena::table::{TableCard, TableGame};
+    use bterm::net::client::{CpuSeat, JoinOptions, join};
+    use bterm::net::discover::Found;
+    use bterm::net::host::{Host, HostOptions};
+    use bterm::net::link::HostLink;
+    use bterm::net::protocol::Role;
+    use bterm::rules::alpha;
+    use bterm::session::Watch;
+    let set = CardSet::embedded();
+    let deck = |i: usize| {
+        alpha::deck::embedded(alpha::deck::EMBEDDED[i].0, &set)
+            .unwrap()
+            .unwrap()
+    };
+    let (d0, d1) = (deck(0), deck(2));
+    let link = HostLink::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let addr = link.addr();
+    let host = std::thread::spawn(move || {
+        let set = CardSet::embedded();
+        let options = HostOptions {
+            table: "watched".into(),
+            code: "1234".into(),
+            players: vec![Player::Cpu(Strength::Easy), Player::Remote],
+            cards: vec![Some(d0), None],
+            seed: 8,
+            autosave: None,
+            halt_after: None,
+            rejoin_window: bterm::net::host::REJOIN_WINDOW,
+            seconds: None,
+            stop: None,
+        };
+        let mut h: Host<alpha::Match> = Host::new(link, options, Box::new(|_| {}));
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        let mut table = h
+            .fill(&set, Some(deadline))
+            .unwrap()
+            .expect("the seat is taken");
+        h.play(&mut table, &set, &mut Watch(|_: &alpha::Event| {}))
+            .unwrap();
+        table
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(Settings {
+        lan_discovery: false,
+        ..settings(&dir)
+    });
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::A);
+    tap(&mut app, Side::P1, Button::C);
+    app.world_mut().resource_mut::<LanForm>().found = vec![Found {
+        name: "watched".into(),
+        addr,
+        game: "Alpha".into(),
+        seats: "2".into(),
+        version: bterm::net::protocol::PROTOCOL_VERSION.to_string(),
+    }];
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    run_real(&mut app, 10, "the welcome", |app| {
+        app.world().resource::<LanTable>().welcomed
+    });
+    // The player's machine: a CPU client with its deck.
+    let options = JoinOptions {
+        addr,
+        name: "Izzy".into(),
+        role: Role::Player,
+        code: "1234".into(),
+        cards: d1,
+        record: false,
+        drop_once_after: None,
+    };
+    let player = std::thread::spawn(move || {
+        join::<alpha::Match, _>(&options, &CardSet::embedded(), &mut CpuSeat(Strength::Easy))
+    });
+    run_real(&mut app, 20, "the table", |app| {
+        screen(app) == Screen::Table
+    });
+    // Whenever the table has cards in hands, none is face up here.
+    let mut looked = 0;
+    run_real(&mut app, 240, "the game's end", |app| {
+        let in_hand: Vec<_> = {
+            let game = app.world().resource::<TableGame>();
+            game.layout.as_ref().map_or_else(Vec::new, |l| {
+                l.seats
+                    .iter()
+                    .flat_map(|s| s.hand.iter().map(|c| c.id))
+                    .collect()
+            })
+        };
+        let cards: Vec<(bterm::rules::alpha::CardId, bool)> = app
+            .world_mut()
+            .query::<&TableCard>()
+            .iter(app.world())
+            .map(|c| (c.id, c.face_up))
+            .collect();
+        for (id, up) in cards {
+            if in_hand.contains(&id) {
+                looked += 1;
+                assert!(!up, "a hand card face up at a spectator's table");
+            }
+        }
+        app.world().resource::<TableGame>().ended()
+    });
+    assert!(looked > 0, "hands were on the table");
+    let table = host.join().unwrap();
+    player.join().unwrap().unwrap();
+    let game = app.world().resource::<TableGame>();
+    assert_eq!(game.replay.final_hash, table.game().state_hash());
 }

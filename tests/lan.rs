@@ -969,3 +969,71 @@ fn a_table_closed_by_its_host_before_the_game_tells_its_players() {
         other => panic!("the player is told the table closed: {other:?}"),
     }
 }
+
+/// A host that sends a view which does not hold together (a front line
+/// that is not there) is not read: the client stops with why, rather than
+/// index into it.
+#[test]
+fn a_client_refuses_a_view_that_does_not_hold_together() {
+    use bterm::net::link::Inbound;
+    let set = CardSet::embedded();
+    let setup = terminal::Setup::new(vec![number("Dα-001")], vec![number("Dα-021")], 1);
+    let good = terminal::Match::from_setup(&setup, &set).unwrap();
+    let mut json = serde_json::to_value(&good).unwrap();
+    json["players"][0]["front"] = serde_json::json!(99);
+    let bad: terminal::Match = serde_json::from_value(json).unwrap();
+    assert!(bad.well_formed().is_err());
+    assert!(good.well_formed().is_ok());
+    // A Card Game Alpha view for a seat that is not at the table, or with
+    // a card id out of range, is refused too.
+    let decks = vec![
+        deck::embedded(deck::EMBEDDED[0].0, &set).unwrap().unwrap(),
+        deck::embedded(deck::EMBEDDED[1].0, &set).unwrap().unwrap(),
+    ];
+    let m = alpha::Match::from_setup(&alpha::Setup::new(decks, 3), &set).unwrap();
+    let view = m.view(bterm::rules::Seat::P2);
+    assert!(view.well_formed().is_ok());
+    let mut json = serde_json::to_value(&view).unwrap();
+    json["seat"] = serde_json::json!("P4");
+    let far: alpha::View = serde_json::from_value(json).unwrap();
+    assert!(far.well_formed().is_err());
+    let mut json = serde_json::to_value(&view).unwrap();
+    json["state"]["seats"][1]["hand"][0] = serde_json::json!(9000);
+    let odd: alpha::View = serde_json::from_value(json).unwrap();
+    assert!(odd.well_formed().is_err(), "a card id out of range");
+    let link = HostLink::bind(loopback()).unwrap();
+    let addr = link.addr();
+    let a = client::<terminal::Match>(
+        addr,
+        "Tai",
+        Role::Player,
+        "4321",
+        vec![number("Dα-001")],
+        Strength::Easy,
+    );
+    let end = Instant::now() + Duration::from_secs(10);
+    let mut sent = false;
+    while Instant::now() < end && !sent {
+        if let Some(Inbound::Message(id, _hello)) = link.recv(Duration::from_millis(50)) {
+            let welcome = ToClient::<terminal::Match>::Welcome {
+                version: PROTOCOL_VERSION,
+                table: "a bad table".into(),
+                seat: Some(bterm::rules::Seat::P1),
+                rejoin: 1,
+            };
+            link.send(id, encode(&welcome));
+            let update = ToClient::<terminal::Match>::Update {
+                step: 1,
+                events: Vec::new(),
+                view: bad.clone(),
+            };
+            link.send(id, encode(&update));
+            sent = true;
+        }
+    }
+    assert!(sent, "the client said hello");
+    match a.join().unwrap() {
+        Err(JoinError::Unreadable(why)) => assert!(why.contains("front line"), "{why}"),
+        other => panic!("the bad view is refused: {other:?}"),
+    }
+}

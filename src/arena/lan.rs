@@ -851,6 +851,10 @@ fn join_screen(
     }
     let m = input.read(&mut form.line, &mut form.idle, n);
     form.line = form.line.min(n - 1);
+    if form.idle > IDLE_SECONDS {
+        next.set(Screen::Attract);
+        return;
+    }
     // Turning a digit of the code.
     if let Some(d) = form.digit {
         if m.up {
@@ -899,9 +903,6 @@ fn join_screen(
         }
     } else if m.back {
         next.set(Screen::Choose);
-    }
-    if form.idle > IDLE_SECONDS {
-        next.set(Screen::Attract);
     }
 }
 
@@ -1072,7 +1073,11 @@ fn pump(
     );
     match &mut link {
         Link::Terminal(session) => {
-            let duel = duel.as_deref_mut().filter(|d| d.remote.is_some());
+            // Only this table's battle (one left from an earlier table is
+            // not followed).
+            let duel = duel
+                .as_deref_mut()
+                .filter(|d| d.remote.is_some() && lan.started);
             let fresh = pump_terminal(session, &cards.0, lan, duel);
             if let Some(d) = fresh {
                 commands.insert_resource(d);
@@ -1081,7 +1086,9 @@ fn pump(
             }
         }
         Link::Alpha(session) => {
-            let game = table.as_deref_mut().filter(|t| t.remote.is_some());
+            let game = table
+                .as_deref_mut()
+                .filter(|t| t.remote.is_some() && lan.started);
             let fresh = pump_alpha(session, &cards.0, lan, game);
             if let Some(t) = fresh {
                 commands.insert_resource(t);
@@ -1296,13 +1303,20 @@ fn status_line(
         .collect();
     let (text, colour) = if let Some((p, _)) = &lan.problem {
         (
-            format!("{p} · back to the start in a moment (Esc or hold C: now)"),
+            format!(
+                "{p} · back to the start in {:.0} s (hold C: now)",
+                (FAILED_SHOWN - lan.problem.as_ref().map_or(0.0, |(_, t)| *t))
+                    .max(0.0)
+                    .ceil()
+            ),
             palette::BAD,
         )
     } else if let Some(m) = &lan.mending {
-        (m.clone(), palette::BAD)
+        (format!("{m} (hold C to leave)"), palette::BAD)
     } else if let Some(a) = away.first() {
         (a.clone(), palette::GOLD)
+    } else if lan.welcomed && lan.seat.is_none() && !lan.ended {
+        ("WATCHING · hold C to leave".to_string(), palette::DIM)
     } else {
         (String::new(), palette::DIM)
     };
@@ -1340,18 +1354,24 @@ fn status_line(
     }
 }
 
-/// A LAN game that cannot go on goes back to attract after a while.
+/// A LAN game that cannot go on goes back to attract after a while, or
+/// at once when C is held; so does a game being mended, or watched, when C
+/// is held (a player's C held at a battle is an Alpha Strike's, so only
+/// then).
 fn leave_failed(
     lan: Res<LanTable>,
     screen: Res<State<Screen>>,
+    mut backs: MessageReader<super::input::Back>,
     mut next: ResMut<NextState<Screen>>,
 ) {
-    if let Some((_, shown)) = &lan.problem
-        && *shown > FAILED_SHOWN
-        && matches!(
-            screen.get(),
-            Screen::Battle | Screen::Table | Screen::LanLobby
-        )
+    let held = backs.read().count() > 0;
+    let in_game = matches!(screen.get(), Screen::Battle | Screen::Table);
+    let stuck =
+        lan.problem.is_some() || lan.mending.is_some() || (lan.welcomed && lan.seat.is_none());
+    if (in_game && held && stuck)
+        || lan.problem.as_ref().is_some_and(|(_, shown)| {
+            *shown > FAILED_SHOWN && (in_game || *screen.get() == Screen::LanLobby)
+        })
     {
         next.set(Screen::Attract);
     }

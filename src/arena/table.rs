@@ -787,7 +787,9 @@ pub fn goals(layout: &Layout, hands: Hands) -> HashMap<CardId, (Transform, bool)
                 Hands::All => true,
                 Hands::Only(seat) => seat == Some(owner),
             };
-            let face_up = c.open || (hand && shown);
+            // A hand's stand-ins (cards this machine may not see, at a LAN
+            // table) stay face down whoever's hands are shown.
+            let face_up = c.open || (hand && shown && !c.id.is_stand_in());
             let mut rot = turn;
             if tapped {
                 rot *= Quat::from_rotation_y(FRAC_PI_2);

@@ -291,6 +291,11 @@ impl<R: Lan> Session<R> {
             ToClient::Refused { why, .. } => self.fail(JoinError::Refused(why)),
             ToClient::Lobby(lines) => Some(Happened::Lobby(lines)),
             ToClient::Update { step, events, view } => {
+                if let Err(e) = R::check_view(&view) {
+                    return self.fail(JoinError::Unreadable(format!(
+                        "a view that does not hold together: {e}"
+                    )));
+                }
                 self.view = Some(view);
                 Some(Happened::Update { step, events })
             }

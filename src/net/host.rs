@@ -451,9 +451,17 @@ impl<R: Lan> Host<R> {
                     let _ = std::fs::remove_file(path);
                 }
             }
+            // A table its host closed is not to be resumed.
+            None if matches!(played, Err(Stop::Left)) => {
+                host.broadcast(&ToClient::<R>::Closed(
+                    "the host left the table".to_string(),
+                ));
+                if let Some(path) = &host.options.autosave {
+                    let _ = std::fs::remove_file(path);
+                }
+            }
             None => host.broadcast(&ToClient::<R>::Closed(match &played {
                 Err(Stop::Local(e)) => format!("the host stopped the game: {e}"),
-                Err(Stop::Left) => "the host left the table".to_string(),
                 _ => "the game stopped before its end".to_string(),
             })),
         }

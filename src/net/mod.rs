@@ -63,6 +63,10 @@ pub trait Lan:
     /// What `seat` (`None`: a spectator) may know now.
     fn lan_view(&self, seat: Option<Seat>) -> Self::View;
 
+    /// Whether a view a host sent holds together (a client refuses one
+    /// that does not, rather than index into it).
+    fn check_view(view: &Self::View) -> Result<(), String>;
+
     /// The table as text lines, for a client at a terminal.
     fn view_lines(view: &Self::View, cards: &CardSet) -> Vec<String>;
 
@@ -89,6 +93,10 @@ impl Lan for alpha::Match {
             Some(s) => self.view(s),
             None => self.spectator_view(),
         }
+    }
+
+    fn check_view(view: &alpha::View) -> Result<(), String> {
+        view.well_formed()
     }
 
     fn view_lines(view: &alpha::View, _: &CardSet) -> Vec<String> {
@@ -128,6 +136,10 @@ impl Lan for terminal::Match {
     fn lan_view(&self, seat: Option<Seat>) -> terminal::Match {
         let side = seat.and_then(|s| terminal::Side::BOTH.get(s.index()).copied());
         self.masked(side)
+    }
+
+    fn check_view(view: &terminal::Match) -> Result<(), String> {
+        view.well_formed()
     }
 
     fn view_lines(view: &terminal::Match, _: &CardSet) -> Vec<String> {

@@ -165,6 +165,45 @@ impl Match {
 }
 
 impl View {
+    /// Whether a view read from elsewhere (a LAN host's) holds together
+    /// where the rules and the stage index it: 2 to 4 seats, its own seat
+    /// one of them, every card id known (or hidden), every seat it names
+    /// one of the table's.
+    pub fn well_formed(&self) -> Result<(), String> {
+        let m = &self.state;
+        let n = m.seats.len();
+        if !(2..=4).contains(&n) {
+            return Err(format!("{n} seats"));
+        }
+        let seat_ok = |s: Seat| s.index() < n;
+        if !seat_ok(self.seat) {
+            return Err(format!("its own seat {} is not at the table", self.seat));
+        }
+        if !m
+            .ids
+            .iter()
+            .all(|&(def, s)| seat_ok(s) && m.defs.card(def).is_some())
+        {
+            return Err("a card of an unknown seat or definition".to_string());
+        }
+        if !m.order.iter().copied().all(seat_ok)
+            || !m.seats.iter().all(|st| seat_ok(st.target))
+            || m.wait.as_ref().is_some_and(|w| !seat_ok(w.seat()))
+        {
+            return Err("a seat that is not at the table".to_string());
+        }
+        let ids = m.ids.len();
+        let mut bad = false;
+        let mut copy = m.clone();
+        copy.each_slot(|_, _, id| {
+            bad |= !id.is_hidden() && usize::from(id.0) >= ids;
+        });
+        if bad {
+            return Err("a card id out of range".to_string());
+        }
+        Ok(())
+    }
+
     /// Whose view this is.
     pub fn seat(&self) -> Seat {
         self.seat

@@ -106,6 +106,29 @@ impl Match {
         m
     }
 
+    /// Whether a match read from elsewhere (a LAN host's view) holds
+    /// together where the rules and the stage index it: each side has
+    /// lines, its front line is one of them, each line has stages and its
+    /// stage in play is one of them, a Jogress points into the line.
+    pub fn well_formed(&self) -> Result<(), String> {
+        for (side, p) in Side::BOTH.iter().zip(&self.players) {
+            if p.lines.is_empty() || p.front >= p.lines.len() {
+                return Err(format!("{side} has no front line"));
+            }
+            for (i, l) in p.lines.iter().enumerate() {
+                if l.stages.is_empty() || l.at >= l.stages.len() {
+                    return Err(format!("{side}'s line {} has no stage in play", i + 1));
+                }
+                if let Some((stage, partner)) = l.jogress
+                    && (stage >= l.stages.len() || partner >= p.lines.len())
+                {
+                    return Err(format!("{side}'s line {} has a broken Jogress", i + 1));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Whether the match waits for `side`'s stance (rather than another question).
     pub fn awaits_stance(&self, side: Side) -> bool {
         matches!(&self.phase, Phase::Stance { pressed } if pressed[side.index()].is_none())
