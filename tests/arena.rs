@@ -1422,6 +1422,64 @@ fn run_real(app: &mut App, seconds: u64, what: &str, mut done: impl FnMut(&mut A
     }
 }
 
+/// A table hosted on another machine (a thread here, on loopback): its
+/// address, and the thread that ends with the finished table.
+fn lan_host<R: bterm::net::Lan>(
+    name: &str,
+    code: &str,
+    players: Vec<Player>,
+    cards: Vec<Option<Vec<CardNumber>>>,
+    seed: u64,
+) -> (
+    std::net::SocketAddr,
+    std::thread::JoinHandle<bterm::session::Table<R>>,
+) {
+    use bterm::net::host::{Host, HostOptions};
+    use bterm::net::link::HostLink;
+    use bterm::session::Watch;
+    let link = HostLink::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let addr = link.addr();
+    let options = HostOptions {
+        table: name.into(),
+        code: code.into(),
+        players,
+        cards,
+        seed,
+        autosave: None,
+        halt_after: None,
+        rejoin_window: bterm::net::host::REJOIN_WINDOW,
+        seconds: None,
+        stop: None,
+    };
+    let host = std::thread::spawn(move || {
+        let set = CardSet::embedded();
+        let mut h: Host<R> = Host::new(link, options, Box::new(|_| {}));
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        let mut table = h
+            .fill(&set, Some(deadline))
+            .unwrap()
+            .expect("the seats are taken");
+        h.play(&mut table, &set, &mut Watch(|_: &R::Event| {}))
+            .unwrap();
+        table
+    });
+    (addr, host)
+}
+
+/// The join screen hears one table: `game` as the LAN announces it.
+fn hear_table(app: &mut App, name: &str, addr: std::net::SocketAddr, game: &str) {
+    use bterm::arena::lan::LanForm;
+    use bterm::net::discover::Found;
+    assert_eq!(screen(app), Screen::LanJoin);
+    app.world_mut().resource_mut::<LanForm>().found = vec![Found {
+        name: name.into(),
+        addr,
+        game: game.into(),
+        seats: "2".into(),
+        version: bterm::net::protocol::PROTOCOL_VERSION.to_string(),
+    }];
+}
+
 /// From attract, hosts a Terminal Battle table on the LAN (P2 from the
 /// LAN) with the buttons; returns its port and join code once the host's
 /// own seat is taken.
@@ -1550,41 +1608,18 @@ fn a_person_hosts_a_terminal_battle_on_the_lan_and_plays_it_with_the_buttons() {
 fn a_person_joins_a_card_game_alpha_table_with_the_code_and_plays_from_its_own_seat() {
     use bterm::arena::lan::{LanForm, LanTable};
     use bterm::arena::table::TableGame;
-    use bterm::net::discover::Found;
-    use bterm::net::host::{Host, HostOptions};
-    use bterm::net::link::HostLink;
     use bterm::rules::alpha;
-    use bterm::session::Watch;
     let set = CardSet::embedded();
     let deck = alpha::deck::embedded(alpha::deck::EMBEDDED[1].0, &set)
         .unwrap()
         .unwrap();
-    let link = HostLink::bind("127.0.0.1:0".parse().unwrap()).unwrap();
-    let addr = link.addr();
-    let host = std::thread::spawn(move || {
-        let set = CardSet::embedded();
-        let options = HostOptions {
-            table: "the other table".into(),
-            code: "4321".into(),
-            players: vec![Player::Cpu(Strength::Easy), Player::Remote],
-            cards: vec![Some(deck), None],
-            seed: 5,
-            autosave: None,
-            halt_after: None,
-            rejoin_window: bterm::net::host::REJOIN_WINDOW,
-            seconds: None,
-            stop: None,
-        };
-        let mut h: Host<alpha::Match> = Host::new(link, options, Box::new(|_| {}));
-        let deadline = std::time::Instant::now() + Duration::from_secs(60);
-        let mut table = h
-            .fill(&set, Some(deadline))
-            .unwrap()
-            .expect("the seat is taken");
-        h.play(&mut table, &set, &mut Watch(|_: &alpha::Event| {}))
-            .unwrap();
-        table
-    });
+    let (addr, host) = lan_host::<alpha::Match>(
+        "the other table",
+        "4321",
+        vec![Player::Cpu(Strength::Easy), Player::Remote],
+        vec![Some(deck), None],
+        5,
+    );
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(Settings {
         lan_discovery: false,
@@ -1596,13 +1631,7 @@ fn a_person_joins_a_card_game_alpha_table_with_the_code_and_plays_from_its_own_s
     tap(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::LanJoin, "the last line joins");
     // The table as the LAN announces it.
-    app.world_mut().resource_mut::<LanForm>().found = vec![Found {
-        name: "the other table".into(),
-        addr,
-        game: "Alpha".into(),
-        seats: "2".into(),
-        version: bterm::net::protocol::PROTOCOL_VERSION.to_string(),
-    }];
+    hear_table(&mut app, "the other table", addr, "Alpha");
     // A wrong code is refused, and the lobby says so.
     press(&mut app, Side::P1, Button::B);
     press(&mut app, Side::P1, Button::B);
@@ -1715,38 +1744,15 @@ fn a_host_that_leaves_its_lan_battle_closes_the_table_for_the_other_machine() {
 #[test]
 fn a_spectator_watches_a_lan_battle_in_the_arena_and_keeps_its_replay() {
     use bterm::arena::lan::{LanForm, LanTable};
-    use bterm::net::discover::Found;
-    use bterm::net::host::{Host, HostOptions};
-    use bterm::net::link::HostLink;
     use bterm::net::protocol::Role;
     use bterm::rules::terminal;
-    use bterm::session::Watch;
-    let link = HostLink::bind("127.0.0.1:0".parse().unwrap()).unwrap();
-    let addr = link.addr();
-    let host = std::thread::spawn(move || {
-        let set = CardSet::embedded();
-        let options = HostOptions {
-            table: "a table to watch".into(),
-            code: "0042".into(),
-            players: vec![Player::Cpu(Strength::Easy), Player::Remote],
-            cards: vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
-            seed: 9,
-            autosave: None,
-            halt_after: None,
-            rejoin_window: bterm::net::host::REJOIN_WINDOW,
-            seconds: None,
-            stop: None,
-        };
-        let mut h: Host<terminal::Match> = Host::new(link, options, Box::new(|_| {}));
-        let deadline = std::time::Instant::now() + Duration::from_secs(60);
-        let mut table = h
-            .fill(&set, Some(deadline))
-            .unwrap()
-            .expect("the seat is taken");
-        h.play(&mut table, &set, &mut Watch(|_: &terminal::Event| {}))
-            .unwrap();
-        table
-    });
+    let (addr, host) = lan_host::<terminal::Match>(
+        "a table to watch",
+        "0042",
+        vec![Player::Cpu(Strength::Easy), Player::Remote],
+        vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
+        9,
+    );
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(Settings {
         lan_discovery: false,
@@ -1756,13 +1762,7 @@ fn a_spectator_watches_a_lan_battle_in_the_arena_and_keeps_its_replay() {
     press(&mut app, Side::P1, Button::A);
     tap(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::LanJoin);
-    app.world_mut().resource_mut::<LanForm>().found = vec![Found {
-        name: "a table to watch".into(),
-        addr,
-        game: "Terminal".into(),
-        seats: "2".into(),
-        version: bterm::net::protocol::PROTOCOL_VERSION.to_string(),
-    }];
+    hear_table(&mut app, "a table to watch", addr, "Terminal");
     // Join as: a spectator (no code), then JOIN.
     press(&mut app, Side::P1, Button::B);
     tap(&mut app, Side::P1, Button::C);
@@ -1813,15 +1813,11 @@ fn a_spectator_watches_a_lan_battle_in_the_arena_and_keeps_its_replay() {
 
 #[test]
 fn a_spectator_at_a_lan_card_game_alpha_table_sees_no_hand_face_up() {
-    use bterm::arena::lan::{LanForm, LanTable};
+    use bterm::arena::lan::LanTable;
     use bterm::arena::table::{TableCard, TableGame};
     use bterm::net::client::{CpuSeat, JoinOptions, join};
-    use bterm::net::discover::Found;
-    use bterm::net::host::{Host, HostOptions};
-    use bterm::net::link::HostLink;
     use bterm::net::protocol::Role;
     use bterm::rules::alpha;
-    use bterm::session::Watch;
     let set = CardSet::embedded();
     let deck = |i: usize| {
         alpha::deck::embedded(alpha::deck::EMBEDDED[i].0, &set)
@@ -1829,32 +1825,13 @@ fn a_spectator_at_a_lan_card_game_alpha_table_sees_no_hand_face_up() {
             .unwrap()
     };
     let (d0, d1) = (deck(0), deck(2));
-    let link = HostLink::bind("127.0.0.1:0".parse().unwrap()).unwrap();
-    let addr = link.addr();
-    let host = std::thread::spawn(move || {
-        let set = CardSet::embedded();
-        let options = HostOptions {
-            table: "watched".into(),
-            code: "1234".into(),
-            players: vec![Player::Cpu(Strength::Easy), Player::Remote],
-            cards: vec![Some(d0), None],
-            seed: 8,
-            autosave: None,
-            halt_after: None,
-            rejoin_window: bterm::net::host::REJOIN_WINDOW,
-            seconds: None,
-            stop: None,
-        };
-        let mut h: Host<alpha::Match> = Host::new(link, options, Box::new(|_| {}));
-        let deadline = std::time::Instant::now() + Duration::from_secs(60);
-        let mut table = h
-            .fill(&set, Some(deadline))
-            .unwrap()
-            .expect("the seat is taken");
-        h.play(&mut table, &set, &mut Watch(|_: &alpha::Event| {}))
-            .unwrap();
-        table
-    });
+    let (addr, host) = lan_host::<alpha::Match>(
+        "watched",
+        "1234",
+        vec![Player::Cpu(Strength::Easy), Player::Remote],
+        vec![Some(d0), None],
+        8,
+    );
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(Settings {
         lan_discovery: false,
@@ -1863,13 +1840,7 @@ fn a_spectator_at_a_lan_card_game_alpha_table_sees_no_hand_face_up() {
     press(&mut app, Side::P1, Button::A);
     press(&mut app, Side::P1, Button::A);
     tap(&mut app, Side::P1, Button::C);
-    app.world_mut().resource_mut::<LanForm>().found = vec![Found {
-        name: "watched".into(),
-        addr,
-        game: "Alpha".into(),
-        seats: "2".into(),
-        version: bterm::net::protocol::PROTOCOL_VERSION.to_string(),
-    }];
+    hear_table(&mut app, "watched", addr, "Alpha");
     press(&mut app, Side::P1, Button::B);
     tap(&mut app, Side::P1, Button::C);
     press(&mut app, Side::P1, Button::B);

@@ -1078,7 +1078,7 @@ fn pump(
             let duel = duel
                 .as_deref_mut()
                 .filter(|d| d.remote.is_some() && lan.started);
-            let fresh = pump_terminal(session, &cards.0, lan, duel);
+            let fresh = pump_game(session, &cards.0, lan, duel);
             if let Some(d) = fresh {
                 commands.insert_resource(d);
                 started.write(DuelStarted);
@@ -1089,7 +1089,7 @@ fn pump(
             let game = table
                 .as_deref_mut()
                 .filter(|t| t.remote.is_some() && lan.started);
-            let fresh = pump_alpha(session, &cards.0, lan, game);
+            let fresh = pump_game(session, &cards.0, lan, game);
             if let Some(t) = fresh {
                 commands.insert_resource(t);
                 next.set(Screen::Table);
@@ -1150,88 +1150,73 @@ fn common<R: Lan>(lan: &mut LanTable, h: Happened<R>) -> Option<Happened<R>> {
     }
 }
 
-/// The Terminal Battle's session, one frame; returns a duel to start.
-fn pump_terminal(
-    session: &mut Session<terminal::Match>,
-    cards: &CardSet,
-    lan: &mut LanTable,
-    mut duel: Option<&mut Duel>,
-) -> Option<Duel> {
-    if let Some(d) = duel.as_deref_mut()
-        && let Some((asked, reply)) = d.remote.as_mut().and_then(|r| r.answer.take())
-    {
-        session.answer(asked, reply);
-    }
-    let mut fresh: Option<Duel> = None;
-    for _ in 0..POLLS_PER_FRAME {
-        let Some(h) = session.poll(cards, Duration::ZERO) else {
-            break;
-        };
-        let Some(h) = common(lan, h) else { continue };
-        let target = match duel.as_deref_mut() {
-            Some(d) => Some(d),
-            None => fresh.as_mut(),
-        };
-        match h {
-            Happened::Lobby(seats) => {
-                if let Some(r) = target.and_then(|d| d.remote.as_mut()) {
-                    r.seats = seats;
-                }
-            }
-            Happened::Update { events, .. } => {
-                let Some(view) = session.view().cloned() else {
-                    continue;
-                };
-                match target {
-                    Some(d) => {
-                        d.table.follow(view);
-                        if let Some(r) = d.remote.as_mut() {
-                            r.events.extend(events);
-                        }
-                    }
-                    None => match Duel::lan(view, cards, lan.seat) {
-                        Ok(mut d) => {
-                            if let Some(r) = d.remote.as_mut() {
-                                r.seats.clone_from(&lan.seats);
-                                r.events = events;
-                            }
-                            lan.started = true;
-                            fresh = Some(d);
-                        }
-                        Err(e) => lan.problem = Some((e.to_string(), 0.0)),
-                    },
-                }
-            }
-            Happened::Ask(asked) => {
-                if let Some(r) = target.and_then(|d| d.remote.as_mut()) {
-                    r.asked = Some((asked, Instant::now()));
-                }
-            }
-            Happened::Ended(end) => {
-                lan.ended = true;
-                if let Some(d) = target {
-                    d.lan_ended(&end.replay);
-                }
-            }
-            _ => {}
-        }
-    }
-    fresh
+/// A screen's game that follows a LAN table: the Terminal Battle's duel,
+/// or the Card Game Alpha's table.
+pub trait Follows<R: Lan>: Sized {
+    /// The game, from the host's first view.
+    fn starting(view: &R::View, lan: &LanTable, cards: &CardSet) -> Result<Self, String>;
+    /// This machine's seat: its question and its answer.
+    fn remote(&mut self) -> Option<&mut Remote<R>>;
+    /// The host's news: the view after `events`.
+    fn news(&mut self, view: &R::View, events: Vec<R::Event>, cards: &CardSet);
+    /// The game's end: its replay, checked by the session.
+    fn ended(&mut self, replay: Replay<R>);
 }
 
-/// The Card Game Alpha's session, one frame; returns a table to start.
-fn pump_alpha(
-    session: &mut Session<alpha::Match>,
+impl Follows<terminal::Match> for Duel {
+    fn starting(view: &terminal::Match, lan: &LanTable, cards: &CardSet) -> Result<Duel, String> {
+        Duel::lan(view.clone(), cards, lan.seat).map_err(|e| e.to_string())
+    }
+
+    fn remote(&mut self) -> Option<&mut Remote<terminal::Match>> {
+        self.remote.as_mut()
+    }
+
+    fn news(&mut self, view: &terminal::Match, events: Vec<terminal::Event>, _: &CardSet) {
+        self.table.follow(view.clone());
+        if let Some(r) = self.remote.as_mut() {
+            r.events.extend(events);
+        }
+    }
+
+    fn ended(&mut self, replay: Replay<terminal::Match>) {
+        self.lan_ended(&replay);
+    }
+}
+
+impl Follows<alpha::Match> for TableGame {
+    fn starting(view: &alpha::View, lan: &LanTable, _: &CardSet) -> Result<TableGame, String> {
+        Ok(TableGame::lan(view, lan.table.clone()))
+    }
+
+    fn remote(&mut self) -> Option<&mut Remote<alpha::Match>> {
+        self.remote.as_mut()
+    }
+
+    fn news(&mut self, view: &alpha::View, events: Vec<alpha::Event>, cards: &CardSet) {
+        self.follow(view, &events, cards);
+    }
+
+    fn ended(&mut self, replay: Replay<alpha::Match>) {
+        self.lan_ended(replay);
+    }
+}
+
+/// A session, one frame: the answer given goes out; what the host said
+/// goes into `game` (the one on screen). Returns a game to start, when
+/// the host's first view came.
+fn pump_game<R: Lan, G: Follows<R>>(
+    session: &mut Session<R>,
     cards: &CardSet,
     lan: &mut LanTable,
-    mut game: Option<&mut TableGame>,
-) -> Option<TableGame> {
+    mut game: Option<&mut G>,
+) -> Option<G> {
     if let Some(g) = game.as_deref_mut()
-        && let Some((asked, reply)) = g.remote.as_mut().and_then(|r| r.answer.take())
+        && let Some((asked, reply)) = g.remote().and_then(|r| r.answer.take())
     {
         session.answer(asked, reply);
     }
-    let mut fresh: Option<TableGame> = None;
+    let mut fresh: Option<G> = None;
     for _ in 0..POLLS_PER_FRAME {
         let Some(h) = session.poll(cards, Duration::ZERO) else {
             break;
@@ -1243,34 +1228,36 @@ fn pump_alpha(
         };
         match h {
             Happened::Lobby(seats) => {
-                if let Some(r) = target.and_then(|g| g.remote.as_mut()) {
+                if let Some(r) = target.and_then(G::remote) {
                     r.seats = seats;
                 }
             }
             Happened::Update { events, .. } => {
                 let Some(view) = session.view() else { continue };
                 match target {
-                    Some(g) => g.follow(view, &events, cards),
-                    None => {
-                        let mut g = TableGame::lan(view, lan.table.clone());
-                        if let Some(r) = g.remote.as_mut() {
-                            r.seats.clone_from(&lan.seats);
+                    Some(g) => g.news(view, events, cards),
+                    None => match G::starting(view, lan, cards) {
+                        Ok(mut g) => {
+                            if let Some(r) = g.remote() {
+                                r.seats.clone_from(&lan.seats);
+                            }
+                            g.news(view, events, cards);
+                            lan.started = true;
+                            fresh = Some(g);
                         }
-                        g.follow(view, &events, cards);
-                        lan.started = true;
-                        fresh = Some(g);
-                    }
+                        Err(e) => lan.problem = Some((e, 0.0)),
+                    },
                 }
             }
             Happened::Ask(asked) => {
-                if let Some(r) = target.and_then(|g| g.remote.as_mut()) {
+                if let Some(r) = target.and_then(G::remote) {
                     r.asked = Some((asked, Instant::now()));
                 }
             }
             Happened::Ended(end) => {
                 lan.ended = true;
                 if let Some(g) = target {
-                    g.lan_ended(end.replay);
+                    g.ended(end.replay);
                 }
             }
             _ => {}
