@@ -106,7 +106,16 @@ impl Duel {
             cards.with_cards(&setup.extra)?
         };
         let table = Table::new(setup, &cards, players.to_vec())?;
-        Ok(Duel {
+        Ok(Duel::of(kind, cards, table, None))
+    }
+
+    fn of(
+        kind: DuelKind,
+        cards: CardSet,
+        table: Table<Match>,
+        remote: Option<Remote<Match>>,
+    ) -> Duel {
+        Duel {
             kind,
             cards,
             table,
@@ -115,8 +124,8 @@ impl Duel {
             questions: [None, None],
             saved: None,
             over_for: 0.0,
-            remote: None,
-        })
+            remote,
+        }
     }
 
     /// A battle at a LAN table, from the host's first view (`seat`: this
@@ -136,17 +145,12 @@ impl Duel {
             ..Setup::new(Vec::new(), Vec::new(), 0)
         };
         let table = Table::resume(setup, view, players.to_vec())?;
-        Ok(Duel {
-            kind: DuelKind::Lan,
-            cards: cards.clone(),
+        Ok(Duel::of(
+            DuelKind::Lan,
+            cards.clone(),
             table,
-            script: VecDeque::new(),
-            asking: [None, None],
-            questions: [None, None],
-            saved: None,
-            over_for: 0.0,
-            remote: Some(Remote::new(seat)),
-        })
+            Some(Remote::new(seat)),
+        ))
     }
 
     /// A LAN battle's end: its replay (checked by the session) becomes the

@@ -169,6 +169,20 @@ pub struct Live {
 }
 
 impl Live {
+    /// A game of `pilots`, nobody asked yet.
+    fn new(pilots: Vec<Player>) -> Live {
+        Live {
+            pilots,
+            chosen: 0,
+            asked_for: 0.0,
+            curtain: None,
+            last_person: None,
+            thinking: None,
+            saved: None,
+            leaving: None,
+        }
+    }
+
     fn persons(&self) -> usize {
         self.pilots.iter().filter(|p| p.is_person()).count()
     }
@@ -202,16 +216,7 @@ pub fn live_game(
     if let Some(Err(e)) = &game.verdict {
         return Err(e.clone());
     }
-    game.live = Some(Live {
-        pilots: players.to_vec(),
-        chosen: 0,
-        asked_for: 0.0,
-        curtain: None,
-        last_person: None,
-        thinking: None,
-        saved: None,
-        leaving: None,
-    });
+    game.live = Some(Live::new(players.to_vec()));
     Ok(game)
 }
 
@@ -239,8 +244,8 @@ impl TableGame {
         };
         let mine = (!view.is_spectator()).then(|| view.seat());
         let mut game = TableGame::blank(replay, name);
-        game.live = Some(Live {
-            pilots: Seat::all(seats)
+        game.live = Some(Live::new(
+            Seat::all(seats)
                 .map(|s| {
                     if Some(s) == mine {
                         Player::Person
@@ -249,14 +254,7 @@ impl TableGame {
                     }
                 })
                 .collect(),
-            chosen: 0,
-            asked_for: 0.0,
-            curtain: None,
-            last_person: None,
-            thinking: None,
-            saved: None,
-            leaving: None,
-        });
+        ));
         game.remote = Some(Remote::new(mine));
         game
     }
