@@ -1896,3 +1896,80 @@ fn a_spectator_at_a_lan_card_game_alpha_table_sees_no_hand_face_up() {
     let game = app.world().resource::<TableGame>();
     assert_eq!(game.replay.final_hash, table.game().state_hash());
 }
+
+#[test]
+fn a_host_brings_a_team_scanned_at_the_cabinet_to_its_lan_table() {
+    use bterm::arena::lan::{Brings, LanForm};
+    use bterm::net::protocol::Role;
+    use bterm::rules::RulesetId;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(Settings {
+        lan_discovery: false,
+        ..settings(&dir)
+    });
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanHost);
+    // The team line: C goes through the demo teams to "a team you scan",
+    // and C there opens the scanner.
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    for _ in 0..8 {
+        tap(&mut app, Side::P1, Button::C);
+    }
+    assert_eq!(app.world().resource::<LanForm>().brings, Brings::Scan);
+    // Opening the table now says what to do first.
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanHost);
+    let problem = app.world().resource::<LanForm>().problem.clone().unwrap();
+    assert!(problem.contains("scan your team first"), "{problem}");
+    press(&mut app, Side::P1, Button::A);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::Scan);
+    // The scan screen, for P1 only: a card, then A (ready).
+    type_line(&mut app, "Agumon");
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::LanHost, "back to the table's form");
+    {
+        let form = app.world().resource::<LanForm>();
+        assert_eq!(
+            form.brings,
+            Brings::Scanned(RulesetId::Terminal, vec![number("Dα-001")])
+        );
+        assert_eq!(form.line, 2, "on the team's line still");
+    }
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanLobby);
+    let (port, code) = {
+        let lan = app.world().resource::<bterm::arena::lan::LanTable>();
+        (lan.addr.port(), lan.code.clone().unwrap())
+    };
+    let other = cpu_client(
+        format!("127.0.0.1:{port}").parse().unwrap(),
+        Role::Player,
+        &code,
+    );
+    run_real(&mut app, 20, "the battle", |app| {
+        screen(app) == Screen::Battle
+    });
+    run_real(&mut app, 120, "the result", |app| {
+        let asked = app
+            .world()
+            .resource::<Duel>()
+            .remote
+            .as_ref()
+            .is_some_and(|r| r.asked.is_some());
+        if asked {
+            tap(app, Side::P1, Button::A);
+        }
+        screen(app) == Screen::Result
+    });
+    let end = other.join().unwrap().unwrap();
+    assert_eq!(end.replay.setup.teams[0], vec![number("Dα-001")]);
+    let duel = app.world().resource::<Duel>();
+    assert_eq!(duel.setup().teams[0], vec![number("Dα-001")]);
+}

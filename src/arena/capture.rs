@@ -158,7 +158,7 @@ fn join_lan_cpu(lan: &LanTable, cards: &crate::cards::CardSet) {
         name: "tour CPU".into(),
         role: Role::Player,
         code: lan.code.clone().unwrap_or_default(),
-        cards: super::lan::brought(lan.game, 3, cards),
+        cards: super::lan::house(lan.game, 3, cards),
         record: false,
         drop_once_after: None,
     };

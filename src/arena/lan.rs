@@ -204,8 +204,8 @@ pub struct LanForm {
     pub seats: usize,
     /// Who plays seats P2 to P4 of a hosted table (the host plays P1).
     pub others: [Player; 3],
-    /// Which team or deck this machine's player brings.
-    pub pick: u64,
+    /// The team or deck this machine's player brings.
+    pub brings: Brings,
     /// Join as a spectator.
     pub watch: bool,
     /// The join code being entered.
@@ -234,7 +234,7 @@ impl Default for LanForm {
             game: RulesetId::Terminal,
             seats: 2,
             others: [Player::Remote; 3],
-            pick: 0,
+            brings: Brings::House(0),
             watch: false,
             code: [0; 4],
             digit: None,
@@ -262,6 +262,17 @@ pub enum HostLine {
     Brings,
     /// Open the table.
     Open,
+}
+
+/// What C on a line does beyond changing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Then {
+    /// Nothing more: the line changed.
+    Stay,
+    /// Open the table (or join it).
+    Open,
+    /// Open the scanner for a team or deck of this game.
+    Scan(RulesetId),
 }
 
 /// A line of the join screen.
@@ -294,32 +305,92 @@ fn game_name(game: RulesetId) -> &'static str {
     }
 }
 
-/// The cards a player at this machine brings: a demo team or a shipped
-/// deck, by `pick`.
-pub fn brought(game: RulesetId, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
+/// What this machine's player brings to a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Brings {
+    /// A demo team or a shipped deck, by number.
+    House(u64),
+    /// One to scan: C on the line opens the scanner.
+    Scan,
+    /// Cards scanned here, for this game.
+    Scanned(RulesetId, Vec<CardNumber>),
+}
+
+/// A demo team or a shipped deck, by number.
+pub fn house(game: RulesetId, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
     match game {
         RulesetId::Terminal => terminal::Match::house_cards(Seat::P1, pick, cards),
         RulesetId::Alpha => alpha::Match::house_cards(Seat::P1, pick, cards),
     }
 }
 
-/// The cards brought, in words.
-fn brought_text(game: RulesetId, pick: u64, cards: &CardSet) -> String {
+/// The cards a player at this machine brings to a table of `game`, or
+/// what to do first.
+pub fn brought(
+    game: RulesetId,
+    brings: &Brings,
+    cards: &CardSet,
+) -> Result<Vec<CardNumber>, String> {
+    match brings {
+        Brings::House(pick) => Ok(house(game, *pick, cards)),
+        Brings::Scanned(g, numbers) if *g == game => Ok(numbers.clone()),
+        Brings::Scanned(..) | Brings::Scan => Err(format!(
+            "scan your {} first: C on its line opens the scanner",
+            what(game)
+        )),
+    }
+}
+
+/// What a player brings to a table of `game`, in a word.
+fn what(game: RulesetId) -> &'static str {
     match game {
-        RulesetId::Terminal => {
-            let team = brought(game, pick, cards);
-            let names: Vec<&str> = team
-                .iter()
-                .filter_map(|n| cards.get(n))
-                .map(|c| c.name())
-                .collect();
-            format!("team {}: {}", pick + 1, names.join(", "))
-        }
-        RulesetId::Alpha => {
+        RulesetId::Terminal => "team",
+        RulesetId::Alpha => "deck",
+    }
+}
+
+/// A team's Digimon, by name.
+fn names(team: &[CardNumber], cards: &CardSet) -> String {
+    let names: Vec<&str> = team
+        .iter()
+        .filter_map(|n| cards.get(n))
+        .map(|c| c.name())
+        .collect();
+    names.join(", ")
+}
+
+/// The cards brought, in words.
+fn brought_text(game: RulesetId, brings: &Brings, cards: &CardSet) -> String {
+    match (brings, game) {
+        (Brings::House(pick), RulesetId::Terminal) => format!(
+            "team {}: {}",
+            pick + 1,
+            names(&house(game, *pick, cards), cards)
+        ),
+        (Brings::House(pick), RulesetId::Alpha) => {
             let decks = alpha::deck::EMBEDDED;
             let at = usize::try_from(pick % decks.len() as u64).unwrap_or(0);
             format!("the {} deck", decks.get(at).map_or("?", |d| d.0))
         }
+        (Brings::Scanned(g, team), RulesetId::Terminal) if *g == game => {
+            format!("your scanned team: {}", names(team, cards))
+        }
+        (Brings::Scanned(g, deck), RulesetId::Alpha) if *g == game => {
+            format!("your scanned deck ({} cards)", deck.len())
+        }
+        _ => format!("a {} you scan (C opens the scanner)", what(game)),
+    }
+}
+
+/// The next thing to bring: the demo teams or shipped decks in turn, then
+/// one to scan, then (from a scanned one) the first again. `None`: open
+/// the scanner.
+fn next_brings(game: RulesetId, brings: &Brings) -> Option<Brings> {
+    match brings {
+        Brings::House(k) if k + 1 < picks(game) => Some(Brings::House(k + 1)),
+        Brings::House(_) => Some(Brings::Scan),
+        Brings::Scan => None,
+        Brings::Scanned(..) => Some(Brings::House(0)),
     }
 }
 
@@ -363,21 +434,21 @@ impl LanForm {
             ),
             HostLine::Brings => format!(
                 "You play P1 with {}",
-                brought_text(self.game, self.pick, cards)
+                brought_text(self.game, &self.brings, cards)
             ),
             HostLine::Open => "OPEN THE TABLE".to_string(),
         }
     }
 
-    /// C on a host line: the next value; `true` opens the table.
-    pub fn change_host(&mut self, line: HostLine) -> bool {
+    /// C on a host line: the next value, and what follows.
+    pub fn change_host(&mut self, line: HostLine) -> Then {
         match line {
             HostLine::Game => {
                 self.game = match self.game {
                     RulesetId::Terminal => RulesetId::Alpha,
                     RulesetId::Alpha => RulesetId::Terminal,
                 };
-                self.pick = 0;
+                self.brings = Brings::House(0);
             }
             HostLine::Seats => self.seats = if self.seats >= 4 { 2 } else { self.seats + 1 },
             HostLine::Other(i) => {
@@ -385,10 +456,13 @@ impl LanForm {
                 let at = OTHERS.iter().position(|o| o == p).unwrap_or(0);
                 *p = OTHERS[(at + 1) % OTHERS.len()];
             }
-            HostLine::Brings => self.pick = (self.pick + 1) % picks(self.game),
-            HostLine::Open => return true,
+            HostLine::Brings => match next_brings(self.game, &self.brings) {
+                Some(b) => self.brings = b,
+                None => return Then::Scan(self.game),
+            },
+            HostLine::Open => return Then::Open,
         }
-        false
+        Then::Stay
     }
 
     /// The join screen's lines.
@@ -466,7 +540,7 @@ impl LanForm {
                 format!("Join code: {}{hint}", digits.join(" "))
             }
             JoinLine::Brings => match self.join_game() {
-                Some(g) => format!("You bring {}", brought_text(g, self.pick, cards)),
+                Some(g) => format!("You bring {}", brought_text(g, &self.brings, cards)),
                 None => "You bring: (choose a table first)".to_string(),
             },
             JoinLine::Join => "JOIN THE TABLE".to_string(),
@@ -563,6 +637,8 @@ pub fn open_table(
     announce: bool,
     autosave: Option<std::path::PathBuf>,
 ) -> Result<LanTable, String> {
+    // What this machine's player brings, before anything is opened.
+    let mine = brought(form.game, &form.brings, cards)?;
     let seats = if form.game == RulesetId::Alpha {
         form.seats
     } else {
@@ -634,7 +710,7 @@ pub fn open_table(
         name: machine_name(),
         role: Role::Player,
         code: code.clone(),
-        cards: brought(game, form.pick, cards),
+        cards: mine,
         record: false,
         drop_once_after: None,
     };
@@ -750,19 +826,106 @@ pub(super) fn plugin(app: &mut App) {
 /// hosted here) is left.
 fn leave_table(mut commands: Commands) {
     commands.remove_resource::<LanTable>();
+    // A scanner left by Esc no longer scans for a LAN form.
+    commands.remove_resource::<ScanReturn>();
 }
 
-fn enter_host(mut commands: Commands, mut form: ResMut<LanForm>) {
-    form.line = 0;
+/// The screen a LAN form's scanner goes back to (its presence tells the
+/// scan and deck screens they scan for a LAN table).
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScanReturn(pub Screen);
+
+/// Opens the scanner for this machine's team (the scan screen) or deck
+/// (the deck screen, P1's), to come back to `back`.
+fn scan_for(commands: &mut Commands, next: &mut NextState<Screen>, game: RulesetId, back: Screen) {
+    commands.insert_resource(ScanReturn(back));
+    match game {
+        RulesetId::Terminal => next.set(Screen::Scan),
+        RulesetId::Alpha => {
+            commands.insert_resource(super::lobby::DeckSeat(0));
+            next.set(Screen::AlphaDeck);
+        }
+    }
+}
+
+/// Back from the scanner: what was scanned is brought (a team of cards of
+/// the set; a finished deck), or the form says why not.
+fn take_scan(
+    form: &mut LanForm,
+    game: RulesetId,
+    roster: Option<&super::scan::Roster>,
+    lobby: &super::lobby::Lobby,
+) {
+    match game {
+        RulesetId::Terminal => {
+            let team = roster.map_or(&[][..], |r| r.teams[0].cards.as_slice());
+            if team.is_empty() {
+                form.problem = Some("no card was scanned: scan your team, then A (ready)".into());
+            } else if let Some((c, _)) = team.iter().find(|(_, in_set)| !*in_set) {
+                form.problem = Some(format!(
+                    "{} is not a card of the set (a custom or wild card): it cannot go to a LAN table",
+                    c.name()
+                ));
+            } else {
+                form.brings = Brings::Scanned(game, team.iter().map(|(c, _)| c.number()).collect());
+            }
+        }
+        RulesetId::Alpha => match &lobby.decks[0] {
+            super::lobby::DeckChoice::Scanned(d) => {
+                form.brings = Brings::Scanned(game, d.clone());
+            }
+            _ => {
+                form.problem = Some(format!(
+                    "the deck is not finished ({} of {} cards): scan the rest, then A (done)",
+                    lobby.scanned[0].len(),
+                    alpha::deck::DECK_SIZE
+                ));
+            }
+        },
+    }
+}
+
+/// What a LAN form takes back from the scanner.
+#[derive(bevy::ecs::system::SystemParam)]
+struct FromScanner<'w> {
+    back: Option<Res<'w, ScanReturn>>,
+    roster: Option<Res<'w, super::scan::Roster>>,
+    lobby: Res<'w, super::lobby::Lobby>,
+}
+
+impl FromScanner<'_> {
+    /// Whether the screen is entered back from the scanner (the form keeps
+    /// its line) and, if so, takes what was scanned for `game`.
+    fn take(&self, commands: &mut Commands, form: &mut LanForm, game: Option<RulesetId>) -> bool {
+        if self.back.is_none() {
+            return false;
+        }
+        commands.remove_resource::<ScanReturn>();
+        form.problem = None;
+        if let Some(g) = game {
+            take_scan(form, g, self.roster.as_deref(), &self.lobby);
+        }
+        true
+    }
+}
+
+fn enter_host(mut commands: Commands, mut form: ResMut<LanForm>, scanner: FromScanner) {
+    let game = Some(form.game);
+    if !scanner.take(&mut commands, &mut form, game) {
+        form.line = 0;
+        form.problem = None;
+    }
     form.idle = 0.0;
-    form.problem = None;
     spawn_panel(&mut commands, Screen::LanHost, "HOST A TABLE ON THE LAN");
 }
 
-fn enter_join(mut commands: Commands, mut form: ResMut<LanForm>) {
-    form.line = 0;
+fn enter_join(mut commands: Commands, mut form: ResMut<LanForm>, scanner: FromScanner) {
+    let game = form.join_game();
+    if !scanner.take(&mut commands, &mut form, game) {
+        form.line = 0;
+        form.problem = None;
+    }
     form.idle = 0.0;
-    form.problem = None;
     form.digit = None;
     form.browse_in = 0.0;
     spawn_panel(&mut commands, Screen::LanJoin, "JOIN A TABLE ON THE LAN");
@@ -801,7 +964,11 @@ fn host_screen(
     form.line = form.line.min(n - 1);
     if m.choose {
         form.problem = None;
-        if form.change_host(lines[form.line]) {
+        let then = form.change_host(lines[form.line]);
+        if let Then::Scan(g) = then {
+            scan_for(&mut commands, &mut next, g, Screen::LanHost);
+        }
+        if then == Then::Open {
             // The autosave (for `bterm host --resume`) goes beside the
             // replays when the game was given a folder for them.
             let autosave = match &settings.replay_dir {
@@ -882,7 +1049,7 @@ fn join_screen(
         match lines[form.line] {
             JoinLine::Table if !form.found.is_empty() => {
                 form.at = (form.at + 1) % form.found.len();
-                form.pick = 0;
+                form.brings = Brings::House(0);
             }
             JoinLine::Table if settings.lan_discovery => form.listen(),
             JoinLine::Table => {}
@@ -890,7 +1057,10 @@ fn join_screen(
             JoinLine::Code => form.digit = Some(0),
             JoinLine::Brings => {
                 if let Some(g) = form.join_game() {
-                    form.pick = (form.pick + 1) % picks(g);
+                    match next_brings(g, &form.brings) {
+                        Some(b) => form.brings = b,
+                        None => scan_for(&mut commands, &mut next, g, Screen::LanJoin),
+                    }
                 }
             }
             JoinLine::Join => match join(form, &cards.0) {
@@ -939,7 +1109,7 @@ fn join(form: &LanForm, cards: &CardSet) -> Result<LanTable, String> {
         cards: if form.watch {
             Vec::new()
         } else {
-            brought(game, form.pick, cards)
+            brought(game, &form.brings, cards)?
         },
         record: false,
         drop_once_after: None,
@@ -1402,7 +1572,7 @@ mod tests {
                 HostLine::Open
             ]
         );
-        assert!(!form.change_host(HostLine::Game));
+        assert_eq!(form.change_host(HostLine::Game), Then::Stay);
         assert_eq!(form.game, RulesetId::Alpha);
         form.change_host(HostLine::Seats);
         form.change_host(HostLine::Seats);
@@ -1415,7 +1585,19 @@ mod tests {
             form.change_host(HostLine::Other(1));
             assert_eq!(form.others[0], *want);
         }
-        assert!(form.change_host(HostLine::Open));
+        assert_eq!(form.change_host(HostLine::Open), Then::Open);
+        // The deck brought: each shipped one, then one to scan, which C
+        // opens the scanner for.
+        for _ in 1..alpha::deck::EMBEDDED.len() {
+            assert_eq!(form.change_host(HostLine::Brings), Then::Stay);
+        }
+        assert_eq!(form.change_host(HostLine::Brings), Then::Stay);
+        assert_eq!(form.brings, Brings::Scan);
+        assert!(brought(form.game, &form.brings, &CardSet::embedded()).is_err());
+        assert_eq!(
+            form.change_host(HostLine::Brings),
+            Then::Scan(RulesetId::Alpha)
+        );
     }
 
     #[test]

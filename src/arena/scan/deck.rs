@@ -17,6 +17,7 @@ use bevy::window::FileDragAndDrop;
 use super::super::collection::Collection;
 use super::super::hud::{centred_column, screen_layer};
 use super::super::input::{Button, Moves, Press, Typing};
+use super::super::lan::ScanReturn;
 use super::super::lobby::{DeckChoice, DeckSeat, Lobby};
 use super::super::look::rgb_texture;
 use super::super::sound::{Sfx, Sound};
@@ -332,11 +333,13 @@ fn buttons(
     mut moves: Moves,
     clicks: Query<(&Interaction, &DeckButton), Changed<Interaction>>,
     mut scan: ResMut<DeckScan>,
-    mut lobby: ResMut<Lobby>,
+    (mut lobby, lan): (ResMut<Lobby>, Option<Res<ScanReturn>>),
     cards: Res<Cards>,
     mut sfx: MessageWriter<Sfx>,
     mut next: ResMut<NextState<Screen>>,
 ) {
+    // Back to the setup, or to the LAN form the deck is scanned for.
+    let back = lan.map_or(Screen::AlphaSetup, |l| l.0);
     scan.idle += time.delta_secs();
     let mut pressed: Vec<DeckButton> = presses
         .read()
@@ -362,7 +365,7 @@ fn buttons(
             DeckButton::Done => match scan.finished(&cards.0) {
                 Ok(()) => {
                     back_to_setup(&scan, &mut lobby, &cards.0);
-                    next.set(Screen::AlphaSetup);
+                    next.set(back);
                     return;
                 }
                 Err(e) => {
@@ -384,14 +387,14 @@ fn buttons(
             }
             DeckButton::Back => {
                 back_to_setup(&scan, &mut lobby, &cards.0);
-                next.set(Screen::AlphaSetup);
+                next.set(back);
                 return;
             }
         }
     }
     if scan.idle > DECK_IDLE {
         back_to_setup(&scan, &mut lobby, &cards.0);
-        next.set(Screen::AlphaSetup);
+        next.set(back);
     }
 }
 

@@ -23,6 +23,7 @@ use super::collection::Collection;
 use super::duel::{Duel, DuelKind, DuelStarted};
 use super::figures::{self, FigureKit};
 use super::input::{Button, Press, Typing};
+use super::lan::ScanReturn;
 use super::result::PendingReplay;
 use super::sound::{Sfx, Sound};
 use super::stage::CameraShot;
@@ -62,6 +63,8 @@ pub struct Roster {
     pub entry: Option<String>,
     /// Seconds without any input.
     pub idle: f32,
+    /// Scanning P1's team for a LAN table (P2 plays from its own machine).
+    pub lan: bool,
 }
 
 impl Roster {
@@ -72,6 +75,7 @@ impl Roster {
             active: Side::P1,
             entry: None,
             idle: 0.0,
+            lan: false,
         }
     }
 
@@ -106,15 +110,22 @@ pub(super) fn plugin(app: &mut App) {
 
 fn enter(
     mut commands: Commands,
-    settings: Res<Settings>,
-    cards: Res<Cards>,
+    (settings, cards, lan): (Res<Settings>, Res<Cards>, Option<Res<ScanReturn>>),
     mut shot: ResMut<CameraShot>,
     mut images: ResMut<Assets<Image>>,
 ) {
     *shot = CameraShot::Wide;
-    commands.insert_resource(Roster::new(settings.p2));
+    // Scanning a team for a LAN table: P1's only (P2 is not asked).
+    let p2 = if lan.is_some() {
+        Player::Cpu(crate::ai::Strength::Normal)
+    } else {
+        settings.p2
+    };
+    let mut roster = Roster::new(p2);
+    roster.lan = lan.is_some();
+    commands.insert_resource(roster);
     let (reads, live_error) = Reads::open(&settings, &cards.0, &mut images, true);
-    spawn_ui(&mut commands, reads.preview_image.clone());
+    spawn_ui(&mut commands, reads.preview_image.clone(), lan.is_some());
     if let Some(e) = live_error {
         commands.queue(move |world: &mut World| {
             if let Some(mut r) = world.get_resource_mut::<Roster>() {
@@ -202,8 +213,13 @@ fn buttons(
     for p in presses.read() {
         roster.idle = 0.0;
         sfx.write(Sfx(Sound::Button));
-        let side = p.player;
+        // For a LAN table either set of buttons is P1's: the other player
+        // is on another machine.
+        let side = if roster.lan { Side::P1 } else { p.player };
         if side == Side::P2 && roster.p2 != Player::Person && p.button != Button::C {
+            continue;
+        }
+        if roster.lan && p.button == Button::C {
             continue;
         }
         roster.active = side;
@@ -247,7 +263,7 @@ fn typing(
     let Some(keys) = keys else { return };
     if roster.entry.is_none() {
         keyboard.clear();
-        if keys.just_pressed(KeyCode::Tab) {
+        if keys.just_pressed(KeyCode::Tab) && !roster.lan {
             roster.active = roster.active.other();
         }
         if keys.just_pressed(KeyCode::Enter) {
@@ -261,7 +277,7 @@ fn typing(
         return;
     };
     let (edit, tab) = edit_entry(&mut keyboard, entry, 24);
-    if tab {
+    if tab && !roster.lan {
         roster.active = roster.active.other();
     }
     if edit == Edit::Cancel {
@@ -475,7 +491,7 @@ fn battle_card(
 fn start_when_ready(
     mut commands: Commands,
     mut roster: ResMut<Roster>,
-    settings: Res<Settings>,
+    (settings, lan): (Res<Settings>, Option<Res<ScanReturn>>),
     cards: Res<Cards>,
     mut next: ResMut<NextState<Screen>>,
     mut started: MessageWriter<DuelStarted>,
@@ -484,6 +500,14 @@ fn start_when_ready(
     let timed_out = roster.idle >= settings.timeouts.scan_idle;
     let p2_ready = roster.p2 != Player::Person || roster.teams[1].ready;
     if !(timed_out || roster.teams[0].ready && p2_ready) {
+        return;
+    }
+    // A team scanned for a LAN table goes back to its form, which takes it.
+    if let Some(back) = lan {
+        for e in &scanned {
+            commands.entity(e).despawn();
+        }
+        next.set(back.0);
         return;
     }
     let seed = settings.seed.unwrap_or_else(clock_seed);

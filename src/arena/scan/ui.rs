@@ -24,7 +24,7 @@ pub(super) enum ScanText {
 #[derive(Component)]
 pub(super) struct Preview;
 
-pub(super) fn spawn_ui(commands: &mut Commands, preview: Option<Handle<Image>>) {
+pub(super) fn spawn_ui(commands: &mut Commands, preview: Option<Handle<Image>>, lan: bool) {
     let ink = palette::INK;
     commands
         .spawn(screen_layer(
@@ -35,7 +35,12 @@ pub(super) fn spawn_ui(commands: &mut Commands, preview: Option<Handle<Image>>) 
         ))
         .with_children(|root| {
             root.spawn(centred_column()).with_children(|t| {
-                t.spawn(label("SCAN YOUR CARDS", size::HEADING, palette::GOLD));
+                let title = if lan {
+                    "SCAN YOUR TEAM FOR THE LAN TABLE"
+                } else {
+                    "SCAN YOUR CARDS"
+                };
+                t.spawn(label(title, size::HEADING, palette::GOLD));
                 t.spawn((ScanText::Countdown, label("", size::VALUE, ink)));
             });
             root.spawn(Node {
@@ -131,6 +136,8 @@ pub(super) fn draw(
             ScanText::Header(s) => {
                 let who = if s == Side::P1 {
                     Player::Person.label()
+                } else if roster.lan {
+                    "ON THE LAN".to_string()
                 } else {
                     roster.p2.label()
                 };
@@ -139,7 +146,11 @@ pub(super) fn draw(
             }
             ScanText::List(s) => {
                 let team = &roster.teams[s.index()];
-                if s == Side::P2 && roster.p2 != Player::Person && team.cards.is_empty() {
+                if s == Side::P2 && roster.lan {
+                    "The other player brings a team on their own machine".to_string()
+                } else if team.cards.is_empty() && roster.lan {
+                    "No cards yet: scan the team you bring to the table".to_string()
+                } else if s == Side::P2 && roster.p2 != Player::Person && team.cards.is_empty() {
                     "The CPU brings its own team".to_string()
                 } else if team.cards.is_empty() {
                     "No cards yet (a partner is chosen for you)".to_string()
@@ -169,7 +180,11 @@ pub(super) fn draw(
             }
             ScanText::Message(s) => said(roster.teams[s.index()].message.as_ref(), &mut colour),
             ScanText::Status(s) => {
-                if s == Side::P2 && roster.p2 != Player::Person {
+                if roster.lan && s == Side::P2 {
+                    String::new()
+                } else if roster.lan && !roster.teams[s.index()].ready {
+                    "A ready (back to the table) · B take back".to_string()
+                } else if s == Side::P2 && roster.p2 != Player::Person {
                     "READY · C changes the CPU or lets a second player in".to_string()
                 } else if roster.teams[s.index()].ready {
                     "READY · B to change".to_string()
@@ -179,8 +194,13 @@ pub(super) fn draw(
             }
             ScanText::Entry => match &roster.entry {
                 Some(e) => format!(
-                    "Card number for {}: {e}_   (Enter adds · Tab switches player · Esc cancels)",
-                    roster.active
+                    "Card number for {}: {e}_   (Enter adds · {}Esc cancels)",
+                    roster.active,
+                    if roster.lan {
+                        ""
+                    } else {
+                        "Tab switches player · "
+                    }
                 ),
                 None => {
                     let mut hint =
@@ -193,7 +213,11 @@ pub(super) fn draw(
             },
             ScanText::Countdown => {
                 let left = (settings.timeouts.scan_idle - roster.idle).max(0.0).ceil();
-                format!("Demo teams in {left} s without input")
+                if roster.lan {
+                    format!("Back to the table in {left} s without input")
+                } else {
+                    format!("Demo teams in {left} s without input")
+                }
             }
         };
         if text.0 != value {
