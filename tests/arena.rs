@@ -1833,14 +1833,23 @@ fn a_spectator_at_a_lan_card_game_alpha_table_sees_no_hand_face_up() {
         8,
     );
     let dir = tempfile::tempdir().unwrap();
+    // The table given by its address (`bterm play --table`): the join
+    // screen asks it which game it plays.
     let mut app = app(Settings {
         lan_discovery: false,
+        lan_tables: vec![addr],
         ..settings(&dir)
     });
     press(&mut app, Side::P1, Button::A);
     press(&mut app, Side::P1, Button::A);
     tap(&mut app, Side::P1, Button::C);
-    hear_table(&mut app, "watched", addr, "Alpha");
+    assert_eq!(screen(&app), Screen::LanJoin);
+    run_real(&mut app, 15, "the table's game", |app| {
+        app.world()
+            .resource::<bterm::arena::lan::LanForm>()
+            .chosen_table()
+            .is_some_and(|t| t.game == "Alpha")
+    });
     press(&mut app, Side::P1, Button::B);
     tap(&mut app, Side::P1, Button::C);
     press(&mut app, Side::P1, Button::B);

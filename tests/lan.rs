@@ -1037,3 +1037,24 @@ fn a_client_refuses_a_view_that_does_not_hold_together() {
         other => panic!("the bad view is refused: {other:?}"),
     }
 }
+
+/// A table given by its address is asked which game it plays.
+#[test]
+fn a_table_says_which_game_it_plays_when_asked() {
+    use bterm::net::client::ask_game;
+    let set = CardSet::embedded();
+    let (t_addr, _, t_host) =
+        host::<terminal::Match>(vec![Player::Remote, Player::Remote], vec![None, None], 1);
+    let (a_addr, _, a_host) =
+        host::<alpha::Match>(vec![Player::Remote, Player::Remote], vec![None, None], 1);
+    assert_eq!(ask_game(t_addr, &set).unwrap(), RulesetId::Terminal);
+    assert_eq!(ask_game(a_addr, &set).unwrap(), RulesetId::Alpha);
+    // Nobody at this one.
+    let nobody = {
+        let s = std::net::UdpSocket::bind(loopback()).unwrap();
+        s.local_addr().unwrap()
+    };
+    assert!(matches!(ask_game(nobody, &set), Err(JoinError::NoAnswer(..))));
+    // The hosts are left waiting for players: their threads end with the test.
+    drop((t_host, a_host));
+}

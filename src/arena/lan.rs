@@ -225,6 +225,10 @@ pub struct LanForm {
     /// Why the last try did not work.
     pub problem: Option<String>,
     listening: Option<Mutex<Receiver<Heard>>>,
+    /// Tables given by address (`bterm play --table`), their game asked.
+    given: Vec<Found>,
+    /// The answers to the asking, as they come.
+    asking: Option<Mutex<Receiver<(SocketAddr, Result<RulesetId, String>)>>>,
 }
 
 impl Default for LanForm {
@@ -245,6 +249,8 @@ impl Default for LanForm {
             idle: 0.0,
             problem: None,
             listening: None,
+            given: Vec::new(),
+            asking: None,
         }
     }
 }
@@ -498,13 +504,18 @@ impl LanForm {
         match line {
             JoinLine::Table => match self.chosen_table() {
                 Some(t) => format!(
-                    "Table: {} · {} · {} seats ({} of {})",
+                    "Table: {} · {}{} ({} of {})",
                     shown(&t.name, 40),
                     match self.join_game() {
                         Some(g) => game_name(g),
+                        None if t.game == "?" => "asking it which game…",
                         None => "a game this bterm does not know",
                     },
-                    shown(&t.seats, 2),
+                    if t.seats == "?" {
+                        String::new()
+                    } else {
+                        format!(" · {} seats", shown(&t.seats, 2))
+                    },
                     self.at + 1,
                     self.found.len()
                 ),
@@ -564,6 +575,66 @@ impl LanForm {
         self.listening = Some(Mutex::new(rx));
     }
 
+    /// Lists the tables given by address and asks each its game (once
+    /// per visit of the join screen).
+    fn give(&mut self, tables: &[SocketAddr], cards: &CardSet) {
+        if tables.is_empty() {
+            return;
+        }
+        let (tx, rx) = channel();
+        for &addr in tables {
+            if !self.given.iter().any(|g| g.addr == addr) {
+                self.given.push(Found {
+                    name: addr.to_string(),
+                    addr,
+                    game: "?".to_string(),
+                    seats: "?".to_string(),
+                    version: crate::net::protocol::PROTOCOL_VERSION.to_string(),
+                });
+            }
+            let (tx, cards) = (tx.clone(), cards.clone());
+            std::thread::spawn(move || {
+                let game = crate::net::client::ask_game(addr, &cards).map_err(|e| e.to_string());
+                let _ = tx.send((addr, game));
+            });
+        }
+        self.asking = Some(Mutex::new(rx));
+        self.merge_given();
+    }
+
+    /// Takes in the games the given tables said they play.
+    fn answered(&mut self) {
+        let got: Vec<_> = self
+            .asking
+            .as_ref()
+            .and_then(|rx| rx.lock().ok().map(|rx| rx.try_iter().collect()))
+            .unwrap_or_default();
+        for (addr, game) in got {
+            match game {
+                Ok(g) => {
+                    for t in self.given.iter_mut().chain(self.found.iter_mut()) {
+                        if t.addr == addr {
+                            t.game = format!("{g:?}");
+                        }
+                    }
+                }
+                Err(e) => self.problem = Some(format!("the table at {addr}: {}", shown(&e, 160))),
+            }
+        }
+    }
+
+    /// The tables given by address, listed after those heard.
+    fn merge_given(&mut self) {
+        for g in &self.given {
+            match self.found.iter_mut().find(|f| f.addr == g.addr) {
+                // Heard too: what it said of its game is kept.
+                Some(f) if f.game == "?" => f.game.clone_from(&g.game),
+                Some(_) => {}
+                None => self.found.push(g.clone()),
+            }
+        }
+    }
+
     /// Takes in the tables heard, when the listening is done.
     fn heard(&mut self) {
         let got = self
@@ -578,6 +649,7 @@ impl LanForm {
             Ok(found) => {
                 let chosen = self.chosen_table().map(|t| t.addr);
                 self.found = found;
+                self.merge_given();
                 self.at = chosen
                     .and_then(|a| self.found.iter().position(|t| t.addr == a))
                     .unwrap_or(0);
@@ -919,7 +991,13 @@ fn enter_host(mut commands: Commands, mut form: ResMut<LanForm>, scanner: FromSc
     spawn_panel(&mut commands, Screen::LanHost, "HOST A TABLE ON THE LAN");
 }
 
-fn enter_join(mut commands: Commands, mut form: ResMut<LanForm>, scanner: FromScanner) {
+fn enter_join(
+    mut commands: Commands,
+    mut form: ResMut<LanForm>,
+    scanner: FromScanner,
+    (settings, cards): (Res<Settings>, Res<Cards>),
+) {
+    form.give(&settings.lan_tables, &cards.0);
     let game = form.join_game();
     if !scanner.take(&mut commands, &mut form, game) {
         form.line = 0;
@@ -1011,6 +1089,7 @@ fn join_screen(
     let n = lines.len();
     let form = &mut *form;
     form.heard();
+    form.answered();
     form.browse_in -= time.delta_secs();
     if form.browse_in <= 0.0 && settings.lan_discovery {
         form.browse_in = BROWSE_EVERY;
@@ -1092,9 +1171,12 @@ fn join(form: &LanForm, cards: &CardSet) -> Result<LanTable, String> {
         ));
     }
     let Some(game) = form.join_game() else {
+        if found.game == "?" {
+            return Err("still asking that table which game it plays: a moment".to_string());
+        }
         return Err(format!(
             "that table plays {:?}, a game this bterm does not know",
-            found.game
+            shown(&found.game, 20)
         ));
     };
     let options = JoinOptions {

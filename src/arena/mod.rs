@@ -178,6 +178,8 @@ pub struct Settings {
     /// Announce a table hosted here, and listen for tables, on the LAN
     /// (mDNS); tests leave it out and give the join screen its tables.
     pub lan_discovery: bool,
+    /// LAN tables the join screen lists by address (`bterm play --table`).
+    pub lan_tables: Vec<std::net::SocketAddr>,
 }
 
 impl Default for Settings {
@@ -199,6 +201,7 @@ impl Default for Settings {
             collection: None,
             bloom: None,
             lan_discovery: true,
+            lan_tables: Vec::new(),
         }
     }
 }
@@ -240,6 +243,7 @@ impl Settings {
                 .or((args.tour.is_some() || args.screenshot.is_some()).then_some(true)),
             // A tour hosts a table on loopback only.
             lan_discovery: args.tour.is_none(),
+            lan_tables: args.lan_tables.clone(),
         }
     }
 }

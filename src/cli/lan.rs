@@ -590,7 +590,7 @@ enum Retry {
 }
 
 /// `HOST`, `HOST:PORT`, an IP address with or without a port.
-fn resolve(text: &str) -> Result<SocketAddr, CliError> {
+pub(super) fn resolve(text: &str) -> Result<SocketAddr, CliError> {
     if let Ok(a) = text.parse::<SocketAddr>() {
         return Ok(a);
     }

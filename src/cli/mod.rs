@@ -194,6 +194,10 @@ pub struct PlayArgs {
     /// of the frame rate; screenshots and tours have it unless this says off.
     #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
     pub bloom: Option<bool>,
+    /// A LAN table to list on the join screen by its address, for a
+    /// network where tables are not heard (repeat for more).
+    #[arg(long = "table", value_name = "ADDRESS[:PORT]")]
+    pub tables: Vec<String>,
 }
 
 fn parse_on_off(s: &str) -> Result<bool, String> {
@@ -224,6 +228,7 @@ impl PlayArgs {
             frames: self.frames,
             db: self.db,
             bloom: self.bloom,
+            lan_tables: Vec::new(),
         }
     }
 }
@@ -276,8 +281,15 @@ fn play(args: Option<PlayArgs>, window: Option<&dyn Window>) -> Result<(), CliEr
         }
     };
     let set = load_set(args.cards.as_deref())?;
+    let tables = args
+        .tables
+        .iter()
+        .map(|t| lan::resolve(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut options = args.options(set);
+    options.lan_tables = tables;
     window
-        .play(args.options(set))
+        .play(options)
         .map_err(|e| CliError::failed(e.to_string()))
 }
 

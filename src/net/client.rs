@@ -357,6 +357,39 @@ impl<R: Lan> Session<R> {
     }
 }
 
+/// Asks the table at `addr` which game it plays, as a spectator that
+/// leaves at once (a table given by its address, not heard on the LAN).
+pub fn ask_game(addr: SocketAddr, cards: &CardSet) -> Result<RulesetId, JoinError> {
+    let options = JoinOptions {
+        addr,
+        name: "asking the game".to_string(),
+        role: Role::Spectator,
+        code: String::new(),
+        cards: Vec::new(),
+        record: false,
+        drop_once_after: None,
+    };
+    let mut session = Session::<crate::rules::terminal::Match>::start(&options);
+    let end = Instant::now() + CONNECT_WAIT + Duration::from_secs(1);
+    while Instant::now() < end {
+        match session.poll(cards, Duration::from_millis(50)) {
+            Some(Happened::Welcome { .. }) => {
+                if let Some(link) = &session.link {
+                    link.send(encode(&ToHost::<crate::rules::terminal::Match>::Bye));
+                }
+                // Let the goodbye go.
+                std::thread::sleep(Duration::from_millis(50));
+                return Ok(RulesetId::Terminal);
+            }
+            Some(Happened::Failed(JoinError::OtherGame(g))) => return Ok(g),
+            Some(Happened::Failed(e)) => return Err(e),
+            Some(Happened::Rejoining(why)) => return Err(JoinError::Lost(why)),
+            _ => {}
+        }
+    }
+    Err(JoinError::NoAnswer(addr, CONNECT_WAIT.as_secs()))
+}
+
 /// Joins a table and plays (or watches) to the end, through a front end
 /// that may wait (a keyboard, a CPU); a [`Session`] underneath.
 pub fn join<R: Lan, S: Seatside<R>>(

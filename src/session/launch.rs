@@ -44,6 +44,8 @@ pub struct GameOptions {
     /// a software renderer, where it costs more than the rest of the
     /// frame; on for screenshots and tours).
     pub bloom: Option<bool>,
+    /// LAN tables the join screen lists by address (besides those heard).
+    pub lan_tables: Vec<std::net::SocketAddr>,
 }
 
 /// Why the game window could not run.
