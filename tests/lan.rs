@@ -1054,7 +1054,10 @@ fn a_table_says_which_game_it_plays_when_asked() {
         let s = std::net::UdpSocket::bind(loopback()).unwrap();
         s.local_addr().unwrap()
     };
-    assert!(matches!(ask_game(nobody, &set), Err(JoinError::NoAnswer(..))));
+    assert!(matches!(
+        ask_game(nobody, &set),
+        Err(JoinError::NoAnswer(..))
+    ));
     // The hosts are left waiting for players: their threads end with the test.
     drop((t_host, a_host));
 }

@@ -362,7 +362,7 @@ impl<R: Lan> Session<R> {
 pub fn ask_game(addr: SocketAddr, cards: &CardSet) -> Result<RulesetId, JoinError> {
     let options = JoinOptions {
         addr,
-        name: "asking the game".to_string(),
+        name: "a join screen, asking the game".to_string(),
         role: Role::Spectator,
         code: String::new(),
         cards: Vec::new(),
