@@ -190,6 +190,9 @@ impl LanTable {
     }
 }
 
+/// A table given by address, and the game it said it plays (or why not).
+type GameSaid = (SocketAddr, Result<RulesetId, String>);
+
 /// What a listen for tables heard, or why it could not listen.
 type Heard = Result<Vec<Found>, String>;
 
@@ -228,7 +231,7 @@ pub struct LanForm {
     /// Tables given by address (`bterm play --table`), their game asked.
     given: Vec<Found>,
     /// The answers to the asking, as they come.
-    asking: Option<Mutex<Receiver<(SocketAddr, Result<RulesetId, String>)>>>,
+    asking: Option<Mutex<Receiver<GameSaid>>>,
 }
 
 impl Default for LanForm {
