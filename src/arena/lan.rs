@@ -852,7 +852,7 @@ impl LanTable {
     }
 }
 
-/// A line of the LAN lobby, the one chosen marked.
+/// The status line over a LAN battle or table (reconnecting, failed, watching).
 #[derive(Component)]
 struct LanStatus;
 
