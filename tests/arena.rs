@@ -1508,6 +1508,27 @@ fn host_in_arena(app: &mut App) -> (u16, String) {
     (port, code)
 }
 
+/// A LAN battle played on: each question the host asks this machine is
+/// answered with a tap of `button`, until the result screen. Returns how
+/// many were answered.
+fn answer_to_the_result(app: &mut App, button: Button) -> usize {
+    let mut answered = 0;
+    run_real(app, 120, "the result", |app| {
+        let asked = app
+            .world()
+            .resource::<Duel>()
+            .remote
+            .as_ref()
+            .is_some_and(|r| r.asked.is_some());
+        if asked {
+            tap(app, Side::P1, button);
+            answered += 1;
+        }
+        screen(app) == Screen::Result
+    });
+    answered
+}
+
 /// Another machine: a CPU client joining a Terminal Battle table.
 fn cpu_client(
     addr: std::net::SocketAddr,
@@ -1558,21 +1579,10 @@ fn a_person_hosts_a_terminal_battle_on_the_lan_and_plays_it_with_the_buttons() {
     });
     assert_eq!(app.world().resource::<Duel>().kind, DuelKind::Lan);
     // P1 answers every question with B (a tap: no Alpha Strike).
-    let mut answered = 0;
-    run_real(&mut app, 120, "the result", |app| {
-        let asked = app
-            .world()
-            .resource::<Duel>()
-            .remote
-            .as_ref()
-            .is_some_and(|r| r.asked.is_some());
-        if asked {
-            tap(app, Side::P1, Button::B);
-            answered += 1;
-        }
-        screen(app) == Screen::Result
-    });
-    assert!(answered > 0, "P1 was asked");
+    assert!(
+        answer_to_the_result(&mut app, Button::B) > 0,
+        "P1 was asked"
+    );
     let end = other
         .join()
         .unwrap()
@@ -1965,18 +1975,7 @@ fn a_host_brings_a_team_scanned_at_the_cabinet_to_its_lan_table() {
     run_real(&mut app, 20, "the battle", |app| {
         screen(app) == Screen::Battle
     });
-    run_real(&mut app, 120, "the result", |app| {
-        let asked = app
-            .world()
-            .resource::<Duel>()
-            .remote
-            .as_ref()
-            .is_some_and(|r| r.asked.is_some());
-        if asked {
-            tap(app, Side::P1, Button::A);
-        }
-        screen(app) == Screen::Result
-    });
+    answer_to_the_result(&mut app, Button::A);
     let end = other.join().unwrap().unwrap();
     assert_eq!(end.replay.setup.teams[0], vec![number("Dα-001")]);
     let duel = app.world().resource::<Duel>();
