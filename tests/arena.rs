@@ -1981,3 +1981,69 @@ fn a_host_brings_a_team_scanned_at_the_cabinet_to_its_lan_table() {
     let duel = app.world().resource::<Duel>();
     assert_eq!(duel.setup().teams[0], vec![number("Dα-001")]);
 }
+
+#[test]
+fn a_deck_scanned_for_a_lan_table_is_brought_and_the_local_setup_keeps_its_decks() {
+    use bterm::arena::lan::{Brings, LanForm};
+    use bterm::arena::lobby::{DeckChoice, Lobby};
+    use bterm::rules::RulesetId;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(Settings {
+        lan_discovery: false,
+        ..settings(&dir)
+    });
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanHost);
+    // The Card Game Alpha; its deck line (game, seats, P2, deck, open).
+    tap(&mut app, Side::P1, Button::C);
+    for _ in 0..3 {
+        press(&mut app, Side::P1, Button::B);
+    }
+    let decks = bterm::rules::alpha::deck::EMBEDDED.len();
+    for _ in 0..decks {
+        tap(&mut app, Side::P1, Button::C);
+    }
+    assert_eq!(app.world().resource::<LanForm>().brings, Brings::Scan);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::AlphaDeck);
+    // Left unfinished: the form says why, and brings nothing scanned.
+    type_line(&mut app, "3 Agumon");
+    hold_c(&mut app);
+    assert_eq!(screen(&app), Screen::LanHost);
+    {
+        let form = app.world().resource::<LanForm>();
+        assert_eq!(form.brings, Brings::Scan);
+        let why = form.problem.clone().unwrap_or_default();
+        assert!(why.contains("scan 29 more"), "{why}");
+    }
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::AlphaDeck);
+    for name in [
+        "Gabumon",
+        "Garurumon",
+        "Were Garurumon",
+        "Patamon",
+        "Angemon",
+        "Magna Angemon",
+        "Biyomon",
+        "Birdramon",
+        "Garudamon",
+    ] {
+        type_line(&mut app, &format!("3 {name}"));
+    }
+    type_line(&mut app, "2 Tentomon");
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::LanHost, "back to the table's form");
+    match &app.world().resource::<LanForm>().brings {
+        Brings::Scanned(RulesetId::Alpha, d) => assert_eq!(d.len(), 32),
+        other => panic!("the deck is brought: {other:?}"),
+    }
+    // The local game's setup keeps P1's shipped deck.
+    assert_eq!(
+        app.world().resource::<Lobby>().decks[0],
+        DeckChoice::Shipped(0)
+    );
+}

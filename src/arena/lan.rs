@@ -17,7 +17,7 @@
 use std::collections::VecDeque;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -230,8 +230,11 @@ pub struct LanForm {
     listening: Option<Mutex<Receiver<Heard>>>,
     /// Tables given by address (`bterm play --table`), their game asked.
     given: Vec<Found>,
-    /// The answers to the asking, as they come.
-    asking: Option<Mutex<Receiver<GameSaid>>>,
+    /// The asking's channel: the answers come as they come.
+    asking: Option<Mutex<(Sender<GameSaid>, Receiver<GameSaid>)>>,
+    /// Given tables that did not answer, and why (C on the table's line
+    /// asks again).
+    unreachable: Vec<(SocketAddr, String)>,
 }
 
 impl Default for LanForm {
@@ -254,6 +257,7 @@ impl Default for LanForm {
             listening: None,
             given: Vec::new(),
             asking: None,
+            unreachable: Vec::new(),
         }
     }
 }
@@ -399,6 +403,8 @@ fn next_brings(game: RulesetId, brings: &Brings) -> Option<Brings> {
         Brings::House(k) if k + 1 < picks(game) => Some(Brings::House(k + 1)),
         Brings::House(_) => Some(Brings::Scan),
         Brings::Scan => None,
+        // Scanned for the other game: this one's is still to scan.
+        Brings::Scanned(g, _) if *g != game => None,
         Brings::Scanned(..) => Some(Brings::House(0)),
     }
 }
@@ -509,10 +515,11 @@ impl LanForm {
                 Some(t) => format!(
                     "Table: {} · {}{} ({} of {})",
                     shown(&t.name, 40),
-                    match self.join_game() {
-                        Some(g) => game_name(g),
-                        None if t.game == "?" => "asking it which game…",
-                        None => "a game this bterm does not know",
+                    match (self.join_game(), self.unreachable_chosen()) {
+                        (Some(g), _) => game_name(g),
+                        (None, Some(_)) => "not answering (C asks again)",
+                        (None, None) if t.game == "?" => "asking it which game…",
+                        (None, None) => "a game this bterm does not know",
                     },
                     if t.seats == "?" {
                         String::new()
@@ -578,13 +585,9 @@ impl LanForm {
         self.listening = Some(Mutex::new(rx));
     }
 
-    /// Lists the tables given by address and asks each its game (once
-    /// per visit of the join screen).
+    /// Lists the tables given by address and asks those whose game is not
+    /// known (yet, or since they did not answer) which game they play.
     fn give(&mut self, tables: &[SocketAddr], cards: &CardSet) {
-        if tables.is_empty() {
-            return;
-        }
-        let (tx, rx) = channel();
         for &addr in tables {
             if !self.given.iter().any(|g| g.addr == addr) {
                 self.given.push(Found {
@@ -594,15 +597,33 @@ impl LanForm {
                     seats: "?".to_string(),
                     version: crate::net::protocol::PROTOCOL_VERSION.to_string(),
                 });
+                self.ask(addr, cards);
+            } else if self.unreachable.iter().any(|(a, _)| *a == addr) {
+                self.ask(addr, cards);
             }
-            let (tx, cards) = (tx.clone(), cards.clone());
-            std::thread::spawn(move || {
-                let game = crate::net::client::ask_game(addr, &cards).map_err(|e| e.to_string());
-                let _ = tx.send((addr, game));
-            });
         }
-        self.asking = Some(Mutex::new(rx));
         self.merge_given();
+    }
+
+    /// Asks the table at `addr` its game, on a thread.
+    fn ask(&mut self, addr: SocketAddr, cards: &CardSet) {
+        self.unreachable.retain(|(a, _)| *a != addr);
+        let asking = self.asking.get_or_insert_with(|| Mutex::new(channel()));
+        let Ok(pair) = asking.get_mut() else { return };
+        let (tx, cards) = (pair.0.clone(), cards.clone());
+        std::thread::spawn(move || {
+            let game = crate::net::client::ask_game(addr, &cards).map_err(|e| e.to_string());
+            let _ = tx.send((addr, game));
+        });
+    }
+
+    /// Why the table chosen did not say its game, if it did not.
+    fn unreachable_chosen(&self) -> Option<&str> {
+        let addr = self.chosen_table()?.addr;
+        self.unreachable
+            .iter()
+            .find(|(a, _)| *a == addr)
+            .map(|(_, why)| why.as_str())
     }
 
     /// Takes in the games the given tables said they play.
@@ -610,7 +631,7 @@ impl LanForm {
         let got: Vec<_> = self
             .asking
             .as_ref()
-            .and_then(|rx| rx.lock().ok().map(|rx| rx.try_iter().collect()))
+            .and_then(|a| a.lock().ok().map(|a| a.1.try_iter().collect()))
             .unwrap_or_default();
         for (addr, game) in got {
             match game {
@@ -621,7 +642,7 @@ impl LanForm {
                         }
                     }
                 }
-                Err(e) => self.problem = Some(format!("the table at {addr}: {}", shown(&e, 160))),
+                Err(e) => self.unreachable.push((addr, shown(&e, 160))),
             }
         }
     }
@@ -861,7 +882,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::LanHost), enter_host)
         .add_systems(OnEnter(Screen::LanJoin), enter_join)
         .add_systems(OnEnter(Screen::LanLobby), enter_lobby)
-        .add_systems(OnEnter(Screen::Attract), leave_table)
+        .add_systems(OnEnter(Screen::Attract), (leave_table, forget_player))
         .add_systems(OnEnter(Screen::Choose), leave_table)
         .add_systems(
             Update,
@@ -897,6 +918,14 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
+/// Back at attract: the next person starts afresh (what the last one
+/// brought and the code they typed are not theirs).
+fn forget_player(mut form: ResMut<LanForm>) {
+    form.brings = Brings::House(0);
+    form.code = [0; 4];
+    form.watch = false;
+}
+
 /// Back at attract or the choice of game: the LAN table (and a table
 /// hosted here) is left.
 fn leave_table(mut commands: Commands) {
@@ -906,14 +935,23 @@ fn leave_table(mut commands: Commands) {
 }
 
 /// The screen a LAN form's scanner goes back to (its presence tells the
-/// scan and deck screens they scan for a LAN table).
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScanReturn(pub Screen);
+/// scan and deck screens they scan for a LAN table), and the deck screen's
+/// result: the finished deck, or why it is not.
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct ScanReturn {
+    /// The LAN form's screen.
+    pub back: Screen,
+    /// The deck scanned, when the deck screen scanned one.
+    pub deck: Result<Vec<CardNumber>, String>,
+}
 
 /// Opens the scanner for this machine's team (the scan screen) or deck
 /// (the deck screen, P1's), to come back to `back`.
 fn scan_for(commands: &mut Commands, next: &mut NextState<Screen>, game: RulesetId, back: Screen) {
-    commands.insert_resource(ScanReturn(back));
+    commands.insert_resource(ScanReturn {
+        back,
+        deck: Err("the deck screen was left before the deck was done".to_string()),
+    });
     match game {
         RulesetId::Terminal => next.set(Screen::Scan),
         RulesetId::Alpha => {
@@ -929,7 +967,7 @@ fn take_scan(
     form: &mut LanForm,
     game: RulesetId,
     roster: Option<&super::scan::Roster>,
-    lobby: &super::lobby::Lobby,
+    deck: &Result<Vec<CardNumber>, String>,
 ) {
     match game {
         RulesetId::Terminal => {
@@ -945,17 +983,9 @@ fn take_scan(
                 form.brings = Brings::Scanned(game, team.iter().map(|(c, _)| c.number()).collect());
             }
         }
-        RulesetId::Alpha => match &lobby.decks[0] {
-            super::lobby::DeckChoice::Scanned(d) => {
-                form.brings = Brings::Scanned(game, d.clone());
-            }
-            _ => {
-                form.problem = Some(format!(
-                    "the deck is not finished ({} of {} cards): scan the rest, then A (done)",
-                    lobby.scanned[0].len(),
-                    alpha::deck::DECK_SIZE
-                ));
-            }
+        RulesetId::Alpha => match deck {
+            Ok(d) => form.brings = Brings::Scanned(game, d.clone()),
+            Err(e) => form.problem = Some(format!("no deck brought: {e}")),
         },
     }
 }
@@ -965,20 +995,19 @@ fn take_scan(
 struct FromScanner<'w> {
     back: Option<Res<'w, ScanReturn>>,
     roster: Option<Res<'w, super::scan::Roster>>,
-    lobby: Res<'w, super::lobby::Lobby>,
 }
 
 impl FromScanner<'_> {
     /// Whether the screen is entered back from the scanner (the form keeps
     /// its line) and, if so, takes what was scanned for `game`.
     fn take(&self, commands: &mut Commands, form: &mut LanForm, game: Option<RulesetId>) -> bool {
-        if self.back.is_none() {
+        let Some(back) = &self.back else {
             return false;
-        }
+        };
         commands.remove_resource::<ScanReturn>();
         form.problem = None;
         if let Some(g) = game {
-            take_scan(form, g, self.roster.as_deref(), &self.lobby);
+            take_scan(form, g, self.roster.as_deref(), &back.deck);
         }
         true
     }
@@ -1129,9 +1158,18 @@ fn join_screen(
     if m.choose {
         form.problem = None;
         match lines[form.line] {
+            // A table given by address that did not answer is asked again.
+            JoinLine::Table if form.unreachable_chosen().is_some() => {
+                if let Some(addr) = form.chosen_table().map(|t| t.addr) {
+                    form.ask(addr, &cards.0);
+                }
+            }
             JoinLine::Table if !form.found.is_empty() => {
+                let before = form.join_game();
                 form.at = (form.at + 1) % form.found.len();
-                form.brings = Brings::House(0);
+                if form.join_game() != before {
+                    form.brings = Brings::House(0);
+                }
             }
             JoinLine::Table if settings.lan_discovery => form.listen(),
             JoinLine::Table => {}
@@ -1174,6 +1212,11 @@ fn join(form: &LanForm, cards: &CardSet) -> Result<LanTable, String> {
         ));
     }
     let Some(game) = form.join_game() else {
+        if let Some(why) = form.unreachable_chosen() {
+            return Err(format!(
+                "that table did not say which game it plays ({why}): C on its line asks again"
+            ));
+        }
         if found.game == "?" {
             return Err("still asking that table which game it plays: a moment".to_string());
         }
@@ -1679,6 +1722,48 @@ mod tests {
         assert_eq!(form.change_host(HostLine::Brings), Then::Stay);
         assert_eq!(form.brings, Brings::Scan);
         assert!(brought(form.game, &form.brings, &CardSet::embedded()).is_err());
+        assert_eq!(
+            form.change_host(HostLine::Brings),
+            Then::Scan(RulesetId::Alpha)
+        );
+    }
+
+    #[test]
+    fn a_table_given_by_address_that_did_not_answer_says_so_and_may_be_asked_again() {
+        let cards = CardSet::embedded();
+        let mut form = LanForm::default();
+        let addr: SocketAddr = "127.0.0.1:9".parse().unwrap();
+        form.given.push(Found {
+            name: addr.to_string(),
+            addr,
+            game: "?".into(),
+            seats: "?".into(),
+            version: crate::net::protocol::PROTOCOL_VERSION.to_string(),
+        });
+        form.merge_given();
+        assert!(
+            form.join_text(JoinLine::Table, &cards)
+                .contains("asking it which game")
+        );
+        assert!(
+            join(&form, &cards)
+                .err()
+                .unwrap_or_default()
+                .contains("still asking")
+        );
+        form.unreachable.push((addr, "no table answered".into()));
+        assert!(
+            form.join_text(JoinLine::Table, &cards)
+                .contains("not answering (C asks again)")
+        );
+        let why = join(&form, &cards).err().unwrap_or_default();
+        assert!(
+            why.contains("no table answered") && why.contains("asks again"),
+            "{why}"
+        );
+        // Scanned for the other game: C opens the scanner for this one.
+        form.game = RulesetId::Alpha;
+        form.brings = Brings::Scanned(RulesetId::Terminal, Vec::new());
         assert_eq!(
             form.change_host(HostLine::Brings),
             Then::Scan(RulesetId::Alpha)

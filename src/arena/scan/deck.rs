@@ -333,13 +333,21 @@ fn buttons(
     mut moves: Moves,
     clicks: Query<(&Interaction, &DeckButton), Changed<Interaction>>,
     mut scan: ResMut<DeckScan>,
-    (mut lobby, lan): (ResMut<Lobby>, Option<Res<ScanReturn>>),
+    (mut lobby, mut lan): (ResMut<Lobby>, Option<ResMut<ScanReturn>>),
     cards: Res<Cards>,
     mut sfx: MessageWriter<Sfx>,
     mut next: ResMut<NextState<Screen>>,
 ) {
-    // Back to the setup, or to the LAN form the deck is scanned for.
-    let back = lan.map_or(Screen::AlphaSetup, |l| l.0);
+    // Back to the setup, or to the LAN form the deck is scanned for (which
+    // takes a finished deck; the setup's decks are left as they were).
+    let back = lan.as_ref().map_or(Screen::AlphaSetup, |l| l.back);
+    let mut done = |scan: &DeckScan, lobby: &mut Lobby, cards: &CardSet| match lan.as_deref_mut() {
+        Some(l) => {
+            lobby.scanned[scan.seat].clone_from(&scan.cards);
+            l.deck = scan.finished(cards).map(|()| scan.cards.clone());
+        }
+        None => back_to_setup(scan, lobby, cards),
+    };
     scan.idle += time.delta_secs();
     let mut pressed: Vec<DeckButton> = presses
         .read()
@@ -364,7 +372,7 @@ fn buttons(
         match b {
             DeckButton::Done => match scan.finished(&cards.0) {
                 Ok(()) => {
-                    back_to_setup(&scan, &mut lobby, &cards.0);
+                    done(&scan, &mut lobby, &cards.0);
                     next.set(back);
                     return;
                 }
@@ -386,14 +394,14 @@ fn buttons(
                 }
             }
             DeckButton::Back => {
-                back_to_setup(&scan, &mut lobby, &cards.0);
+                done(&scan, &mut lobby, &cards.0);
                 next.set(back);
                 return;
             }
         }
     }
     if scan.idle > DECK_IDLE {
-        back_to_setup(&scan, &mut lobby, &cards.0);
+        done(&scan, &mut lobby, &cards.0);
         next.set(back);
     }
 }

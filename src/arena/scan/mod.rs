@@ -366,6 +366,15 @@ fn receive(
                     &mut sfx,
                 );
             }
+            // Scanning a team for a LAN table: a battle card is not a team.
+            Err(Failed::Battle(_)) if roster.lan => {
+                roster.teams[side.index()].message = Some((
+                    "a battle card is not a card of a team: watch it from the replay gallery"
+                        .into(),
+                    true,
+                ));
+                sfx.write(Sfx(Sound::Refuse));
+            }
             Err(Failed::Battle(text)) => match battle_card(&text, &cards.0, &settings) {
                 Ok(replay) => {
                     // A battle card: its battle is played back.
@@ -507,7 +516,7 @@ fn start_when_ready(
         for e in &scanned {
             commands.entity(e).despawn();
         }
-        next.set(back.0);
+        next.set(back.back);
         return;
     }
     let seed = settings.seed.unwrap_or_else(clock_seed);
