@@ -108,18 +108,13 @@ fn one_game<R: Lan>(seats: [Vec<CardNumber>; 2], seed: u64, latencies: &mut Hist
         return false;
     };
     let addr = link.addr();
-    let options = HostOptions {
-        table: "soak".into(),
-        code: "1".into(),
-        players: vec![Player::Remote, Player::Remote],
-        cards: vec![None, None],
+    let options = HostOptions::new(
+        "soak",
+        "1",
+        vec![Player::Remote, Player::Remote],
+        vec![None, None],
         seed,
-        autosave: None,
-        halt_after: None,
-        rejoin_window: bterm::net::host::REJOIN_WINDOW,
-        seconds: None,
-        stop: None,
-    };
+    );
     let host = thread::spawn(move || {
         let set = CardSet::embedded();
         let mut h: Host<R> = Host::new(link, options, Box::new(|_| {}));
@@ -139,15 +134,7 @@ fn one_game<R: Lan>(seats: [Vec<CardNumber>; 2], seed: u64, latencies: &mut Hist
         let clock = Arc::clone(&clock);
         clients.push(thread::spawn(move || {
             let set = CardSet::embedded();
-            let options = JoinOptions {
-                addr,
-                name: format!("cpu{me}"),
-                role: Role::Player,
-                code: "1".into(),
-                cards,
-                record: false,
-                drop_once_after: None,
-            };
+            let options = JoinOptions::new(addr, &format!("cpu{me}"), Role::Player, "1", cards);
             let mut front = Timed {
                 me,
                 cpu: CpuSeat(Strength::Easy),

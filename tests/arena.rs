@@ -1439,18 +1439,7 @@ fn lan_host<R: bterm::net::Lan>(
     use bterm::session::Watch;
     let link = HostLink::bind("127.0.0.1:0".parse().unwrap()).unwrap();
     let addr = link.addr();
-    let options = HostOptions {
-        table: name.into(),
-        code: code.into(),
-        players,
-        cards,
-        seed,
-        autosave: None,
-        halt_after: None,
-        rejoin_window: bterm::net::host::REJOIN_WINDOW,
-        seconds: None,
-        stop: None,
-    };
+    let options = HostOptions::new(name, code, players, cards, seed);
     let host = std::thread::spawn(move || {
         let set = CardSet::embedded();
         let mut h: Host<R> = Host::new(link, options, Box::new(|_| {}));
@@ -1538,15 +1527,13 @@ fn cpu_client(
     Result<bterm::net::client::Ended<bterm::rules::terminal::Match>, bterm::net::client::JoinError>,
 > {
     use bterm::net::client::{CpuSeat, JoinOptions, join};
-    let options = JoinOptions {
+    let options = JoinOptions::new(
         addr,
-        name: "Matt".into(),
+        "Matt",
         role,
-        code: code.into(),
-        cards: vec![number("Dα-021"), number("Dα-012")],
-        record: false,
-        drop_once_after: None,
-    };
+        code,
+        vec![number("Dα-021"), number("Dα-012")],
+    );
     std::thread::spawn(move || {
         join::<bterm::rules::terminal::Match, _>(
             &options,
@@ -1868,15 +1855,7 @@ fn a_spectator_at_a_lan_card_game_alpha_table_sees_no_hand_face_up() {
         app.world().resource::<LanTable>().welcomed
     });
     // The player's machine: a CPU client with its deck.
-    let options = JoinOptions {
-        addr,
-        name: "Izzy".into(),
-        role: Role::Player,
-        code: "1234".into(),
-        cards: d1,
-        record: false,
-        drop_once_after: None,
-    };
+    let options = JoinOptions::new(addr, "Izzy", Role::Player, "1234", d1);
     let player = std::thread::spawn(move || {
         join::<alpha::Match, _>(&options, &CardSet::embedded(), &mut CpuSeat(Strength::Easy))
     });
@@ -1967,6 +1946,10 @@ fn a_host_brings_a_team_scanned_at_the_cabinet_to_its_lan_table() {
         let lan = app.world().resource::<bterm::arena::lan::LanTable>();
         (lan.addr.port(), lan.code.clone().unwrap())
     };
+    // The other machine joins once the host's own player has P1.
+    run_real(&mut app, 10, "the host's own seat", |app| {
+        app.world().resource::<bterm::arena::lan::LanTable>().seat == Some(Seat::P1)
+    });
     let other = cpu_client(
         format!("127.0.0.1:{port}").parse().unwrap(),
         Role::Player,

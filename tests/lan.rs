@@ -41,18 +41,7 @@ fn host<R: Lan>(
 
 /// A test table's options (code 4321), with the host's defaults.
 fn options(players: Vec<Player>, cards: Vec<Option<Vec<CardNumber>>>, seed: u64) -> HostOptions {
-    HostOptions {
-        table: "test table".into(),
-        code: "4321".into(),
-        players,
-        cards,
-        seed,
-        autosave: None,
-        halt_after: None,
-        rejoin_window: bterm::net::host::REJOIN_WINDOW,
-        seconds: None,
-        stop: None,
-    }
+    HostOptions::new("test table", "4321", players, cards, seed)
 }
 
 fn host_with<R: Lan>(options: HostOptions) -> (SocketAddr, Log, thread::JoinHandle<Table<R>>) {
@@ -107,13 +96,9 @@ fn client_dropping<R: Lan>(
     drop_once_after: Option<usize>,
 ) -> thread::JoinHandle<Result<Ended<R>, JoinError>> {
     let options = JoinOptions {
-        addr,
-        name: name.into(),
-        role,
-        code: code.into(),
-        cards,
         record: true,
         drop_once_after,
+        ..JoinOptions::new(addr, name, role, code, cards)
     };
     thread::spawn(move || {
         let set = CardSet::embedded();
@@ -750,15 +735,13 @@ fn a_session_polled_once_a_frame_plays_the_game_to_the_same_end() {
         ],
         31,
     );
-    let mut session = Session::<alpha::Match>::start(&JoinOptions {
+    let mut session = Session::<alpha::Match>::start(&JoinOptions::new(
         addr,
-        name: "Joe".into(),
-        role: Role::Player,
-        code: "4321".into(),
-        cards: deck::embedded("sky-and-sea", &set).unwrap().unwrap(),
-        record: false,
-        drop_once_after: None,
-    });
+        "Joe",
+        Role::Player,
+        "4321",
+        deck::embedded("sky-and-sea", &set).unwrap().unwrap(),
+    ));
     let mut waiting: Option<(u64, alpha::Action)> = None;
     let (mut frames, mut updates) = (0u32, 0u32);
     let ended = 'frames: loop {

@@ -153,15 +153,13 @@ fn run_script(
 fn join_lan_cpu(lan: &LanTable, cards: &crate::cards::CardSet) {
     use crate::net::client::{CpuSeat, JoinOptions, join};
     use crate::net::protocol::Role;
-    let options = JoinOptions {
-        addr: std::net::SocketAddr::from(([127, 0, 0, 1], lan.addr.port())),
-        name: "tour CPU".into(),
-        role: Role::Player,
-        code: lan.code.clone().unwrap_or_default(),
-        cards: super::lan::house(lan.game, 3, cards),
-        record: false,
-        drop_once_after: None,
-    };
+    let options = JoinOptions::new(
+        std::net::SocketAddr::from(([127, 0, 0, 1], lan.addr.port())),
+        "tour CPU",
+        Role::Player,
+        lan.code.as_deref().unwrap_or_default(),
+        super::lan::house(lan.game, 3, cards),
+    );
     let cards = cards.clone();
     std::thread::spawn(move || {
         let mut front = CpuSeat(crate::ai::Strength::Easy);

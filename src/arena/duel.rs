@@ -82,7 +82,8 @@ pub struct Duel {
     pub script: VecDeque<(crate::rules::Seat, Action)>,
     /// The questions people are answering.
     pub asking: [Option<Asking>; 2],
-    /// Each seat's question as of the table's change count.
+    /// Each seat's question as of the table's change count (at a LAN table:
+    /// the host's question number).
     questions: [Option<(u64, Option<Arc<Question>>)>; 2],
     /// Where the battle was saved, or why it could not be.
     pub saved: Option<Result<PathBuf, String>>,
@@ -367,23 +368,29 @@ fn ask_people(
         if !duel.player(side).is_person() {
             continue;
         }
-        // Asked again only when the table changed, not every frame; at a
-        // LAN table, the host's question.
-        let changes = duel.table.changes();
-        let question = match (&duel.remote, &duel.questions[side.index()]) {
-            (Some(r), _) => r.asked.as_ref().map(|(a, _)| {
-                Arc::new(Question {
-                    ask: Ask::of(&a.answers),
-                    answers: a.answers.clone(),
-                    seconds: r.seconds_left(),
-                    on_timeout: a.on_timeout,
-                    prompt: a.prompt(),
-                })
-            }),
-            (None, Some((at, q))) if *at == changes => q.clone(),
-            (None, _) => {
-                let q = duel.table.question(side.seat(), &duel.cards).map(Arc::new);
-                duel.questions[side.index()] = Some((changes, q.clone()));
+        // Asked again only when the table changed (at a LAN table: when the
+        // host asked another question), not every frame.
+        let key = match &duel.remote {
+            Some(r) => r.asked.as_ref().map(|(a, _)| a.asked),
+            None => Some(duel.table.changes()),
+        };
+        let question = match (key, &duel.questions[side.index()]) {
+            (None, _) => None,
+            (Some(k), Some((at, q))) if *at == k => q.clone(),
+            (Some(k), _) => {
+                let q = match &duel.remote {
+                    Some(r) => r.asked.as_ref().map(|(a, _)| {
+                        Arc::new(Question {
+                            ask: Ask::of(&a.answers),
+                            answers: a.answers.clone(),
+                            seconds: r.seconds_left(),
+                            on_timeout: a.on_timeout,
+                            prompt: a.prompt(),
+                        })
+                    }),
+                    None => duel.table.question(side.seat(), &duel.cards).map(Arc::new),
+                };
+                duel.questions[side.index()] = Some((k, q.clone()));
                 q
             }
         };

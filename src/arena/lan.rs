@@ -766,16 +766,9 @@ pub fn open_table(
     let name = format!("{} table", machine_name());
     let stop = Arc::new(AtomicBool::new(false));
     let options = HostOptions {
-        table: name.clone(),
-        code: code.clone(),
-        players,
-        cards: host_cards,
-        seed,
         autosave,
-        halt_after: None,
-        rejoin_window: REJOIN_WINDOW,
-        seconds: None,
         stop: Some(Arc::clone(&stop)),
+        ..HostOptions::new(&name, &code, players, host_cards, seed)
     };
     let (tx, lines) = channel();
     let set = cards.clone();
@@ -801,15 +794,13 @@ pub fn open_table(
     } else {
         None
     };
-    let join = JoinOptions {
-        addr: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port),
-        name: machine_name(),
-        role: Role::Player,
-        code: code.clone(),
-        cards: mine,
-        record: false,
-        drop_once_after: None,
-    };
+    let join = JoinOptions::new(
+        SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port),
+        &machine_name(),
+        Role::Player,
+        &code,
+        mine,
+    );
     let mut table = LanTable::joining(game, &join, SocketAddr::new(lan_address(), port));
     table.table = name;
     table.code = Some(code);
@@ -1225,22 +1216,17 @@ fn join(form: &LanForm, cards: &CardSet) -> Result<LanTable, String> {
             shown(&found.game, 20)
         ));
     };
-    let options = JoinOptions {
-        addr: found.addr,
-        name: machine_name(),
-        role: if form.watch {
-            Role::Spectator
-        } else {
-            Role::Player
-        },
-        code: form.code_text(),
-        cards: if form.watch {
-            Vec::new()
-        } else {
-            brought(game, &form.brings, cards)?
-        },
-        record: false,
-        drop_once_after: None,
+    let options = if form.watch {
+        JoinOptions::new(found.addr, &machine_name(), Role::Spectator, "", Vec::new())
+    } else {
+        let mine = brought(game, &form.brings, cards)?;
+        JoinOptions::new(
+            found.addr,
+            &machine_name(),
+            Role::Player,
+            &form.code_text(),
+            mine,
+        )
     };
     let mut table = LanTable::joining(game, &options, found.addr);
     table.table = shown(&found.name, 40);
@@ -1572,41 +1558,36 @@ fn status_line(
     screen: Res<State<Screen>>,
     mut q: Query<(Entity, &mut Text, &mut TextColor), With<LanStatus>>,
 ) {
-    let in_game = matches!(screen.get(), Screen::Battle | Screen::Table);
-    let away: Vec<String> = lan
-        .seats
-        .iter()
-        .filter(|s| s.reconnecting)
-        .map(|s| {
-            format!(
-                "{} ({}) is reconnecting: its turns time out, and after {} s the CPU plays it",
-                s.seat,
-                s.who,
-                REJOIN_WINDOW.as_secs()
-            )
-        })
-        .collect();
-    let (text, colour) = if let Some((p, _)) = &lan.problem {
+    // Only over a game (the line goes with its screen).
+    if !matches!(screen.get(), Screen::Battle | Screen::Table) {
+        return;
+    }
+    let away = lan.seats.iter().find(|s| s.reconnecting).map(|s| {
+        format!(
+            "{} ({}) is reconnecting: its turns time out, and after {} s the CPU plays it",
+            s.seat,
+            s.who,
+            REJOIN_WINDOW.as_secs()
+        )
+    });
+    let (text, colour) = if let Some((p, shown)) = &lan.problem {
         (
             format!(
                 "{p} · back to the start in {:.0} s (hold C: now)",
-                (FAILED_SHOWN - lan.problem.as_ref().map_or(0.0, |(_, t)| *t))
-                    .max(0.0)
-                    .ceil()
+                (FAILED_SHOWN - shown).max(0.0).ceil()
             ),
             palette::BAD,
         )
     } else if let Some(m) = &lan.mending {
         (format!("{m} (hold C to leave)"), palette::BAD)
-    } else if let Some(a) = away.first() {
-        (a.clone(), palette::GOLD)
+    } else if let Some(a) = away {
+        (a, palette::GOLD)
     } else if lan.welcomed && lan.seat.is_none() && !lan.ended {
         ("WATCHING · hold C to leave".to_string(), palette::DIM)
     } else {
         (String::new(), palette::DIM)
     };
-    let shown = in_game && !text.is_empty();
-    match (q.single_mut(), shown) {
+    match (q.single_mut(), !text.is_empty()) {
         (Ok((_, mut t, mut c)), true) => {
             if t.0 != text {
                 t.0 = text;

@@ -274,16 +274,9 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
     let mut host: Host<R> = Host::new(
         link,
         HostOptions {
-            table: table_name,
-            code,
-            players: players.clone(),
-            cards,
-            seed,
             autosave: crate::net::host::autosave_path(),
-            halt_after: None,
-            rejoin_window: crate::net::host::REJOIN_WINDOW,
             seconds: args.timer,
-            stop: None,
+            ..HostOptions::new(&table_name, &code, players.clone(), cards, seed)
         },
         Box::new(|l| say(&format!("[table] {l}"))),
     );
@@ -633,15 +626,13 @@ fn join_game<R: Lan>(
         }
         (_, Role::Spectator) => Vec::new(),
     };
-    let options = JoinOptions {
+    let options = JoinOptions::new(
         addr,
-        name: args.name.clone().unwrap_or_else(|| "player".to_string()),
+        args.name.as_deref().unwrap_or("player"),
         role,
-        code: args.code.clone(),
+        &args.code,
         cards,
-        record: false,
-        drop_once_after: None,
-    };
+    );
     let mut front = TextSeat {
         keys: Keyboard {
             lines: keyboard_lines(),

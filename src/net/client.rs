@@ -42,6 +42,28 @@ pub struct JoinOptions {
     pub drop_once_after: Option<usize>,
 }
 
+impl JoinOptions {
+    /// Joining the table at `addr` as `name`, in `role`, with the join
+    /// code and the cards brought.
+    pub fn new(
+        addr: SocketAddr,
+        name: &str,
+        role: Role,
+        code: &str,
+        cards: Vec<CardNumber>,
+    ) -> JoinOptions {
+        JoinOptions {
+            addr,
+            name: name.to_string(),
+            role,
+            code: code.to_string(),
+            cards,
+            record: false,
+            drop_once_after: None,
+        }
+    }
+}
+
 /// A client's front end: what it shows, and who answers its questions.
 pub trait Seatside<R: Lan> {
     /// Why it cannot go on.
@@ -360,15 +382,13 @@ impl<R: Lan> Session<R> {
 /// Asks the table at `addr` which game it plays, as a spectator that
 /// leaves at once (a table given by its address, not heard on the LAN).
 pub fn ask_game(addr: SocketAddr, cards: &CardSet) -> Result<RulesetId, JoinError> {
-    let options = JoinOptions {
+    let options = JoinOptions::new(
         addr,
-        name: "a join screen, asking the game".to_string(),
-        role: Role::Spectator,
-        code: String::new(),
-        cards: Vec::new(),
-        record: false,
-        drop_once_after: None,
-    };
+        "a join screen, asking the game",
+        Role::Spectator,
+        "",
+        Vec::new(),
+    );
     let mut session = Session::<crate::rules::terminal::Match>::start(&options);
     let end = Instant::now() + CONNECT_WAIT + Duration::from_secs(1);
     while Instant::now() < end {

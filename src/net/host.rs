@@ -77,6 +77,32 @@ pub struct HostOptions {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
+impl HostOptions {
+    /// A table of `players` with each seat's `cards` (a remote seat's come
+    /// with its player): no autosave, the usual rejoin window, each
+    /// question's own seconds.
+    pub fn new(
+        table: &str,
+        code: &str,
+        players: Vec<Player>,
+        cards: Vec<Option<Vec<CardNumber>>>,
+        seed: u64,
+    ) -> HostOptions {
+        HostOptions {
+            table: table.to_string(),
+            code: code.to_string(),
+            players,
+            cards,
+            seed,
+            autosave: None,
+            halt_after: None,
+            rejoin_window: REJOIN_WINDOW,
+            seconds: None,
+            stop: None,
+        }
+    }
+}
+
 /// What a host keeps on disk while its game runs (`bterm host --resume`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -321,16 +347,8 @@ impl<R: Lan> Host<R> {
             R::seat_cards(table.setup()).into_iter().map(Some).collect();
         cards_of.resize(n, None);
         let options = HostOptions {
-            table: save.table.clone(),
-            code: save.code.clone(),
-            players,
-            cards: cards_of,
-            seed: save.seed,
             autosave,
-            halt_after: None,
-            rejoin_window: REJOIN_WINDOW,
-            seconds: None,
-            stop: None,
+            ..HostOptions::new(&save.table, &save.code, players, cards_of, save.seed)
         };
         let mut host = Host::new(link, options, log);
         for (i, saved) in save.remotes.iter().enumerate().take(n) {
