@@ -25,12 +25,15 @@ deps:
 
 # The game on the built-in sample set. Without a display it runs under a
 # virtual one (xvfb), so the command works on a headless machine too.
-# Built with --all-targets so it shares every artifact with `make test`
-# (dev-dependencies change some shared crates' features).
+# Built as `make test` builds the arena's tests (which build the binary
+# too), so the two share every artifact: dev-dependencies change some shared
+# crates' features.
 BTERM := $(CARGO_TARGET_DIR)/debug/bterm
+# The targets that need the arena (see `test`).
+ARENA_TESTS := --lib --bins --test arena --test framing --test screenshots --bench frame
 
 build:
-	cargo build --all-targets
+	cargo test --no-run $(ARENA_TESTS)
 
 run: deps build
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then $(BTERM) play $(ARGS); \
@@ -38,9 +41,13 @@ run: deps build
 	  xvfb-run -a -s "-screen 0 1280x720x24" $(BTERM) play $(ARGS); fi
 
 # Everything: the core without Bevy (and a check that Bevy stays out of it),
-# then the whole package with the arena.
+# then what needs the arena: the library's and binary's own tests with Bevy
+# (the core's unit tests again among them), the headless arena, framing and
+# the rendered tour, and the frame bench's quick pass. The other integration
+# tests ran in test-core and are not linked against Bevy a second time
+# (each such binary links the whole game: that was most of a cold build).
 test: deps test-core
-	cargo test --all-targets
+	cargo test $(ARENA_TESTS)
 
 test-core:
 	@n=$$(cargo tree --no-default-features -e normal --prefix none | grep -c '^bevy' || true); \

@@ -409,3 +409,66 @@ fn same_named_choices_are_told_apart() {
     assert!(q.prompt.lines[1].contains("no. 2"), "{:?}", q.prompt.lines);
     assert_eq!(m.parse_action(Seat::P1, "lead Patamon"), Ok(legal[0]));
 }
+
+/// A scenario may exempt a seat's deck from the deck rules, with a written
+/// reason (short Net Oceans for the Lifespan and running out); without the
+/// reason, for a seat not at the table, or in any game that is not a
+/// script, the deck rules hold.
+#[test]
+fn only_a_deck_exempt_with_a_reason_skips_the_deck_rules() {
+    let cards = CardSet::embedded();
+    let short = deck_of(&cards, &[(3, "Agumon"), (2, "Gabumon")]);
+    let full = filler_and(&cards, &[(2, "Agumon")]);
+    let mut setup = Setup::new(vec![short.clone(), full.clone()], 5);
+    // A normal game: the short deck is refused by the deck rules.
+    assert!(matches!(
+        Match::from_setup(&setup, &cards),
+        Err(SetupError::Deck {
+            seat: Seat::P1,
+            error: DeckError::Size(5)
+        })
+    ));
+    setup.exempt = vec![(Seat::P1, "  ".into())];
+    let e = Match::from_setup(&setup, &cards).unwrap_err();
+    assert!(matches!(e, SetupError::Exempt(Seat::P1, _)), "{e}");
+    assert!(e.to_string().contains("reason"), "{e}");
+    setup.exempt = vec![(Seat::new(2).unwrap(), "a short deck".into())];
+    assert!(matches!(
+        Match::from_setup(&setup, &cards),
+        Err(SetupError::Exempt(..))
+    ));
+    // Exempt from the deck rules, not from the card set.
+    setup.exempt = vec![(Seat::P1, "a short deck".into())];
+    let mut unknown = setup.clone();
+    unknown.decks[0].push("Dα-999".parse().unwrap());
+    assert!(matches!(
+        Match::from_setup(&unknown, &cards),
+        Err(SetupError::Deck {
+            error: DeckError::UnknownCard { line: 6, .. },
+            ..
+        })
+    ));
+    // With its reason the short deck plays, to an end, whatever is chosen.
+    for seed in 0..20 {
+        setup.seed = seed;
+        let mut m = Match::from_setup(&setup, &cards).unwrap();
+        let mut moves = 0;
+        while m.outcome().is_none() {
+            let seat = m.waiting_for().expect("someone is asked until the end");
+            let legal = m.legal_actions(seat);
+            let a = legal[(seed as usize + moves) % legal.len()];
+            m.apply(seat, a).unwrap();
+            moves += 1;
+            assert!(moves < 5_000, "seed {seed}: the game ends");
+        }
+    }
+    // The exemption travels with the setup (a replay of a scenario), and a
+    // setup without one is written as before.
+    let text = ron::to_string(&setup).unwrap();
+    assert!(text.contains("exempt"), "{text}");
+    assert!(
+        !ron::to_string(&Setup::new(vec![full.clone(), full], 1))
+            .unwrap()
+            .contains("exempt")
+    );
+}

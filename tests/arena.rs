@@ -2030,3 +2030,20 @@ fn a_deck_scanned_for_a_lan_table_is_brought_and_the_local_setup_keeps_its_decks
         DeckChoice::Shipped(0)
     );
 }
+
+/// The game's own binary (built with the webcam) asked to scan from a
+/// camera where there is none says so, with exit 1. (The core's binary,
+/// without the webcam, is tested in `tests/scan.rs`.)
+#[cfg(feature = "camera")]
+#[test]
+fn scan_from_a_camera_that_is_not_there_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bterm"))
+        .args(["scan", "--camera"])
+        .env("BTERM_DATA_DIR", dir.path())
+        .output()
+        .expect("bterm runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("camera"), "{err}");
+}

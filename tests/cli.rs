@@ -509,3 +509,44 @@ fn replay_list_shows_every_replay_and_why_one_fails() {
     assert_eq!(code, 1);
     assert!(err.contains("is not a folder"), "{err}");
 }
+
+/// `bterm script` plays a script of either game (the file names it) and
+/// says whether its expectations hold; a script that names no game, or
+/// whose expectation fails, exits 1 and says why.
+#[test]
+fn script_plays_either_game_and_checks_it() {
+    let (code, out, err) = bterm(&["script", "docs/scripts/terminal-read-bonus.ron"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("P1: attack power ×130% (read bonus)"), "{out}");
+    assert!(out.contains("expectations: all 2 hold"), "{out}");
+    let (code, out, err) = bterm(&["script", "docs/scripts/alpha-short-deck.ron", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ruleset"], "Alpha");
+    assert_eq!(v["outcome"]["Win"], "P2");
+    assert_eq!(v["failures"].as_array().map(Vec::len), Some(0));
+    // An Alpha script that names no game: `bterm alpha --script` plays it,
+    // `bterm script` asks for its game.
+    let (code, _, err) = bterm(&["alpha", "--script", "tests/alpha/action_ability_taps.ron"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = bterm(&["script", "tests/alpha/action_ability_taps.ron"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("does not name its game") && err.contains("ruleset:"),
+        "{err}"
+    );
+    // An expectation that does not hold.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wrong.ron");
+    std::fs::write(
+        &file,
+        r#"(ruleset: Terminal, teams: [["Agumon"], ["Gabumon"]], steps: [(P1, "a"), (P2, "b")], expect: [Points(P1, 100)])"#,
+    )
+    .unwrap();
+    let (code, _, err) = bterm(&["script", file.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("1 of 1 expectations fail") && err.contains("found 90 points"),
+        "{err}"
+    );
+}

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use bterm::ai::Strength;
+use bterm::ai::{Cpu, Strength};
 use bterm::cards::{CardNumber, CardSet};
 use bterm::net::Lan;
 use bterm::net::client::{CpuSeat, Ended, JoinError, JoinOptions, join};
@@ -16,7 +16,7 @@ use bterm::net::host::{Autosave, Host, HostOptions};
 use bterm::net::link::{ClientLink, FromHost, HostLink};
 use bterm::net::protocol::{Hello, PROTOCOL_VERSION, Role, ToClient, ToHost, decode, encode};
 use bterm::rules::alpha::{self, deck};
-use bterm::rules::{RulesetId, terminal};
+use bterm::rules::{Ruleset, RulesetId, terminal};
 use bterm::session::{People, Player, Table, Watch};
 
 fn number(s: &str) -> CardNumber {
@@ -673,7 +673,8 @@ fn a_terminal_client_never_sees_the_other_stance_before_the_clash() {
         "P1 may make an Alpha Strike: {:?}",
         start.legal_actions(Side::P1)
     );
-    let p2_sees = |m: &terminal::Match| serde_json::to_string(&m.lan_view(Some(Seat::P2))).unwrap();
+    let p2_sees =
+        |m: &terminal::Match| serde_json::to_string(&m.seat_view(Some(Seat::P2))).unwrap();
     let strike = |stance| {
         let mut m = start.clone();
         m.apply(Side::P1, Action::AlphaAttack(stance)).unwrap();
@@ -700,8 +701,8 @@ fn a_terminal_client_never_sees_the_other_stance_before_the_clash() {
     );
     // P1 itself sees its own stance, and the seed is nobody's.
     assert_ne!(
-        serde_json::to_string(&b.lan_view(Some(Seat::P1))).unwrap(),
-        serde_json::to_string(&c.lan_view(Some(Seat::P1))).unwrap()
+        serde_json::to_string(&b.seat_view(Some(Seat::P1))).unwrap(),
+        serde_json::to_string(&c.seat_view(Some(Seat::P1))).unwrap()
     );
 }
 
@@ -758,7 +759,7 @@ fn a_session_polled_once_a_frame_plays_the_game_to_the_same_end() {
                 Happened::Ask(a) => {
                     let view = session.view().unwrap();
                     let seat = session.seat().unwrap();
-                    let choice = alpha::Match::view_choice(view, seat, Strength::Normal)
+                    let choice = alpha::Match::choose_from_view(view, seat, Strength::Normal)
                         .filter(|c| a.answers.contains(c))
                         .unwrap_or(a.answers[0]);
                     waiting = Some((a.asked, choice));
@@ -1021,26 +1022,66 @@ fn a_client_refuses_a_view_that_does_not_hold_together() {
     }
 }
 
-/// A table given by its address is asked which game it plays.
+/// A table given by its address is asked which game it plays, without
+/// joining: the seats stay open, and a host of another protocol is named.
 #[test]
 fn a_table_says_which_game_it_plays_when_asked() {
     use bterm::net::client::ask_game;
-    let set = CardSet::embedded();
     let (t_addr, _, t_host) =
         host::<terminal::Match>(vec![Player::Remote, Player::Remote], vec![None, None], 1);
-    let (a_addr, _, a_host) =
-        host::<alpha::Match>(vec![Player::Remote, Player::Remote], vec![None, None], 1);
-    assert_eq!(ask_game(t_addr, &set).unwrap(), RulesetId::Terminal);
-    assert_eq!(ask_game(a_addr, &set).unwrap(), RulesetId::Alpha);
+    let (a_addr, _, a_host) = host::<alpha::Match>(
+        vec![Player::Remote, Player::Remote, Player::Remote],
+        vec![None, None, None],
+        1,
+    );
+    let t = ask_game(t_addr).unwrap();
+    assert_eq!((t.ruleset, t.seats, t.open), (RulesetId::Terminal, 2, 2));
+    assert_eq!(t.version, PROTOCOL_VERSION);
+    let a = ask_game(a_addr).unwrap();
+    assert_eq!((a.ruleset, a.seats, a.open), (RulesetId::Alpha, 3, 3));
+    // Asking took no seat: asked again, every seat is still open.
+    let again = ask_game(a_addr).unwrap();
+    assert_eq!(again.open, 3);
     // Nobody at this one.
     let nobody = {
         let s = std::net::UdpSocket::bind(loopback()).unwrap();
         s.local_addr().unwrap()
     };
-    assert!(matches!(
-        ask_game(nobody, &set),
-        Err(JoinError::NoAnswer(..))
-    ));
+    assert!(matches!(ask_game(nobody), Err(JoinError::NoAnswer(..))));
     // The hosts are left waiting for players: their threads end with the test.
     drop((t_host, a_host));
+}
+
+/// A host of protocol 1 knew no "which game" question: it refused it as a
+/// message that is not a hello, naming its version, and the asker says so.
+#[test]
+fn an_older_host_asked_its_game_is_named_as_older() {
+    use bterm::net::client::ask_game;
+    use bterm::net::link::Inbound;
+    let link = HostLink::bind(loopback()).unwrap();
+    let addr = link.addr();
+    let asker = std::thread::spawn(move || ask_game(addr));
+    let end = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < end {
+        match link.recv(Duration::from_millis(50)) {
+            Some(Inbound::Message(id, _)) => {
+                let refusal = serde_json::json!({"Refused": {
+                    "version": 1, "game": "Alpha", "why": "the first message must be a hello"
+                }});
+                link.send(id, serde_json::to_vec(&refusal).unwrap());
+                link.drop_client(id);
+                break;
+            }
+            _ => continue,
+        }
+    }
+    match asker.join().unwrap() {
+        Err(JoinError::Refused(why)) => {
+            assert!(
+                why.contains("protocol 1") && why.contains("same bterm version"),
+                "{why}"
+            );
+        }
+        other => panic!("an older host is named as such: {other:?}"),
+    }
 }

@@ -28,6 +28,13 @@ impl Cpu for Match {
         let view = self.view(seat);
         Some(choose(&view, strength))
     }
+
+    fn choose_from_view(view: &View, seat: Seat, strength: Strength) -> Option<Action> {
+        if view.is_spectator() || view.seat() != seat || view.state().waiting_for() != Some(seat) {
+            return None;
+        }
+        Some(choose(view, strength))
+    }
 }
 
 /// A CPU's choice from a view. The same view and strength give the same

@@ -62,4 +62,8 @@ pub trait Cpu: Ruleset {
     /// Chooses `seat`'s next action, or `None` when it has nothing to do.
     /// The same match and seat give the same choice on every machine.
     fn choose(&self, seat: Seat, strength: Strength) -> Option<Self::Action>;
+
+    /// A CPU client's choice for `seat` from what it may see (its view,
+    /// sent over the LAN), or `None` when it is not asked anything.
+    fn choose_from_view(view: &Self::View, seat: Seat, strength: Strength) -> Option<Self::Action>;
 }

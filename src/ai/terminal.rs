@@ -14,6 +14,12 @@ impl Cpu for Match {
     fn choose(&self, seat: Seat, strength: Strength) -> Option<Action> {
         choose(self, Side::of(seat)?, strength)
     }
+
+    /// A Terminal Battle's view is the match with the other side's hidden
+    /// cards masked, which is all the CPU looks at.
+    fn choose_from_view(view: &Match, seat: Seat, strength: Strength) -> Option<Action> {
+        view.choose(seat, strength)
+    }
 }
 
 /// Chooses `side`'s next action, or `None` when it has nothing to do.

@@ -347,11 +347,7 @@ fn file_name(path: &Path) -> String {
 
 /// The words of one replay's row: heading, players, result.
 fn row_text(e: &Entry, favourite: bool, cards: &CardSet) -> [String; 3] {
-    let ruleset = match e.ruleset {
-        Some(RulesetId::Terminal) => "Terminal Battle",
-        Some(RulesetId::Alpha) => "Card Game Alpha",
-        None => "not a replay",
-    };
+    let ruleset = e.ruleset.map_or("not a replay", RulesetId::name);
     let date = e.modified.map_or_else(
         || "unknown date".to_string(),
         crate::collection::time::format,

@@ -38,7 +38,7 @@ use crate::net::link::HostLink;
 use crate::net::protocol::{Asked, Role, SeatLine};
 use crate::net::{DEFAULT_PORT, Lan};
 use crate::replay::Replay;
-use crate::rules::{Reply, RulesetId, Seat, alpha, terminal};
+use crate::rules::{Reply, RulesetId, Seat, alpha, make_dispatch, terminal};
 use crate::session::{Player, Watch};
 
 /// How long the lobby waits with nothing changing (no press, no seat
@@ -116,11 +116,59 @@ impl<R: Lan> Remote<R> {
     }
 }
 
-/// A client session of either game.
-enum Link {
-    Terminal(Session<terminal::Match>),
-    Alpha(Session<alpha::Match>),
+/// A client session of the table's game: a `Session<R>` of its ruleset
+/// (the pump of that ruleset takes it; the others leave it).
+type Link = Box<dyn std::any::Any + Send>;
+
+/// A ruleset as the arena stages it at a LAN table: its presenter's game
+/// on screen (which follows the host's views and sends this seat's
+/// answers), and how this machine's player scans what it brings. Every
+/// registered ruleset needs one (the pumps are made from the registry).
+pub trait Staged: Lan {
+    /// The presenter's game: the Terminal Battle's duel, the Alpha's table.
+    type Game: Follows<Self> + Resource + Component<Mutability = bevy::ecs::component::Mutable>;
+    /// The screen the game is on.
+    const SCREEN: Screen;
+    /// Whether the game's start is told with [`DuelStarted`].
+    const ANNOUNCED: bool;
+    /// Opens the scanner for what this machine's player brings.
+    fn open_scanner(commands: &mut Commands, next: &mut NextState<Screen>);
+    /// What came back from the scanner, as the cards brought, or why not.
+    fn scanned(
+        roster: Option<&super::scan::Roster>,
+        deck: &Result<Vec<CardNumber>, String>,
+    ) -> Result<Vec<CardNumber>, String>;
 }
+
+/// Something to do with a staged ruleset chosen at run time.
+trait StagedVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Does the work with ruleset `R`.
+    fn visit<R: Staged>(self) -> Self::Output;
+}
+
+crate::rules::registered!(make_dispatch!(StagedVisitor;));
+
+/// One pump system per registered ruleset; only the one whose session
+/// the table holds acts.
+macro_rules! add_pumps {
+    ($($(#[$doc:meta])* $id:ident => $ty:ty),+ $(,)?) => {
+        fn add_pumps(app: &mut App) {
+            $(
+                app.add_systems(
+                    Update,
+                    pump::<$ty>
+                        .after(take_notes)
+                        .run_if(resource_exists::<LanTable>)
+                        .in_set(AppSystems::RecordInput),
+                );
+            )+
+        }
+    };
+}
+
+crate::rules::registered!(add_pumps!());
 
 /// The table's host, when this machine hosts: its thread, its lines, its
 /// announcement on the LAN.
@@ -241,7 +289,7 @@ impl Default for LanForm {
     fn default() -> Self {
         LanForm {
             line: 0,
-            game: RulesetId::Terminal,
+            game: RulesetId::ALL[0],
             seats: 2,
             others: [Player::Remote; 3],
             brings: Brings::House(0),
@@ -312,10 +360,7 @@ const OTHERS: [Player; 4] = [
 ];
 
 fn game_name(game: RulesetId) -> &'static str {
-    match game {
-        RulesetId::Terminal => "Terminal Battle",
-        RulesetId::Alpha => "Card Game Alpha",
-    }
+    game.name()
 }
 
 /// What this machine's player brings to a table.
@@ -331,10 +376,7 @@ pub enum Brings {
 
 /// A demo team or a shipped deck, by number.
 pub fn house(game: RulesetId, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
-    match game {
-        RulesetId::Terminal => terminal::Match::house_cards(Seat::P1, pick, cards),
-        RulesetId::Alpha => alpha::Match::house_cards(Seat::P1, pick, cards),
-    }
+    game.house_cards(Seat::P1, pick, cards)
 }
 
 /// The cards a player at this machine brings to a table of `game`, or
@@ -356,41 +398,14 @@ pub fn brought(
 
 /// What a player brings to a table of `game`, in a word.
 fn what(game: RulesetId) -> &'static str {
-    match game {
-        RulesetId::Terminal => "team",
-        RulesetId::Alpha => "deck",
-    }
-}
-
-/// A team's Digimon, by name.
-fn names(team: &[CardNumber], cards: &CardSet) -> String {
-    let names: Vec<&str> = team
-        .iter()
-        .filter_map(|n| cards.get(n))
-        .map(|c| c.name())
-        .collect();
-    names.join(", ")
+    game.facts().brings
 }
 
 /// The cards brought, in words.
 fn brought_text(game: RulesetId, brings: &Brings, cards: &CardSet) -> String {
-    match (brings, game) {
-        (Brings::House(pick), RulesetId::Terminal) => format!(
-            "team {}: {}",
-            pick + 1,
-            names(&house(game, *pick, cards), cards)
-        ),
-        (Brings::House(pick), RulesetId::Alpha) => {
-            let decks = alpha::deck::EMBEDDED;
-            let at = usize::try_from(pick % decks.len() as u64).unwrap_or(0);
-            format!("the {} deck", decks.get(at).map_or("?", |d| d.0))
-        }
-        (Brings::Scanned(g, team), RulesetId::Terminal) if *g == game => {
-            format!("your scanned team: {}", names(team, cards))
-        }
-        (Brings::Scanned(g, deck), RulesetId::Alpha) if *g == game => {
-            format!("your scanned deck ({} cards)", deck.len())
-        }
+    match brings {
+        Brings::House(pick) => game.house_label(*pick, cards),
+        Brings::Scanned(g, brought) if *g == game => game.brought_label(brought, cards),
         _ => format!("a {} you scan (C opens the scanner)", what(game)),
     }
 }
@@ -411,25 +426,18 @@ fn next_brings(game: RulesetId, brings: &Brings) -> Option<Brings> {
 
 /// How many teams or decks there are to choose from.
 fn picks(game: RulesetId) -> u64 {
-    match game {
-        // Demo teams are drawn by number: a few to choose from.
-        RulesetId::Terminal => 8,
-        RulesetId::Alpha => alpha::deck::EMBEDDED.len() as u64,
-    }
+    game.facts().house_picks
 }
 
 impl LanForm {
     /// The host screen's lines.
     pub fn host_lines(&self) -> Vec<HostLine> {
         let mut v = vec![HostLine::Game];
-        if self.game == RulesetId::Alpha {
+        let range = self.game.facts().seats;
+        if range.start() != range.end() {
             v.push(HostLine::Seats);
         }
-        let seats = if self.game == RulesetId::Alpha {
-            self.seats
-        } else {
-            2
-        };
+        let seats = self.seats.clamp(*range.start(), *range.end());
         v.extend((1..seats).map(HostLine::Other));
         v.extend([HostLine::Brings, HostLine::Open]);
         v
@@ -459,13 +467,17 @@ impl LanForm {
     pub fn change_host(&mut self, line: HostLine) -> Then {
         match line {
             HostLine::Game => {
-                self.game = match self.game {
-                    RulesetId::Terminal => RulesetId::Alpha,
-                    RulesetId::Alpha => RulesetId::Terminal,
-                };
+                self.game = self.game.next();
                 self.brings = Brings::House(0);
             }
-            HostLine::Seats => self.seats = if self.seats >= 4 { 2 } else { self.seats + 1 },
+            HostLine::Seats => {
+                let range = self.game.facts().seats;
+                self.seats = if self.seats >= *range.end() {
+                    *range.start()
+                } else {
+                    (self.seats + 1).max(*range.start())
+                };
+            }
             HostLine::Other(i) => {
                 let p = &mut self.others[i - 1];
                 let at = OTHERS.iter().position(|o| o == p).unwrap_or(0);
@@ -502,11 +514,7 @@ impl LanForm {
 
     /// The game of the table chosen.
     fn join_game(&self) -> Option<RulesetId> {
-        match self.chosen_table()?.game.as_str() {
-            "Terminal" => Some(RulesetId::Terminal),
-            "Alpha" => Some(RulesetId::Alpha),
-            _ => None,
-        }
+        RulesetId::from_key(&self.chosen_table()?.game)
     }
 
     fn join_text(&self, line: JoinLine, cards: &CardSet) -> String {
@@ -587,7 +595,7 @@ impl LanForm {
 
     /// Lists the tables given by address and asks those whose game is not
     /// known (yet, or since they did not answer) which game they play.
-    fn give(&mut self, tables: &[SocketAddr], cards: &CardSet) {
+    fn give(&mut self, tables: &[SocketAddr]) {
         for &addr in tables {
             if !self.given.iter().any(|g| g.addr == addr) {
                 self.given.push(Found {
@@ -597,22 +605,24 @@ impl LanForm {
                     seats: "?".to_string(),
                     version: crate::net::protocol::PROTOCOL_VERSION.to_string(),
                 });
-                self.ask(addr, cards);
+                self.ask(addr);
             } else if self.unreachable.iter().any(|(a, _)| *a == addr) {
-                self.ask(addr, cards);
+                self.ask(addr);
             }
         }
         self.merge_given();
     }
 
     /// Asks the table at `addr` its game, on a thread.
-    fn ask(&mut self, addr: SocketAddr, cards: &CardSet) {
+    fn ask(&mut self, addr: SocketAddr) {
         self.unreachable.retain(|(a, _)| *a != addr);
         let asking = self.asking.get_or_insert_with(|| Mutex::new(channel()));
         let Ok(pair) = asking.get_mut() else { return };
-        let (tx, cards) = (pair.0.clone(), cards.clone());
+        let tx = pair.0.clone();
         std::thread::spawn(move || {
-            let game = crate::net::client::ask_game(addr, &cards).map_err(|e| e.to_string());
+            let game = crate::net::client::ask_game(addr)
+                .map(|t| t.ruleset)
+                .map_err(|e| e.to_string());
             let _ = tx.send((addr, game));
         });
     }
@@ -735,11 +745,8 @@ pub fn open_table(
 ) -> Result<LanTable, String> {
     // What this machine's player brings, before anything is opened.
     let mine = brought(form.game, &form.brings, cards)?;
-    let seats = if form.game == RulesetId::Alpha {
-        form.seats
-    } else {
-        2
-    };
+    let range = form.game.facts().seats;
+    let seats = form.seats.clamp(*range.start(), *range.end());
     let seed = crate::net::random_u64();
     let code = format!("{:04}", crate::net::random_u64() % 10_000);
     let mut players = vec![Player::Remote];
@@ -748,10 +755,7 @@ pub fn open_table(
         let seat = Seat::new(i)?;
         match players[i] {
             Player::Remote => None,
-            _ => Some(match form.game {
-                RulesetId::Terminal => terminal::Match::house_cards(seat, seed, cards),
-                RulesetId::Alpha => alpha::Match::house_cards(seat, seed, cards),
-            }),
+            _ => Some(form.game.house_cards(seat, seed, cards)),
         }
     };
     let host_cards: Vec<Option<Vec<CardNumber>>> = (0..seats).map(house).collect();
@@ -775,9 +779,20 @@ pub fn open_table(
     let game = form.game;
     std::thread::Builder::new()
         .name("lan host".into())
-        .spawn(move || match game {
-            RulesetId::Terminal => run_host::<terminal::Match>(link, options, &set, tx),
-            RulesetId::Alpha => run_host::<alpha::Match>(link, options, &set, tx),
+        .spawn(move || {
+            struct RunHost(
+                HostLink,
+                HostOptions,
+                CardSet,
+                std::sync::mpsc::Sender<String>,
+            );
+            impl crate::net::LanVisitor for RunHost {
+                type Output = ();
+                fn visit<R: Lan>(self) {
+                    run_host::<R>(self.0, self.1, &self.2, self.3);
+                }
+            }
+            crate::net::dispatch(game, RunHost(link, options, set, tx));
         })
         .map_err(|e| format!("cannot start the table's host: {e}"))?;
     let mut notes = VecDeque::new();
@@ -840,10 +855,14 @@ fn run_host<R: Lan>(
 impl LanTable {
     /// A table being joined with `options` (`addr`: where it is, as shown).
     pub fn joining(game: RulesetId, options: &JoinOptions, addr: SocketAddr) -> LanTable {
-        let link = match game {
-            RulesetId::Terminal => Link::Terminal(Session::start(options)),
-            RulesetId::Alpha => Link::Alpha(Session::start(options)),
-        };
+        struct Start<'a>(&'a JoinOptions);
+        impl StagedVisitor for Start<'_> {
+            type Output = Link;
+            fn visit<R: Staged>(self) -> Link {
+                Box::new(Session::<R>::start(self.0))
+            }
+        }
+        let link = dispatch(game, Start(options));
         LanTable {
             game,
             table: addr.to_string(),
@@ -869,6 +888,7 @@ impl LanTable {
 struct LanStatus;
 
 pub(super) fn plugin(app: &mut App) {
+    add_pumps(app);
     app.init_resource::<LanForm>()
         .add_systems(OnEnter(Screen::LanHost), enter_host)
         .add_systems(OnEnter(Screen::LanJoin), enter_join)
@@ -898,7 +918,8 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            pump.run_if(resource_exists::<LanTable>)
+            take_notes
+                .run_if(resource_exists::<LanTable>)
                 .in_set(AppSystems::RecordInput),
         )
         .add_systems(
@@ -943,13 +964,14 @@ fn scan_for(commands: &mut Commands, next: &mut NextState<Screen>, game: Ruleset
         back,
         deck: Err("the deck screen was left before the deck was done".to_string()),
     });
-    match game {
-        RulesetId::Terminal => next.set(Screen::Scan),
-        RulesetId::Alpha => {
-            commands.insert_resource(super::lobby::DeckSeat(0));
-            next.set(Screen::AlphaDeck);
+    struct Open<'a, 'w, 's>(&'a mut Commands<'w, 's>, &'a mut NextState<Screen>);
+    impl StagedVisitor for Open<'_, '_, '_> {
+        type Output = ();
+        fn visit<R: Staged>(self) {
+            R::open_scanner(self.0, self.1);
         }
     }
+    dispatch(game, Open(commands, next));
 }
 
 /// Back from the scanner: what was scanned is brought (a team of cards of
@@ -960,24 +982,19 @@ fn take_scan(
     roster: Option<&super::scan::Roster>,
     deck: &Result<Vec<CardNumber>, String>,
 ) {
-    match game {
-        RulesetId::Terminal => {
-            let team = roster.map_or(&[][..], |r| r.teams[0].cards.as_slice());
-            if team.is_empty() {
-                form.problem = Some("no card was scanned: scan your team, then A (ready)".into());
-            } else if let Some((c, _)) = team.iter().find(|(_, in_set)| !*in_set) {
-                form.problem = Some(format!(
-                    "{} is not a card of the set (a custom or wild card): it cannot go to a LAN table",
-                    c.name()
-                ));
-            } else {
-                form.brings = Brings::Scanned(game, team.iter().map(|(c, _)| c.number()).collect());
-            }
+    struct Take<'a>(
+        Option<&'a super::scan::Roster>,
+        &'a Result<Vec<CardNumber>, String>,
+    );
+    impl StagedVisitor for Take<'_> {
+        type Output = Result<Vec<CardNumber>, String>;
+        fn visit<R: Staged>(self) -> Self::Output {
+            R::scanned(self.0, self.1)
         }
-        RulesetId::Alpha => match deck {
-            Ok(d) => form.brings = Brings::Scanned(game, d.clone()),
-            Err(e) => form.problem = Some(format!("no deck brought: {e}")),
-        },
+    }
+    match dispatch(game, Take(roster, deck)) {
+        Ok(cards) => form.brings = Brings::Scanned(game, cards),
+        Err(why) => form.problem = Some(why),
     }
 }
 
@@ -1018,9 +1035,9 @@ fn enter_join(
     mut commands: Commands,
     mut form: ResMut<LanForm>,
     scanner: FromScanner,
-    (settings, cards): (Res<Settings>, Res<Cards>),
+    settings: Res<Settings>,
 ) {
-    form.give(&settings.lan_tables, &cards.0);
+    form.give(&settings.lan_tables);
     let game = form.join_game();
     if !scanner.take(&mut commands, &mut form, game) {
         form.line = 0;
@@ -1152,7 +1169,7 @@ fn join_screen(
             // A table given by address that did not answer is asked again.
             JoinLine::Table if form.unreachable_chosen().is_some() => {
                 if let Some(addr) = form.chosen_table().map(|t| t.addr) {
-                    form.ask(addr, &cards.0);
+                    form.ask(addr);
                 }
             }
             JoinLine::Table if !form.found.is_empty() => {
@@ -1319,23 +1336,10 @@ fn draw_lobby(lan: Option<Res<LanTable>>, mut q: LineTexts) {
 /// Reads the session: the lobby's seats, the game's views, events and
 /// questions (into the duel or the table), the end; and sends the answer
 /// the buttons gave.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a system: each argument is a resource or query it needs"
-)]
-fn pump(
-    mut commands: Commands,
-    cards: Res<Cards>,
-    time: Res<Time>,
-    mut lan: ResMut<LanTable>,
-    mut duel: Option<ResMut<Duel>>,
-    mut table: Option<ResMut<TableGame>>,
-    screen: Res<State<Screen>>,
-    mut next: ResMut<NextState<Screen>>,
-    mut started: MessageWriter<DuelStarted>,
-) {
+/// The host's lines, and how long a problem has been shown (before the
+/// game's pump).
+fn take_notes(time: Res<Time>, mut lan: ResMut<LanTable>) {
     let lan = &mut *lan;
-    // The host's lines.
     let mut lines = Vec::new();
     if let Some(h) = &lan.hosting
         && let Ok(h) = h.lock()
@@ -1348,44 +1352,48 @@ fn pump(
     if let Some((_, shown)) = &mut lan.problem {
         *shown += time.delta_secs();
     }
+}
+
+/// The table's session, one frame, when it is of ruleset `R`: what the
+/// host said goes to the game on screen (started when the host's first
+/// view comes), and this seat's answer goes out.
+fn pump<R: Staged>(
+    mut commands: Commands,
+    cards: Res<Cards>,
+    mut lan: ResMut<LanTable>,
+    mut game: Option<ResMut<R::Game>>,
+    screen: Res<State<Screen>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut started: MessageWriter<DuelStarted>,
+) {
+    let lan = &mut *lan;
     let Some(mut link) = lan.link.get_mut().ok().and_then(Option::take) else {
         return;
     };
-    let in_game = matches!(
-        screen.get(),
-        Screen::Battle | Screen::Table | Screen::Result
-    );
-    match &mut link {
-        Link::Terminal(session) => {
-            // Only this table's battle (one left from an earlier table is
-            // not followed).
-            let duel = duel
-                .as_deref_mut()
-                .filter(|d| d.remote.is_some() && lan.started);
-            let fresh = pump_game(session, &cards.0, lan, duel);
-            if let Some(d) = fresh {
-                commands.insert_resource(d);
+    if let Some(session) = link.downcast_mut::<Session<R>>() {
+        let in_game = matches!(
+            screen.get(),
+            Screen::Battle | Screen::Table | Screen::Result
+        );
+        // Only this table's game (one left from an earlier table is not
+        // followed).
+        let on_screen = game
+            .as_deref_mut()
+            .filter(|g| lan.started && g.has_remote());
+        if let Some(g) = pump_game(session, &cards.0, lan, on_screen) {
+            commands.insert_resource(g);
+            if R::ANNOUNCED {
                 started.write(DuelStarted);
-                next.set(Screen::Battle);
             }
+            next.set(R::SCREEN);
         }
-        Link::Alpha(session) => {
-            let game = table
-                .as_deref_mut()
-                .filter(|t| t.remote.is_some() && lan.started);
-            let fresh = pump_game(session, &cards.0, lan, game);
-            if let Some(t) = fresh {
-                commands.insert_resource(t);
-                next.set(Screen::Table);
-            }
+        // A table that failed before its game: the lobby says why.
+        if lan.problem.is_some() && !in_game && *screen.get() != Screen::LanLobby {
+            next.set(Screen::LanLobby);
         }
     }
     if let Ok(slot) = lan.link.get_mut() {
         *slot = Some(link);
-    }
-    // A table that failed before its game: the lobby says why.
-    if lan.problem.is_some() && !in_game && *screen.get() != Screen::LanLobby {
-        next.set(Screen::LanLobby);
     }
 }
 
@@ -1445,6 +1453,8 @@ pub trait Follows<R: Lan>: Sized {
     fn news(&mut self, view: &R::View, events: Vec<R::Event>, cards: &CardSet);
     /// The game's end: its replay, checked by the session.
     fn ended(&mut self, replay: Replay<R>);
+    /// Whether it follows a LAN table (it has a remote seat).
+    fn has_remote(&self) -> bool;
 }
 
 impl Follows<terminal::Match> for Duel {
@@ -1454,6 +1464,10 @@ impl Follows<terminal::Match> for Duel {
 
     fn remote(&mut self) -> Option<&mut Remote<terminal::Match>> {
         self.remote.as_mut()
+    }
+
+    fn has_remote(&self) -> bool {
+        self.remote.is_some()
     }
 
     fn news(&mut self, view: &terminal::Match, events: Vec<terminal::Event>, _: &CardSet) {
@@ -1477,12 +1491,65 @@ impl Follows<alpha::Match> for TableGame {
         self.remote.as_mut()
     }
 
+    fn has_remote(&self) -> bool {
+        self.remote.is_some()
+    }
+
     fn news(&mut self, view: &alpha::View, events: Vec<alpha::Event>, cards: &CardSet) {
         self.follow(view, &events, cards);
     }
 
     fn ended(&mut self, replay: Replay<alpha::Match>) {
         self.lan_ended(replay);
+    }
+}
+
+/// The Terminal Battle at a LAN table: the duel, its team scanned at the
+/// scan screen.
+impl Staged for terminal::Match {
+    type Game = Duel;
+    const SCREEN: Screen = Screen::Battle;
+    const ANNOUNCED: bool = true;
+
+    fn open_scanner(_: &mut Commands, next: &mut NextState<Screen>) {
+        next.set(Screen::Scan);
+    }
+
+    fn scanned(
+        roster: Option<&super::scan::Roster>,
+        _: &Result<Vec<CardNumber>, String>,
+    ) -> Result<Vec<CardNumber>, String> {
+        let team = roster.map_or(&[][..], |r| r.teams[0].cards.as_slice());
+        if team.is_empty() {
+            return Err("no card was scanned: scan your team, then A (ready)".into());
+        }
+        if let Some((c, _)) = team.iter().find(|(_, in_set)| !*in_set) {
+            return Err(format!(
+                "{} is not a card of the set (a custom or wild card): it cannot go to a LAN table",
+                c.name()
+            ));
+        }
+        Ok(team.iter().map(|(c, _)| c.number()).collect())
+    }
+}
+
+/// The Card Game Alpha at a LAN table: the table, its deck built at the
+/// deck screen (P1's).
+impl Staged for alpha::Match {
+    type Game = TableGame;
+    const SCREEN: Screen = Screen::Table;
+    const ANNOUNCED: bool = false;
+
+    fn open_scanner(commands: &mut Commands, next: &mut NextState<Screen>) {
+        commands.insert_resource(super::lobby::DeckSeat(0));
+        next.set(Screen::AlphaDeck);
+    }
+
+    fn scanned(
+        _: Option<&super::scan::Roster>,
+        deck: &Result<Vec<CardNumber>, String>,
+    ) -> Result<Vec<CardNumber>, String> {
+        deck.clone().map_err(|e| format!("no deck brought: {e}"))
     }
 }
 

@@ -312,6 +312,11 @@ pub fn add_physics(app: &mut App) {
 pub struct Arena;
 
 impl crate::session::Window for Arena {
+    fn clips(&self) -> &'static [crate::rules::RulesetId] {
+        // The replay viewer stages the Terminal Battle.
+        &[<Match as crate::rules::Ruleset>::ID]
+    }
+
     fn play(&self, options: GameOptions) -> Result<(), LaunchError> {
         let settings = Settings::from_options(&options);
         let script = capture::Script::from(&options);

@@ -9,7 +9,6 @@ use clap::{Args, Subcommand};
 use super::battle::{Keyboard, finish, keyboard_lines, save_is_free};
 use super::{CliError, escape_lines, load_set};
 use crate::cards::{CardNumber, CardSet};
-use crate::rules::alpha::script::Script;
 use crate::rules::alpha::{DeckFile, Match, Setup, deck};
 use crate::rules::{Question, Reply, Ruleset, Seat};
 use crate::session::{People, Player, Table, drive};
@@ -191,7 +190,7 @@ pub(super) fn deck_command(c: DeckCommand) -> Result<(), CliError> {
 pub(super) fn alpha(args: AlphaArgs) -> Result<(), CliError> {
     let set = load_set(args.cards.as_deref())?;
     if let Some(script) = &args.script {
-        return run_script(script, args.json, &set);
+        return super::script::run_file(script, args.json, &set, Some(Match::ID));
     }
     if !(2..=4).contains(&args.decks.len()) {
         return Err(CliError::usage(format!(
@@ -241,6 +240,22 @@ pub(super) struct Terminal<'a> {
     pub(super) last: Option<Seat>,
 }
 
+/// The Card Game Alpha at the terminal: a shipped deck's name or a deck
+/// file; the host's player sees the table before each answer.
+impl super::TextGame for Match {
+    type Front<'a> = Terminal<'a>;
+    fn read_cards(arg: &str, set: &CardSet) -> Result<Vec<CardNumber>, CliError> {
+        load_deck(arg, set).map(|(_, d)| d)
+    }
+    fn front(keys: Keyboard<'_>) -> Terminal<'_> {
+        Terminal {
+            keys,
+            curtain: false,
+            last: None,
+        }
+    }
+}
+
 impl People<Match> for Terminal<'_> {
     type Error = CliError;
 
@@ -277,125 +292,5 @@ impl People<Match> for Terminal<'_> {
                 escape_lines(&Match::describe(e, self.keys.cards))
             );
         }
-    }
-}
-
-fn run_script(path: &Path, json: bool, set: &CardSet) -> Result<(), CliError> {
-    let shown = escape_lines(&path.display().to_string());
-    let script: Script = read_ron_file(
-        path,
-        "an Alpha script",
-        "docs/alpha-rules.md, \"Scripted games\", shows the format",
-    )?;
-    let played = script
-        .run(set)
-        .map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;
-    let set = script
-        .card_set(set)
-        .map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;
-    let set = set.as_ref();
-    let mut out = std::io::stdout().lock();
-    if json {
-        let value = serde_json::json!({
-            "events": played.events.iter().map(|(step, e)| serde_json::json!({
-                "step": step,
-                "text": Match::describe(e, set),
-                "event": e,
-            })).collect::<Vec<_>>(),
-            "outcome": played.game.outcome(),
-            "turn": played.game.turn(),
-            "waiting_for": played.game.waiting_for(),
-            "seats": played.game.zones(),
-            "refused": played.refused.as_ref().map(|r| serde_json::json!({
-                "step": r.index, "seat": r.seat, "text": r.text, "reason": r.reason,
-            })),
-        });
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        );
-    } else {
-        for (step, e) in &played.events {
-            let _ = writeln!(
-                out,
-                "[{step:>3}] {}",
-                escape_lines(&Match::describe(e, set))
-            );
-        }
-        let _ = writeln!(out, "--- final state (turn {}) ---", played.game.turn());
-        for z in played.game.zones() {
-            let _ = writeln!(
-                out,
-                "{}: {} points{} · target {}",
-                z.seat,
-                z.points,
-                if z.alive { "" } else { " · OUT" },
-                z.target
-            );
-            let _ = writeln!(out, "  hand: {}", escape_lines(&z.hand.join(", ")));
-            let _ = writeln!(
-                out,
-                "  Net Ocean ({}): {}",
-                z.net_ocean.len(),
-                escape_lines(&z.net_ocean.join(", "))
-            );
-            let _ = writeln!(
-                out,
-                "  Dark Area: {}",
-                escape_lines(&z.dark_area.join(", "))
-            );
-            let _ = writeln!(out, "  removed: {}", escape_lines(&z.removed.join(", ")));
-            for d in &z.digimon {
-                let _ = writeln!(
-                    out,
-                    "  Digimon: {}{}{}{}",
-                    escape_lines(&d.card),
-                    if d.face_down { " (face down)" } else { "" },
-                    if d.tapped { " (tapped)" } else { "" },
-                    if d.stack.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ← {}", escape_lines(&d.stack.join(" ← ")))
-                    }
-                );
-            }
-            for o in &z.options {
-                let _ = writeln!(
-                    out,
-                    "  Option: {}{}{}",
-                    escape_lines(&o.card),
-                    if o.face_down { " (face down)" } else { "" },
-                    if o.tapped { " (tapped)" } else { "" }
-                );
-            }
-        }
-        if let Some(o) = played.game.outcome() {
-            let _ = writeln!(out, "outcome: {o:?}");
-        } else if let Some(s) = played.game.waiting_for() {
-            let _ = writeln!(out, "waiting for {s}");
-        }
-    }
-    if !script.expect.is_empty() {
-        let bad = played.check(&script.expect, set);
-        if bad.is_empty() {
-            if !json {
-                let _ = writeln!(out, "expectations: all {} hold", script.expect.len());
-            }
-            return Ok(());
-        }
-        return Err(CliError::failed(format!(
-            "error: {shown}: {} of {} expectations fail:\n  {}",
-            bad.len(),
-            script.expect.len(),
-            escape_lines(&bad.join("\n  "))
-        )));
-    }
-    match played.refused {
-        Some(r) => Err(CliError::failed(format!(
-            "error: {shown}: {}",
-            escape_lines(&r.to_string())
-        ))),
-        None => Ok(()),
     }
 }

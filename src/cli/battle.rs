@@ -322,6 +322,18 @@ pub(super) struct Keyboard<'a> {
     pub(super) out: std::io::Stdout,
 }
 
+/// The Terminal Battle at the terminal: a team of card numbers or names,
+/// the host's player on the keys.
+impl super::TextGame for Match {
+    type Front<'a> = Keyboard<'a>;
+    fn read_cards(arg: &str, set: &CardSet) -> Result<Vec<CardNumber>, CliError> {
+        parse_team(arg, set).map_err(|e| CliError::usage(e.to_string()))
+    }
+    fn front(keys: Keyboard<'_>) -> Keyboard<'_> {
+        keys
+    }
+}
+
 impl<R: Ruleset> People<R> for Keyboard<'_> {
     type Error = CliError;
 
@@ -443,10 +455,14 @@ pub(super) fn replay(args: ReplayArgs, window: Option<&dyn Window>) -> Result<()
         (text, ruleset)
     };
     if let Some(out) = &args.clip {
-        if ruleset != RulesetId::Terminal {
-            return Err(CliError::failed(
-                "error: clips are made of Terminal Battles (the arena stages those); a Card Game Alpha game has its text log: --headless",
-            ));
+        if let Some(w) = window
+            && !w.clips().contains(&ruleset)
+        {
+            let made: Vec<&str> = w.clips().iter().map(|id| id.name()).collect();
+            return Err(CliError::failed(format!(
+                "error: clips are made of {} games (the arena stages those); a {ruleset} game has its text log: --headless",
+                made.join(", ")
+            )));
         }
         dispatch(
             ruleset,
@@ -707,11 +723,7 @@ fn list_replays(args: &ListArgs) -> Result<(), CliError> {
                 .display()
                 .to_string(),
         );
-        let ruleset = match e.ruleset {
-            Some(RulesetId::Terminal) => "Terminal Battle",
-            Some(RulesetId::Alpha) => "Card Game Alpha",
-            None => "?",
-        };
+        let ruleset = e.ruleset.map_or("?", RulesetId::name);
         let _ = writeln!(out, "{file}  {}  {ruleset}", date(e));
         if !e.seats.is_empty() {
             let seats: Vec<String> = e
@@ -809,10 +821,7 @@ impl RulesetVisitor for ShareReplay<'_> {
             None => "not finished".to_string(),
         };
         let words = BattleCardText {
-            title: match R::ID {
-                RulesetId::Terminal => "Terminal Battle".to_string(),
-                RulesetId::Alpha => format!("Card Game Alpha, {} seats", m.seats()),
-            },
+            title: m.title(),
             seats,
             result,
             footer: format!(

@@ -8,11 +8,10 @@ use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
-use super::alpha::{Terminal, load_deck};
-use super::battle::{Keyboard, keyboard_lines, parse_team, save_is_free};
-use super::{CliError, escape_lines, load_set};
+use super::battle::{Keyboard, keyboard_lines, save_is_free};
+use super::{CliError, TextGame, TextVisitor, dispatch, escape_lines, load_set};
 use crate::ai::Strength;
 use crate::cards::{CardNumber, CardSet};
 use crate::net::client::{Ended, JoinError, JoinOptions, Seatside, join};
@@ -21,24 +20,15 @@ use crate::net::link::HostLink;
 use crate::net::protocol::{Asked, Role, SeatLine};
 use crate::net::{DEFAULT_PORT, Lan, discover};
 use crate::replay::Replay;
-use crate::rules::{Reply, RulesetId, Seat, alpha, terminal};
+use crate::rules::{Reply, Ruleset, RulesetId, Seat};
 use crate::session::{People, Player};
-
-/// The games a table can play.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Game {
-    /// The arcade Terminal Battle (2 seats).
-    Terminal,
-    /// The Card Game Alpha (2 to 4 seats).
-    Alpha,
-}
 
 /// `bterm host`.
 #[derive(Debug, Args)]
 pub struct HostArgs {
-    /// The game: terminal or alpha.
-    #[arg(required_unless_present = "resume")]
-    pub game: Option<Game>,
+    /// The game (`bterm host --help` lists them).
+    #[arg(required_unless_present = "resume", value_parser = super::game_parser())]
+    pub game: Option<RulesetId>,
     /// Your team (terminal: card numbers or names, comma-separated) or deck
     /// (alpha: a shipped deck's name or a deck file): you play P1 here.
     /// Leave it out to host only (every seat from the LAN or --cpu).
@@ -105,8 +95,8 @@ pub struct JoinArgs {
     pub name: Option<String>,
     /// The game, when the table is given by address (found by asking
     /// the table if left out).
-    #[arg(long)]
-    pub game: Option<Game>,
+    #[arg(long, value_parser = super::game_parser())]
+    pub game: Option<RulesetId>,
     /// How long to listen for tables when no address is given.
     #[arg(long, default_value_t = 2, value_name = "SECONDS")]
     pub listen: u64,
@@ -123,16 +113,20 @@ fn say(line: &str) {
 }
 
 /// A seat's cards, read for the game.
-fn read_cards(game: Game, arg: &str, set: &CardSet) -> Result<Vec<CardNumber>, CliError> {
-    match game {
-        Game::Terminal => parse_team(arg, set).map_err(|e| CliError::usage(e.to_string())),
-        Game::Alpha => load_deck(arg, set).map(|(_, d)| d),
+fn read_cards(game: RulesetId, arg: &str, set: &CardSet) -> Result<Vec<CardNumber>, CliError> {
+    struct Read<'a>(&'a str, &'a CardSet);
+    impl TextVisitor for Read<'_> {
+        type Output = Result<Vec<CardNumber>, CliError>;
+        fn visit<R: TextGame>(self) -> Self::Output {
+            R::read_cards(self.0, self.1)
+        }
     }
+    dispatch(game, Read(arg, set))
 }
 
 /// `P2=hard:courage` → seat, strength, cards.
 fn parse_cpu(
-    game: Game,
+    game: RulesetId,
     text: &str,
     set: &CardSet,
 ) -> Result<(Seat, Strength, Option<Vec<CardNumber>>), CliError> {
@@ -155,11 +149,8 @@ fn parse_cpu(
 
 /// Cards for a CPU seat that brought none: a shipped deck, or a team picked
 /// by the seed.
-fn default_cards(game: Game, seat: Seat, seed: u64, set: &CardSet) -> Vec<CardNumber> {
-    match game {
-        Game::Alpha => alpha::Match::house_cards(seat, seed, set),
-        Game::Terminal => terminal::Match::house_cards(seat, seed, set),
-    }
+fn default_cards<R: Ruleset>(seat: Seat, seed: u64, set: &CardSet) -> Vec<CardNumber> {
+    R::house_cards(seat, seed, set)
 }
 
 pub(super) fn host(args: HostArgs) -> Result<(), CliError> {
@@ -182,31 +173,29 @@ pub(super) fn host(args: HostArgs) -> Result<(), CliError> {
         (Some(path), _) => {
             let save = Autosave::load(path)
                 .map_err(|e| CliError::failed(format!("error: {}", escape_lines(&e))))?;
-            match save.game {
-                RulesetId::Terminal => Game::Terminal,
-                RulesetId::Alpha => Game::Alpha,
-            }
+            save.game
         }
         (None, Some(g)) => g,
-        (None, None) => return Err(CliError::usage("error: name the game: terminal or alpha")),
+        (None, None) => {
+            return Err(CliError::usage(format!(
+                "error: name the game: {}",
+                RulesetId::keys()
+            )));
+        }
     };
-    match game {
-        Game::Terminal => host_game::<terminal::Match, _>(args, game, &set, keys),
-        Game::Alpha => {
-            // The host's player sees the table before each answer.
-            let front = Terminal {
-                keys,
-                curtain: false,
-                last: None,
-            };
-            host_game::<alpha::Match, _>(args, game, &set, front)
+    struct HostIt<'a>(HostArgs, &'a CardSet, Keyboard<'a>);
+    impl TextVisitor for HostIt<'_> {
+        type Output = Result<(), CliError>;
+        fn visit<R: TextGame>(self) -> Self::Output {
+            let HostIt(args, set, keys) = self;
+            host_game::<R, _>(args, set, R::front(keys))
         }
     }
+    dispatch(game, HostIt(args, &set, keys))
 }
 
-fn host_game<R: Lan, F: People<R, Error = CliError>>(
+fn host_game<R: Lan + TextGame, F: People<R, Error = CliError>>(
     args: HostArgs,
-    game: Game,
     set: &CardSet,
     mut front: F,
 ) -> Result<(), CliError> {
@@ -228,10 +217,10 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
     let mut cards: Vec<Option<Vec<CardNumber>>> = vec![None; n];
     if let Some(c) = &args.cards {
         players[0] = Player::Person;
-        cards[0] = Some(read_cards(game, c, set)?);
+        cards[0] = Some(R::read_cards(c, set)?);
     }
     for text in &args.cpus {
-        let (seat, strength, brought) = parse_cpu(game, text, set)?;
+        let (seat, strength, brought) = parse_cpu(R::ID, text, set)?;
         if seat.index() >= n {
             return Err(CliError::usage(format!(
                 "--cpu {}: the table has {n} seats",
@@ -245,7 +234,7 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
             )));
         }
         players[seat.index()] = Player::Cpu(strength);
-        cards[seat.index()] = Some(brought.unwrap_or_else(|| default_cards(game, seat, seed, set)));
+        cards[seat.index()] = Some(brought.unwrap_or_else(|| default_cards::<R>(seat, seed, set)));
     }
     let code = args
         .code
@@ -259,8 +248,8 @@ fn host_game<R: Lan, F: People<R, Error = CliError>>(
     let port = link.addr().port();
     let _announcement = announce::<R>(&args, &table_name, n, port);
     say(&format!(
-        "Table \"{table_name}\" open on UDP port {port} · {:?} · {n} seats · JOIN CODE {code}",
-        R::ID
+        "Table \"{table_name}\" open on UDP port {port} · {} · {n} seats · JOIN CODE {code}",
+        R::NAME
     ));
     for s in Seat::all(n) {
         say(&format!(
@@ -354,9 +343,9 @@ fn resume<R: Lan, F: People<R, Error = CliError>>(
     .map_err(|e| CliError::failed(format!("error: {e}")))?;
     host.set_seconds(args.timer);
     say(&format!(
-        "Table \"{}\" open again on UDP port {port} · {:?} · {n} seats · JOIN CODE {} · {} actions played",
+        "Table \"{}\" open again on UDP port {port} · {} · {n} seats · JOIN CODE {} · {} actions played",
         save.table,
-        R::ID,
+        R::NAME,
         save.code,
         table.actions().len()
     ));
@@ -481,7 +470,9 @@ pub(super) fn join_command(mut args: JoinArgs) -> Result<(), CliError> {
         && let Some(a) = &args.address
         && a.parse::<IpAddr>().is_err()
         && a.parse::<SocketAddr>().is_err()
-        && (read_cards(Game::Alpha, a, &set).is_ok() || read_cards(Game::Terminal, a, &set).is_ok())
+        && RulesetId::ALL
+            .iter()
+            .any(|&g| read_cards(g, a, &set).is_ok())
     {
         args.cards = args.address.take();
     }
@@ -508,11 +499,7 @@ pub(super) fn join_command(mut args: JoinArgs) -> Result<(), CliError> {
                         "Found \"{}\" at {} ({} · {} seats)",
                         one.name, one.addr, one.game, one.seats
                     ));
-                    let game = match one.game.as_str() {
-                        "Alpha" => Some(Game::Alpha),
-                        "Terminal" => Some(Game::Terminal),
-                        _ => args.game,
-                    };
+                    let game = RulesetId::from_key(&one.game).or(args.game);
                     (one.addr, game)
                 }
                 many => {
@@ -536,38 +523,62 @@ pub(super) fn join_command(mut args: JoinArgs) -> Result<(), CliError> {
     if game.is_none()
         && let Some(c) = &args.cards
     {
-        let deck = read_cards(Game::Alpha, c, &set);
-        let team = read_cards(Game::Terminal, c, &set);
-        game = match (&deck, &team) {
-            (Ok(_), Err(_)) => Some(Game::Alpha),
-            (Err(_), Ok(_)) => Some(Game::Terminal),
-            (Err(d), Err(t)) => {
+        let reads: Vec<(RulesetId, Result<Vec<CardNumber>, CliError>)> = RulesetId::ALL
+            .iter()
+            .map(|&g| (g, read_cards(g, c, &set)))
+            .collect();
+        let fits: Vec<RulesetId> = reads
+            .iter()
+            .filter(|(_, r)| r.is_ok())
+            .map(|(g, _)| *g)
+            .collect();
+        match fits.as_slice() {
+            [one] => game = Some(*one),
+            [] => {
+                let why: Vec<String> = reads
+                    .iter()
+                    .filter_map(|(g, r)| {
+                        let e = r.as_ref().err()?;
+                        Some(format!(
+                            "  as a {} ({}): {}",
+                            g.facts().brings,
+                            g.name(),
+                            e.message.trim_start_matches("error: ")
+                        ))
+                    })
+                    .collect();
                 return Err(CliError::usage(format!(
-                    "error: \"{}\" is neither a deck nor a team.\n  as a deck (Card Game Alpha): {}\n  as a team (Terminal Battle): {}",
+                    "error: \"{}\" is not what any game brings.\n{}",
                     super::escape(c),
-                    d.message.trim_start_matches("error: "),
-                    t.message.trim_start_matches("error: ")
+                    why.join("\n")
                 )));
             }
-            (Ok(_), Ok(_)) => None,
-        };
+            _ => {}
+        }
+    }
+    // Else the table is asked which game it plays.
+    let guessed = game.is_none();
+    if guessed {
+        game = Some(
+            crate::net::client::ask_game(addr)
+                .map_err(|e| CliError::failed(format!("error: {e}")))?
+                .ruleset,
+        );
     }
     for _ in 0..2 {
-        let g = game.unwrap_or(Game::Terminal);
-        let result = match g {
-            Game::Terminal => join_game::<terminal::Match>(&args, g, addr, &set),
-            Game::Alpha => join_game::<alpha::Match>(&args, g, addr, &set),
-        };
-        match result {
-            Err(Retry::Game(other)) if game.is_none() => {
-                game = Some(match other {
-                    RulesetId::Alpha => Game::Alpha,
-                    RulesetId::Terminal => Game::Terminal,
-                });
+        let Some(g) = game else { break };
+        struct JoinIt<'a>(&'a JoinArgs, SocketAddr, &'a CardSet);
+        impl TextVisitor for JoinIt<'_> {
+            type Output = Result<(), Retry>;
+            fn visit<R: TextGame>(self) -> Self::Output {
+                join_game::<R>(self.0, self.1, self.2)
             }
+        }
+        match dispatch(g, JoinIt(&args, addr, &set)) {
+            Err(Retry::Game(other)) if args.game.is_none() && other != g => game = Some(other),
             Err(Retry::Game(other)) => {
                 return Err(CliError::failed(format!(
-                    "error: the table plays {other:?}, not {g:?}: leave out --game"
+                    "error: the table plays the {other}, not the {g}: leave out --game"
                 )));
             }
             Err(Retry::Fail(e)) => return Err(e),
@@ -605,19 +616,14 @@ pub(super) fn resolve(text: &str) -> Result<SocketAddr, CliError> {
         })
 }
 
-fn join_game<R: Lan>(
-    args: &JoinArgs,
-    game: Game,
-    addr: SocketAddr,
-    set: &CardSet,
-) -> Result<(), Retry> {
+fn join_game<R: TextGame>(args: &JoinArgs, addr: SocketAddr, set: &CardSet) -> Result<(), Retry> {
     let role = if args.spectate {
         Role::Spectator
     } else {
         Role::Player
     };
     let cards = match (&args.cards, role) {
-        (Some(c), Role::Player) => read_cards(game, c, set).map_err(Retry::Fail)?,
+        (Some(c), Role::Player) => R::read_cards(c, set).map_err(Retry::Fail)?,
         (None, Role::Player) => {
             return Err(Retry::Fail(CliError::usage(format!(
                 "error: bring a {} to play (or --spectate to watch)",
@@ -673,13 +679,13 @@ mod tests {
     #[test]
     fn a_cpu_seat_is_read_from_its_words() {
         let set = CardSet::embedded();
-        let (seat, strength, cards) = parse_cpu(Game::Alpha, "P3=hard:courage", &set).unwrap();
+        let (seat, strength, cards) = parse_cpu(RulesetId::Alpha, "P3=hard:courage", &set).unwrap();
         assert_eq!((seat.index(), strength), (2, Strength::Hard));
         assert_eq!(cards.map(|c| c.len()), Some(32));
-        let (seat, strength, cards) = parse_cpu(Game::Terminal, "p2=easy", &set).unwrap();
+        let (seat, strength, cards) = parse_cpu(RulesetId::Terminal, "p2=easy", &set).unwrap();
         assert_eq!((seat, strength, cards), (Seat::P2, Strength::Easy, None));
         for bad in ["P2", "P2=wizard", "P9=easy", "=easy"] {
-            assert!(parse_cpu(Game::Terminal, bad, &set).is_err(), "{bad}");
+            assert!(parse_cpu(RulesetId::Terminal, bad, &set).is_err(), "{bad}");
         }
     }
 }

@@ -10,6 +10,7 @@ mod cards;
 mod collection;
 mod lan;
 mod scan;
+mod script;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -21,8 +22,44 @@ pub use battle::{AnalyzeArgs, BattleArgs, ReplayArgs, TeamError, parse_team};
 pub use cards::{CardsCommand, describe, list_line};
 pub use collection::{CollectionCommand, DbArgs, RankingsArgs};
 
-use crate::cards::CardSet;
-use crate::session::{GameOptions, Player, Window};
+use crate::cards::{CardNumber, CardSet};
+use crate::net::Lan;
+use crate::rules::{RulesetId, make_dispatch, registered};
+use crate::session::{GameOptions, People, Player, Window};
+
+/// A ruleset at the terminal: its presenter for the text commands (in the
+/// ruleset's own file here: `battle.rs`, `alpha.rs`).
+trait TextGame: Lan {
+    /// How a host's own player answers at the terminal.
+    type Front<'a>: People<Self, Error = CliError>;
+    /// What a seat brings, read from a command-line word (a team of card
+    /// numbers or names, a shipped deck's name or a deck file…).
+    fn read_cards(arg: &str, set: &CardSet) -> Result<Vec<CardNumber>, CliError>;
+    /// The host's own player, answering on these keys.
+    fn front(keys: battle::Keyboard<'_>) -> Self::Front<'_>;
+}
+
+/// Something the text commands do with a ruleset chosen at run time.
+trait TextVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Does the work with ruleset `R`.
+    fn visit<R: TextGame>(self) -> Self::Output;
+}
+
+registered!(make_dispatch!(TextVisitor;));
+
+/// Reads a game's word on the command line (its key, as the registry has
+/// it) and lists the games in `--help`.
+fn game_parser() -> impl clap::builder::TypedValueParser<Value = RulesetId> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(
+        RulesetId::ALL
+            .iter()
+            .map(|id| PossibleValue::new(id.key()).help(id.name())),
+    )
+    .try_map(|word| word.parse::<RulesetId>())
+}
 
 /// bterm — the Digimon Battle Terminal on a PC.
 #[derive(Debug, Parser)]
@@ -45,6 +82,8 @@ pub enum Command {
     Battle(BattleArgs),
     /// Play the Card Game Alpha (the tabletop rules) in the terminal, 2 to 4 seats, or a scripted game.
     Alpha(AlphaArgs),
+    /// Play a scripted game of any game (the file names it), print its events and final state, check its expectations.
+    Script(script::ScriptArgs),
     /// Host a LAN table: others join from their own machines (terminal: 2 seats; alpha: 2 to 4), spectators watch.
     Host(lan::HostArgs),
     /// Join a LAN table (or, with no address, list the tables on this network).
@@ -242,6 +281,7 @@ pub fn run(cli: Cli, window: Option<&dyn Window>) -> ExitCode {
         Some(Command::Cards(c)) => cards::cards(c),
         Some(Command::Battle(args)) => battle::battle(args),
         Some(Command::Alpha(args)) => alpha::alpha(args),
+        Some(Command::Script(args)) => script::script(args),
         Some(Command::Host(args)) => lan::host(args),
         Some(Command::Join(args)) => lan::join_command(args),
         Some(Command::Deck(c)) => alpha::deck_command(c),

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use super::Lan;
 use super::link::{ClientLink, FromHost};
 use super::protocol::{
-    Asked, Hello, PROTOCOL_VERSION, Role, SeatLine, ToClient, ToHost, decode, encode,
+    Asked, Hello, PROTOCOL_VERSION, Role, SeatLine, TableInfo, ToClient, ToHost, WhichAnswer,
+    decode, encode,
 };
 use crate::ai::Strength;
 use crate::cards::{CardNumber, CardSet};
@@ -116,7 +117,7 @@ pub enum JoinError {
     #[error("the table closed before the game's end: {0}")]
     Closed(String),
     /// The table plays another game.
-    #[error("the table plays {0:?}")]
+    #[error("the table plays the {0}")]
     OtherGame(RulesetId),
     /// The connection ended before the game did.
     #[error("the connection to the table ended: {0}")]
@@ -312,6 +313,8 @@ impl<R: Lan> Session<R> {
             }
             ToClient::Refused { why, .. } => self.fail(JoinError::Refused(why)),
             ToClient::Lobby(lines) => Some(Happened::Lobby(lines)),
+            // Only the answer to a question this client did not ask.
+            ToClient::Table(_) => None,
             ToClient::Update { step, events, view } => {
                 if let Err(e) = R::check_view(&view) {
                     return self.fail(JoinError::Unreadable(format!(
@@ -379,33 +382,37 @@ impl<R: Lan> Session<R> {
     }
 }
 
-/// Asks the table at `addr` which game it plays, as a spectator that
-/// leaves at once (a table given by its address, not heard on the LAN).
-pub fn ask_game(addr: SocketAddr, cards: &CardSet) -> Result<RulesetId, JoinError> {
-    let options = JoinOptions::new(
-        addr,
-        "a join screen, asking the game",
-        Role::Spectator,
-        "",
-        Vec::new(),
-    );
-    let mut session = Session::<crate::rules::terminal::Match>::start(&options);
+/// Asks the table at `addr` which game it plays, with how many seats and
+/// which protocol ([`ToHost::Which`]): nobody joins, and the host closes
+/// the connection after its answer. A host that speaks another protocol
+/// is reported as such.
+pub fn ask_game(addr: SocketAddr) -> Result<TableInfo, JoinError> {
+    let link = ClientLink::connect(addr).map_err(|e| JoinError::Socket(e.to_string()))?;
     let end = Instant::now() + CONNECT_WAIT + Duration::from_secs(1);
     while Instant::now() < end {
-        match session.poll(cards, Duration::from_millis(50)) {
-            Some(Happened::Welcome { .. }) => {
-                if let Some(link) = &session.link {
-                    link.send(encode(&ToHost::<crate::rules::terminal::Match>::Bye));
-                }
-                // Let the goodbye go.
-                std::thread::sleep(Duration::from_millis(50));
-                return Ok(RulesetId::Terminal);
+        let Some(from) = link.recv(Duration::from_millis(50)) else {
+            continue;
+        };
+        let bytes = match from {
+            FromHost::Connected => {
+                link.send(encode(&ToHost::<crate::rules::terminal::Match>::Which));
+                continue;
             }
-            Some(Happened::Failed(JoinError::OtherGame(g))) => return Ok(g),
-            Some(Happened::Failed(e)) => return Err(e),
-            Some(Happened::Rejoining(why)) => return Err(JoinError::Lost(why)),
-            _ => {}
-        }
+            FromHost::Closed(why) => return Err(JoinError::Lost(why)),
+            FromHost::Message(b) => b,
+        };
+        return match decode::<WhichAnswer>(&bytes) {
+            Ok(WhichAnswer::Table(info)) if info.version == PROTOCOL_VERSION => Ok(info),
+            Ok(
+                WhichAnswer::Table(TableInfo { version, .. })
+                | WhichAnswer::Refused { version, .. },
+            ) if version != PROTOCOL_VERSION => Err(JoinError::Refused(format!(
+                "the table speaks bterm LAN protocol {version}, this bterm {PROTOCOL_VERSION}: use the same bterm version on both machines"
+            ))),
+            Ok(WhichAnswer::Refused { why, .. }) => Err(JoinError::Refused(why)),
+            Ok(WhichAnswer::Table(info)) => Ok(info),
+            Err(e) => Err(JoinError::Unreadable(e.to_string())),
+        };
     }
     Err(JoinError::NoAnswer(addr, CONNECT_WAIT.as_secs()))
 }
@@ -463,7 +470,7 @@ impl CpuSeat {
         view: Option<&R::View>,
         asked: &Asked<R>,
     ) -> Option<R::Action> {
-        view.and_then(|v| R::view_choice(v, seat, self.0))
+        view.and_then(|v| R::choose_from_view(v, seat, self.0))
             .filter(|a| asked.answers.contains(a))
             .or(asked.on_timeout)
             .or_else(|| asked.answers.first().copied())

@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use super::Lan;
 use super::link::{HostLink, Inbound};
 use super::protocol::{
-    Asked, Hello, MAX_NAME, PROTOCOL_VERSION, Role, SeatLine, ToClient, ToHost, WireError,
-    decode_to_host, encode,
+    Asked, Hello, MAX_NAME, PROTOCOL_VERSION, Role, SeatLine, TableInfo, ToClient, ToHost,
+    WireError, decode_to_host, encode,
 };
 use crate::ai::Strength;
 use crate::cards::{CardNumber, CardSet};
@@ -291,7 +291,7 @@ impl<R: Lan> Host<R> {
                 None => self.options.cards[i].clone().unwrap_or_default(),
             })
             .collect();
-        let setup = R::lan_setup(seats, self.options.seed);
+        let setup = R::setup_for(seats, self.options.seed);
         let table = Table::new(setup, cards, self.options.players.clone())
             .map_err(|e| HostError::Setup(format!("the table cannot start: {e}")))?;
         self.lobby();
@@ -524,6 +524,25 @@ impl<R: Lan> Host<R> {
         self.say(&line);
     }
 
+    /// Tells a client that asked, before joining, what the table plays,
+    /// and closes its connection.
+    fn which(&mut self, client: u64) {
+        let lines = self.seat_lines();
+        self.send(
+            client,
+            &ToClient::Table(TableInfo {
+                version: PROTOCOL_VERSION,
+                ruleset: R::ID,
+                seats: lines.len(),
+                open: lines.iter().filter(|l| !l.ready).count(),
+                name: self.options.table.clone(),
+            }),
+        );
+        self.link.drop_client(client);
+        self.clients.remove(&client);
+        self.say(&format!("told client {client:x} what the table plays"));
+    }
+
     /// The seats, as the lobby shows them.
     fn seat_lines(&self) -> Vec<SeatLine> {
         Seat::all(self.options.players.len())
@@ -577,7 +596,7 @@ impl<R: Lan> Host<R> {
             let message = ToClient::<R>::Update {
                 step: table.changes(),
                 events: events.clone(),
-                view: table.game().lan_view(seat),
+                view: table.game().seat_view(seat),
             };
             let bytes = match seat {
                 Some(_) => encode(&message),
@@ -637,6 +656,16 @@ impl<R: Lan> Host<R> {
                             None
                         }
                     },
+                    Ok(ToHost::Which) => {
+                        if let Client::Greeting(_) = client {
+                            self.which(id);
+                        } else {
+                            self.say(&format!(
+                                "client {id:x}, at the table, asked its game again"
+                            ));
+                        }
+                        None
+                    }
                     Ok(ToHost::Bye) => {
                         self.link.drop_client(id);
                         self.gone(id, "it left");
@@ -801,7 +830,7 @@ impl<R: Lan> Host<R> {
             &ToClient::Update {
                 step: table.changes(),
                 events: Vec::new(),
-                view: table.game().lan_view(seat),
+                view: table.game().seat_view(seat),
             },
         );
     }
@@ -832,7 +861,7 @@ impl<R: Lan> Host<R> {
                 (None, None) => brought.to_vec(),
             })
             .collect();
-        R::from_setup(&R::lan_setup(seats, self.options.seed), cards)
+        R::from_setup(&R::setup_for(seats, self.options.seed), cards)
             .map(|_| ())
             .map_err(|e| format!("the {} is refused: {e}", R::BRINGS))
     }

@@ -12,7 +12,7 @@ use crate::rules::{Outcome, Question, Reply, RulesetId, Seat};
 
 /// The protocol's version: bumped whenever a message changes shape or
 /// meaning. Host and client must speak the same one.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The largest message either side accepts, in bytes (a 4-seat Alpha view
 /// is about 30 KB).
@@ -55,6 +55,10 @@ pub struct Hello {
 pub enum ToHost<R: Lan> {
     /// The first message: who the client is and what it wants.
     Hello(Hello),
+    /// Instead of a hello: which game the table plays, with how many seats
+    /// and which protocol (the host answers [`ToClient::Table`] and closes
+    /// the connection; nobody joins).
+    Which,
     /// An answer to the question numbered `asked`.
     Answer {
         /// The question's number, from [`ToClient::Ask`].
@@ -64,6 +68,39 @@ pub enum ToHost<R: Lan> {
     },
     /// The client leaves the table.
     Bye,
+}
+
+/// What a table says of itself to a client that asks before joining.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableInfo {
+    /// The host's protocol version.
+    pub version: u32,
+    /// The game the table plays.
+    pub ruleset: RulesetId,
+    /// Its seats.
+    pub seats: usize,
+    /// Its seats nobody has taken yet.
+    pub open: usize,
+    /// The table's name.
+    pub name: String,
+}
+
+/// The host's answer to [`ToHost::Which`], read without knowing the game:
+/// the table's facts, or (from a host of protocol 1, which knew no such
+/// question) a refusal that still names its game and version.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub enum WhichAnswer {
+    /// The table's facts.
+    Table(TableInfo),
+    /// The host refused the question.
+    Refused {
+        /// The host's protocol version.
+        version: u32,
+        /// The game the table plays.
+        game: RulesetId,
+        /// Why, in words.
+        why: String,
+    },
 }
 
 /// A seat as the lobby shows it.
@@ -154,6 +191,8 @@ pub enum ToClient<R: Lan> {
         /// Why, in words.
         why: String,
     },
+    /// The answer to [`ToHost::Which`].
+    Table(TableInfo),
     /// The seats, while the table fills (and whenever they change).
     Lobby(Vec<SeatLine>),
     /// What happened, and the client's view after it.

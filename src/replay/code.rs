@@ -57,28 +57,13 @@ pub enum CodeError {
     #[error("this battle card's code is damaged ({0}); scan it again, or share the replay file")]
     Damaged(String),
     /// It holds a replay of another ruleset than asked.
-    #[error("this battle card holds a {found:?} game, not a {expected:?} one")]
+    #[error("this battle card holds a {found} game, not a {expected} one")]
     Ruleset {
         /// In the code.
         found: RulesetId,
         /// Asked for.
         expected: RulesetId,
     },
-}
-
-fn ruleset_byte(id: RulesetId) -> u8 {
-    match id {
-        RulesetId::Terminal => 0,
-        RulesetId::Alpha => 1,
-    }
-}
-
-fn ruleset_of_byte(b: u8) -> Option<RulesetId> {
-    match b {
-        0 => Some(RulesetId::Terminal),
-        1 => Some(RulesetId::Alpha),
-        _ => None,
-    }
 }
 
 /// The QR text of a replay, or why it does not fit.
@@ -88,7 +73,7 @@ pub fn encode<R: Ruleset>(replay: &Replay<R>) -> Result<String, CodeError> {
     let packed = miniz_oxide::deflate::compress_to_vec(ron.as_bytes(), 10);
     let mut payload = Vec::with_capacity(HEADER + packed.len());
     payload.push(FORMAT);
-    payload.push(ruleset_byte(R::ID));
+    payload.push(R::CODE);
     payload.extend_from_slice(&fnv1a(ron.as_bytes()).to_le_bytes()[..4]);
     payload.extend_from_slice(&packed);
     if payload.len() > MAX_PAYLOAD {
@@ -127,7 +112,7 @@ pub fn decode(text: &str) -> Result<Decoded, CodeError> {
     if payload.len() < HEADER {
         return Err(CodeError::Damaged("it is cut short".into()));
     }
-    let ruleset = ruleset_of_byte(payload[1])
+    let ruleset = RulesetId::from_code(payload[1])
         .ok_or_else(|| CodeError::Damaged(format!("unknown ruleset {}", payload[1])))?;
     let bytes =
         miniz_oxide::inflate::decompress_to_vec_with_limit(&payload[HEADER..], MAX_INFLATED)

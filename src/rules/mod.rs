@@ -6,14 +6,16 @@
 //! nothing of who plays a seat, of CPU players or of screens.
 
 pub mod alpha;
+pub mod script;
 pub mod terminal;
 
 use std::fmt;
+use std::ops::RangeInclusive;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::cards::CardSet;
+use crate::cards::{CardNumber, CardSet};
 pub use crate::fingerprint::fnv1a;
 
 /// A seat at the table, 0-based, named P1, P2, … for people. A ruleset
@@ -127,13 +129,217 @@ pub struct IllegalAction {
     pub reason: String,
 }
 
-/// The rulesets bterm plays, as a replay file names them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum RulesetId {
-    /// The arcade Terminal Battle.
-    Terminal,
-    /// The tabletop Card Game Alpha.
-    Alpha,
+/// Every ruleset bterm plays, registered once: the variant files name it
+/// by, and its type. `registered!(then!(…))` calls the macro `then` with
+/// its own tokens and then the list, so each layer makes its own dispatch from it with the trait its
+/// work needs ([`dispatch`] here for [`Ruleset`]; the CPU players', the
+/// LAN's and each front end's presenters' further up). Adding a ruleset
+/// is one line here; the compiler then names every trait it still lacks.
+macro_rules! registered {
+    ($then:ident ! ($($pre:tt)*)) => {
+        $then! {
+            $($pre)*
+            /// The arcade Terminal Battle.
+            Terminal => $crate::rules::terminal::Match,
+            /// The tabletop Card Game Alpha.
+            Alpha => $crate::rules::alpha::Match,
+        }
+    };
+}
+pub(crate) use registered;
+
+/// Makes a `dispatch` function for a visitor trait, as visible as the
+/// trait: `registered!(make_dispatch!(pub Trait;))`.
+macro_rules! make_dispatch {
+    ($vis:vis $visitor:path; $($(#[$doc:meta])* $id:ident => $ty:ty),+ $(,)?) => {
+        /// Calls the visitor with the type of the ruleset `id` names.
+        $vis fn dispatch<V: $visitor>(id: $crate::rules::RulesetId, visitor: V) -> V::Output {
+            match id {
+                $($crate::rules::RulesetId::$id => visitor.visit::<$ty>()),+
+            }
+        }
+    };
+}
+pub(crate) use make_dispatch;
+
+macro_rules! make_ids {
+    ($($(#[$doc:meta])* $id:ident => $ty:ty),+ $(,)?) => {
+        /// The rulesets bterm plays, as a replay file names them.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum RulesetId {
+            $($(#[$doc])* $id),+
+        }
+
+        impl RulesetId {
+            /// Every ruleset, in the order they were registered.
+            pub const ALL: &'static [RulesetId] = &[$(RulesetId::$id),+];
+        }
+
+        /// Calls the visitor with the type of the ruleset `id` names.
+        pub fn dispatch<V: RulesetVisitor>(id: RulesetId, visitor: V) -> V::Output {
+            match id {
+                $(RulesetId::$id => visitor.visit::<$ty>()),+
+            }
+        }
+    };
+}
+
+registered!(make_ids!());
+
+/// A ruleset's facts, read through its id (for code that holds an id, not
+/// a type).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Facts {
+    /// Its id.
+    pub id: RulesetId,
+    /// Its name as people read it.
+    pub name: &'static str,
+    /// The word that names it on a command line and in a script.
+    pub key: &'static str,
+    /// The byte that names it in a battle card's code.
+    pub code: u8,
+    /// How many seats a table may have.
+    pub seats: RangeInclusive<usize>,
+    /// What a seat brings, in words.
+    pub brings: &'static str,
+    /// How many house choices there are.
+    pub house_picks: u64,
+}
+
+struct FactsOf;
+
+impl RulesetVisitor for FactsOf {
+    type Output = Facts;
+    fn visit<R: Ruleset>(self) -> Facts {
+        Facts {
+            id: R::ID,
+            name: R::NAME,
+            key: R::KEY,
+            code: R::CODE,
+            seats: R::SEATS,
+            brings: R::BRINGS,
+            house_picks: R::HOUSE_PICKS,
+        }
+    }
+}
+
+impl RulesetId {
+    /// The ruleset's facts.
+    pub fn facts(self) -> Facts {
+        dispatch(self, FactsOf)
+    }
+
+    /// Its name as people read it ("Card Game Alpha").
+    pub fn name(self) -> &'static str {
+        self.facts().name
+    }
+
+    /// The word that names it on a command line ("alpha").
+    pub fn key(self) -> &'static str {
+        self.facts().key
+    }
+
+    /// The ruleset a typed word names: its key, its name or the word files
+    /// use, in any case.
+    pub fn from_key(word: &str) -> Option<RulesetId> {
+        let w = word.trim();
+        RulesetId::ALL.iter().copied().find(|id| {
+            let f = id.facts();
+            f.key.eq_ignore_ascii_case(w)
+                || f.name.eq_ignore_ascii_case(w)
+                || format!("{id:?}").eq_ignore_ascii_case(w)
+        })
+    }
+
+    /// The ruleset a battle card's code byte names.
+    pub fn from_code(byte: u8) -> Option<RulesetId> {
+        RulesetId::ALL
+            .iter()
+            .copied()
+            .find(|id| id.facts().code == byte)
+    }
+
+    /// The cards a seat plays when its player brings none
+    /// ([`Ruleset::house_cards`]).
+    pub fn house_cards(self, seat: Seat, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
+        struct House<'a>(Seat, u64, &'a CardSet);
+        impl RulesetVisitor for House<'_> {
+            type Output = Vec<CardNumber>;
+            fn visit<R: Ruleset>(self) -> Vec<CardNumber> {
+                R::house_cards(self.0, self.1, self.2)
+            }
+        }
+        dispatch(self, House(seat, pick, cards))
+    }
+
+    /// The house choice `pick` in a few words ([`Ruleset::house_label`]).
+    pub fn house_label(self, pick: u64, cards: &CardSet) -> String {
+        struct Label<'a>(u64, &'a CardSet);
+        impl RulesetVisitor for Label<'_> {
+            type Output = String;
+            fn visit<R: Ruleset>(self) -> String {
+                R::house_label(self.0, self.1)
+            }
+        }
+        dispatch(self, Label(pick, cards))
+    }
+
+    /// Cards a player brought in a few words ([`Ruleset::brought_label`]).
+    pub fn brought_label(self, brought: &[CardNumber], cards: &CardSet) -> String {
+        struct Label<'a>(&'a [CardNumber], &'a CardSet);
+        impl RulesetVisitor for Label<'_> {
+            type Output = String;
+            fn visit<R: Ruleset>(self) -> String {
+                R::brought_label(self.0, self.1)
+            }
+        }
+        dispatch(self, Label(brought, cards))
+    }
+
+    /// The next ruleset in the registry's order, the first after the last
+    /// (a screen's "change the game").
+    pub fn next(self) -> RulesetId {
+        let at = RulesetId::ALL
+            .iter()
+            .position(|&id| id == self)
+            .unwrap_or(0);
+        RulesetId::ALL[(at + 1) % RulesetId::ALL.len()]
+    }
+
+    /// Every ruleset's key, for a message ("terminal, alpha").
+    pub fn keys() -> String {
+        RulesetId::ALL
+            .iter()
+            .map(|id| id.key())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl fmt::Display for RulesetId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a typed word names no ruleset.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game \"{word}\": the games are {known}")]
+pub struct ParseRulesetError {
+    /// What was typed.
+    pub word: String,
+    /// The games there are.
+    pub known: String,
+}
+
+impl std::str::FromStr for RulesetId {
+    type Err = ParseRulesetError;
+    fn from_str(s: &str) -> Result<RulesetId, ParseRulesetError> {
+        RulesetId::from_key(s).ok_or_else(|| ParseRulesetError {
+            word: s.to_string(),
+            known: RulesetId::keys(),
+        })
+    }
 }
 
 /// Which rules, in which version, a game was played by.
@@ -213,6 +419,22 @@ impl<Action: Copy> Prompt<Action> {
 pub trait Ruleset: Clone + Sized + 'static {
     /// Which ruleset this is, as files name it.
     const ID: RulesetId;
+    /// Its name as people read it ("Card Game Alpha").
+    const NAME: &'static str;
+    /// The one word that names it on a command line, in a script and on
+    /// the LAN ("alpha").
+    const KEY: &'static str;
+    /// The byte that names it in a battle card's code (never reused).
+    const CODE: u8;
+    /// How many seats a table of this ruleset may have.
+    const SEATS: RangeInclusive<usize>;
+    /// What a seat brings, in words ("team", "deck").
+    const BRINGS: &'static str;
+    /// How many house choices a player may pick from ([`Ruleset::house_cards`]).
+    const HOUSE_PICKS: u64;
+    /// What a seat (or a spectator) may know of the match: what a client
+    /// on the LAN is sent and draws.
+    type View: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned;
     /// Plain data a game starts from.
     type Setup: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned;
     /// Why a setup is refused.
@@ -258,6 +480,35 @@ pub trait Ruleset: Clone + Sized + 'static {
     ) -> Option<Question<Self::Ask, Self::Action>>;
     /// An event in plain words, for a log or a terminal.
     fn describe(event: &Self::Event, cards: &CardSet) -> String;
+
+    /// The setup of a game from each seat's cards, in seat order, and a seed.
+    fn setup_for(cards: Vec<Vec<CardNumber>>, seed: u64) -> Self::Setup;
+    /// What `seat` (`None`: a spectator) may know now.
+    fn seat_view(&self, seat: Option<Seat>) -> Self::View;
+    /// Whether a view (from the network) holds together: a client refuses
+    /// one that does not, rather than index into it.
+    fn check_view(view: &Self::View) -> Result<(), String>;
+    /// A view as text lines, for a player at a terminal.
+    fn view_lines(view: &Self::View, cards: &CardSet) -> Vec<String>;
+    /// The cards a seat plays when its player brings none (a CPU seat, a
+    /// kiosk's demo): a shipped deck or a demo team, picked by `pick` and
+    /// the seat.
+    fn house_cards(seat: Seat, pick: u64, cards: &CardSet) -> Vec<CardNumber>;
+    /// The house choice `pick` in a few words ("team 2: Agumon, …", "the
+    /// courage deck").
+    fn house_label(pick: u64, cards: &CardSet) -> String;
+    /// Cards a player brought (scanned, typed) in a few words.
+    fn brought_label(brought: &[CardNumber], cards: &CardSet) -> String;
+
+    /// The game in a few words: its name, and its seats where it may have
+    /// more than one number of them ("Card Game Alpha, 3 seats").
+    fn title(&self) -> String {
+        if Self::SEATS.start() == Self::SEATS.end() {
+            Self::NAME.to_string()
+        } else {
+            format!("{}, {} seats", Self::NAME, self.seats())
+        }
+    }
 }
 
 /// Something to do with a ruleset chosen at run time (from a replay file,
@@ -267,15 +518,6 @@ pub trait RulesetVisitor {
     type Output;
     /// Does the work with ruleset `R`.
     fn visit<R: Ruleset>(self) -> Self::Output;
-}
-
-/// Calls the visitor with the ruleset `id` names. The one place that lists
-/// every ruleset's type.
-pub fn dispatch<V: RulesetVisitor>(id: RulesetId, visitor: V) -> V::Output {
-    match id {
-        RulesetId::Terminal => visitor.visit::<terminal::Match>(),
-        RulesetId::Alpha => visitor.visit::<alpha::Match>(),
-    }
 }
 
 #[cfg(test)]
@@ -289,6 +531,29 @@ mod tests {
         let back: Vec<Seat> = crate::cards::read_ron("[P1, P2, P4]").unwrap();
         assert_eq!(back, vec![Seat::P1, Seat::P2, Seat(3)]);
         assert!(crate::cards::read_ron::<Seat>("P9").is_err());
+    }
+
+    #[test]
+    fn every_ruleset_has_its_own_key_name_and_code() {
+        let mut keys = std::collections::HashSet::new();
+        let mut codes = std::collections::HashSet::new();
+        for &id in RulesetId::ALL {
+            let f = id.facts();
+            assert_eq!(f.id, id);
+            assert!(keys.insert(f.key), "{id:?}: key {} used twice", f.key);
+            assert!(codes.insert(f.code), "{id:?}: code {} used twice", f.code);
+            assert_eq!(RulesetId::from_key(f.key), Some(id));
+            assert_eq!(RulesetId::from_key(&f.key.to_uppercase()), Some(id));
+            assert_eq!(RulesetId::from_key(f.name), Some(id));
+            assert_eq!(RulesetId::from_code(f.code), Some(id));
+            assert!(*f.seats.start() >= 2 && *f.seats.end() <= Seat::MAX);
+        }
+        // The bytes battle cards were written with before the registry.
+        assert_eq!(RulesetId::from_code(0), Some(RulesetId::Terminal));
+        assert_eq!(RulesetId::from_code(1), Some(RulesetId::Alpha));
+        assert_eq!("Alpha".parse::<RulesetId>(), Ok(RulesetId::Alpha));
+        let err = "chess".parse::<RulesetId>().unwrap_err().to_string();
+        assert!(err.contains("terminal") && err.contains("alpha"), "{err}");
     }
 
     #[test]

@@ -122,6 +122,8 @@ pub trait Window {
     fn play(&self, options: GameOptions) -> Result<(), LaunchError>;
     /// Stages a replay file already checked to play to its recorded end.
     fn replay(&self, file: &Path, cards: CardSet, mute: bool) -> Result<(), LaunchError>;
+    /// The rulesets whose replays this window renders to clips.
+    fn clips(&self) -> &'static [crate::rules::RulesetId];
     /// Renders a replay file (checked to play to its recorded end)
     /// off-screen to a clip, the viewer's shots at a fixed frame rate,
     /// calling `progress` with the round shown and the last round.

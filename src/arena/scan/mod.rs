@@ -475,11 +475,12 @@ fn battle_card(
 ) -> Result<Replay<Match>, String> {
     use crate::replay::code;
     let decoded = code::decode(text).map_err(|e| e.to_string())?;
-    if decoded.ruleset != crate::rules::RulesetId::Terminal {
-        return Err(
-            "a Card Game Alpha battle card: the arena stages the Terminal Battle; play it with `bterm replay PHOTO`"
-                .to_string(),
-        );
+    if decoded.ruleset != <Match as crate::rules::Ruleset>::ID {
+        return Err(format!(
+            "a {} battle card: the scanner stages the {}; play it with `bterm replay PHOTO`",
+            decoded.ruleset,
+            <Match as crate::rules::Ruleset>::NAME
+        ));
     }
     let replay = decoded.replay::<Match>().map_err(|e| e.to_string())?;
     replay

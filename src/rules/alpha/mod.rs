@@ -71,6 +71,12 @@ pub struct Setup {
     /// Cards not in the card set that travel with the decks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extra: Vec<Card>,
+    /// Seats whose decks the deck rules do not hold (size, Level III, name
+    /// limits), each with the written reason: a rules scenario's short
+    /// Net Ocean for the Lifespan or a deck that runs out. Only a script
+    /// sets it; no game a person or the LAN starts can.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exempt: Vec<(Seat, String)>,
 }
 
 fn yes() -> bool {
@@ -87,6 +93,7 @@ impl Setup {
             shuffle: true,
             points: Vec::new(),
             extra: Vec::new(),
+            exempt: Vec::new(),
         }
     }
 }
@@ -114,6 +121,12 @@ pub enum SetupError {
     /// The extra cards are refused.
     #[error("the extra cards are refused: {0}")]
     ExtraCards(String),
+    /// A deck exempt from the deck rules without a reason, or of a seat
+    /// not at the table.
+    #[error(
+        "{0}'s deck is marked exempt from the deck rules {1}: give each exempt deck a seat at the table and a written reason"
+    )]
+    Exempt(Seat, &'static str),
 }
 
 /// A card in a match: an index into the match's table of card instances.
@@ -484,11 +497,32 @@ impl Match {
             .extended(&setup.extra)
             .map_err(SetupError::ExtraCards)?;
         let cards = cards.as_ref();
+        for (seat, why) in &setup.exempt {
+            if seat.index() >= n {
+                return Err(SetupError::Exempt(
+                    *seat,
+                    "but the seat is not at the table",
+                ));
+            }
+            if why.trim().is_empty() {
+                return Err(SetupError::Exempt(*seat, "with no reason"));
+            }
+        }
         for (i, deck) in setup.decks.iter().enumerate() {
-            deck::check(deck, cards).map_err(|error| SetupError::Deck {
-                seat: Seat::new(i).unwrap_or(Seat::P1),
-                error,
-            })?;
+            let seat = Seat::new(i).unwrap_or(Seat::P1);
+            let checked = if setup.exempt.iter().any(|(s, _)| *s == seat) {
+                // Every card is still a card of the set.
+                match deck.iter().position(|c| cards.get(c).is_none()) {
+                    Some(at) => Err(DeckError::UnknownCard {
+                        line: at + 1,
+                        message: format!("no card numbered {} in the card set", deck[at]),
+                    }),
+                    None => Ok(()),
+                }
+            } else {
+                deck::check(deck, cards)
+            };
+            checked.map_err(|error| SetupError::Deck { seat, error })?;
         }
         if !setup.points.is_empty()
             && (setup.points.len() != n || setup.points.iter().any(|&p| p == 0 || p > 100))
@@ -823,6 +857,14 @@ impl Match {
 
 impl super::Ruleset for Match {
     const ID: super::RulesetId = super::RulesetId::Alpha;
+    const NAME: &'static str = "Card Game Alpha";
+    const KEY: &'static str = "alpha";
+    const CODE: u8 = 1;
+    const SEATS: std::ops::RangeInclusive<usize> = 2..=4;
+    const BRINGS: &'static str = "deck";
+    /// The shipped decks.
+    const HOUSE_PICKS: u64 = deck::EMBEDDED.len() as u64;
+    type View = View;
     type Setup = Setup;
     type SetupError = SetupError;
     type Action = Action;
@@ -873,5 +915,45 @@ impl super::Ruleset for Match {
     }
     fn describe(event: &Event, cards: &CardSet) -> String {
         event::describe(event, cards)
+    }
+
+    fn setup_for(cards: Vec<Vec<CardNumber>>, seed: u64) -> Setup {
+        Setup::new(cards, seed)
+    }
+
+    fn seat_view(&self, seat: Option<Seat>) -> View {
+        match seat {
+            Some(s) => self.view(s),
+            None => self.spectator_view(),
+        }
+    }
+
+    fn check_view(view: &View) -> Result<(), String> {
+        view.well_formed()
+    }
+
+    fn view_lines(view: &View, _: &CardSet) -> Vec<String> {
+        view.table_lines()
+    }
+
+    /// A shipped deck, picked by `pick` and the seat.
+    fn house_cards(seat: Seat, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
+        let decks = deck::EMBEDDED;
+        let at = (seat.index() as u64).wrapping_add(pick) % decks.len() as u64;
+        decks
+            .get(usize::try_from(at).unwrap_or(0))
+            .and_then(|(name, _)| deck::embedded(name, cards))
+            .and_then(Result::ok)
+            .unwrap_or_default()
+    }
+
+    fn house_label(pick: u64, _: &CardSet) -> String {
+        let decks = deck::EMBEDDED;
+        let at = usize::try_from(pick % decks.len() as u64).unwrap_or(0);
+        format!("the {} deck", decks.get(at).map_or("?", |d| d.0))
+    }
+
+    fn brought_label(brought: &[CardNumber], _: &CardSet) -> String {
+        format!("your scanned deck ({} cards)", brought.len())
     }
 }

@@ -2,18 +2,25 @@
 //! script names decks in a fixed order (top first, no shuffle), the first
 //! seat, optional starting points, and the actions in the words of
 //! [`Match::action_text`]; [`Script::run`] plays them and keeps every
-//! event. The format is documented in `docs/alpha-rules.md`.
+//! event. The format is documented in `docs/alpha-rules.md` and
+//! `docs/scripts.md`; `bterm script` plays it through [`Scripted`].
 
 use serde::{Deserialize, Serialize};
 
 use super::{Event, Match, Setup};
 use crate::cards::{Card, CardNumber, CardSet};
-use crate::rules::Seat;
+pub use crate::rules::script::StepError;
+use crate::rules::script::{Report, Scripted, report_events};
+use crate::rules::{Ruleset, RulesetId, Seat};
 
 /// A scripted game, as written in a `.ron` file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Script {
+    /// The ruleset, `Alpha` (`bterm script` needs it; `bterm alpha
+    /// --script` does not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<RulesetId>,
     /// Each seat's deck, top card first: card names or numbers, each
     /// optionally counted (`"3x Agumon"`).
     pub decks: Vec<Vec<String>>,
@@ -31,6 +38,10 @@ pub struct Script {
     /// What must hold when the steps are done (a scenario's assertions).
     #[serde(default)]
     pub expect: Vec<Expect>,
+    /// Seats whose decks the deck rules do not hold, each with the reason
+    /// (`[(P2, "a Net Ocean of 8 cards, to reach the Lifespan")]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exempt: Vec<(Seat, String)>,
     /// Cards of the scenario's own, in the card-file format, added to the
     /// card set (checked as card files are): a rule a printed card does
     /// not reach can still be played.
@@ -94,20 +105,6 @@ fn p1() -> Seat {
     Seat::P1
 }
 
-/// A step the rules refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("step {index} ({seat} \"{text}\") is refused: {reason}")]
-pub struct StepError {
-    /// 1-based.
-    pub index: usize,
-    /// Who.
-    pub seat: Seat,
-    /// As written.
-    pub text: String,
-    /// Why.
-    pub reason: String,
-}
-
 /// A script played: every event, the match as it ended, and the refused
 /// step if one stopped it.
 #[derive(Debug, Clone)]
@@ -155,6 +152,7 @@ impl Script {
             shuffle: false,
             points: self.points.clone(),
             extra: self.cards.clone(),
+            exempt: self.exempt.clone(),
         })
     }
 
@@ -266,6 +264,86 @@ impl Played {
         }
         bad
     }
+}
+
+impl Scripted for Match {
+    type Script = Script;
+
+    fn play_script(script: &Script, cards: &CardSet) -> Result<Report, String> {
+        let played = script.run(cards)?;
+        let own = script.card_set(cards)?;
+        let own = own.as_ref();
+        let failures = if script.expect.is_empty() {
+            played
+                .refused
+                .iter()
+                .map(|r| format!("unexpected refusal: {r}"))
+                .collect()
+        } else {
+            played.check(&script.expect, own)
+        };
+        let game = &played.game;
+        Ok(Report {
+            ruleset: Match::ID,
+            events: report_events::<Match>(&played.events, own),
+            state_lines: state_lines(game),
+            state: serde_json::json!({
+                "turn": game.turn(),
+                "waiting_for": game.waiting_for(),
+                "seats": game.zones(),
+            }),
+            outcome: game.outcome(),
+            waiting: game.waiting_for().into_iter().collect(),
+            refused: played.refused.clone(),
+            expectations: script.expect.len(),
+            failures,
+        })
+    }
+}
+
+/// The table where a script stopped, in lines: each seat's points, hand,
+/// Net Ocean, Dark Area, removed cards, Digimon and Option cards.
+pub fn state_lines(game: &Match) -> Vec<String> {
+    let mut out = vec![format!("--- final state (turn {}) ---", game.turn())];
+    for z in game.zones() {
+        out.push(format!(
+            "{}: {} points{} · target {}",
+            z.seat,
+            z.points,
+            if z.alive { "" } else { " · OUT" },
+            z.target
+        ));
+        out.push(format!("  hand: {}", z.hand.join(", ")));
+        out.push(format!(
+            "  Net Ocean ({}): {}",
+            z.net_ocean.len(),
+            z.net_ocean.join(", ")
+        ));
+        out.push(format!("  Dark Area: {}", z.dark_area.join(", ")));
+        out.push(format!("  removed: {}", z.removed.join(", ")));
+        for d in &z.digimon {
+            out.push(format!(
+                "  Digimon: {}{}{}{}",
+                d.card,
+                if d.face_down { " (face down)" } else { "" },
+                if d.tapped { " (tapped)" } else { "" },
+                if d.stack.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ← {}", d.stack.join(" ← "))
+                }
+            ));
+        }
+        for o in &z.options {
+            out.push(format!(
+                "  Option: {}{}{}",
+                o.card,
+                if o.face_down { " (face down)" } else { "" },
+                if o.tapped { " (tapped)" } else { "" }
+            ));
+        }
+    }
+    out
 }
 
 /// `"3x Agumon"` → (3, "Agumon"); a plain name counts once.

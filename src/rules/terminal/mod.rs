@@ -10,6 +10,7 @@ pub mod log;
 pub mod pick;
 mod question;
 mod round;
+pub mod script;
 mod side;
 mod side_state;
 mod team;

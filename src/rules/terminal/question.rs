@@ -199,6 +199,14 @@ fn side(seat: Seat) -> Result<Side, IllegalAction> {
 
 impl Ruleset for Match {
     const ID: RulesetId = RulesetId::Terminal;
+    const NAME: &'static str = "Terminal Battle";
+    const KEY: &'static str = "terminal";
+    const CODE: u8 = 0;
+    const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
+    const BRINGS: &'static str = "team";
+    /// Demo teams are drawn by number: a few to choose from.
+    const HOUSE_PICKS: u64 = 8;
+    type View = Match;
     type Setup = Setup;
     type SetupError = SetupError;
     type Action = Action;
@@ -250,4 +258,67 @@ impl Ruleset for Match {
     fn describe(event: &Event, cards: &CardSet) -> String {
         log::describe(event, cards)
     }
+
+    fn setup_for(cards: Vec<Vec<crate::cards::CardNumber>>, seed: u64) -> Setup {
+        let mut it = cards.into_iter();
+        let p1 = it.next().unwrap_or_default();
+        let p2 = it.next().unwrap_or_default();
+        Setup::new(p1, p2, seed)
+    }
+
+    /// The match with what `seat` may not know hidden (a spectator sees
+    /// what both may).
+    fn seat_view(&self, seat: Option<Seat>) -> Match {
+        self.masked(seat.and_then(Side::of))
+    }
+
+    fn check_view(view: &Match) -> Result<(), String> {
+        view.well_formed()
+    }
+
+    fn view_lines(view: &Match, _: &CardSet) -> Vec<String> {
+        Side::BOTH
+            .iter()
+            .map(|&side| {
+                let v = view.view(side);
+                format!(
+                    "{}: {} points · {} at the front (gauge {}%) · {} Digimon in play · Alpha Strike {}",
+                    side.seat(),
+                    v.points,
+                    v.front.name,
+                    v.gauge,
+                    v.digimon_left,
+                    if v.alpha_used { "spent" } else { "ready" }
+                )
+            })
+            .collect()
+    }
+
+    /// Demo teams, picked by `pick` (and the seat).
+    fn house_cards(seat: Seat, pick: u64, cards: &CardSet) -> Vec<crate::cards::CardNumber> {
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(
+            pick ^ seat.index() as u64,
+        );
+        let [a, b] = super::pick::demo_teams(cards, &mut rng);
+        if seat.index() == 0 { a } else { b }
+    }
+
+    fn house_label(pick: u64, cards: &CardSet) -> String {
+        let team = Self::house_cards(Seat::P1, pick, cards);
+        format!("team {}: {}", pick + 1, team_names(&team, cards))
+    }
+
+    fn brought_label(brought: &[crate::cards::CardNumber], cards: &CardSet) -> String {
+        format!("your scanned team: {}", team_names(brought, cards))
+    }
+}
+
+/// A team's Digimon, by name.
+fn team_names(team: &[crate::cards::CardNumber], cards: &CardSet) -> String {
+    let names: Vec<&str> = team
+        .iter()
+        .filter_map(|n| cards.get(n))
+        .map(|c| c.name())
+        .collect();
+    names.join(", ")
 }

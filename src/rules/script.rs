@@ -1,0 +1,277 @@
+//! Scripted games for every ruleset: a rules scenario anyone can write
+//! without Rust (`bterm script FILE.ron`). A script is a RON file whose
+//! first field names its ruleset (`ruleset: Alpha`); the rest is that
+//! ruleset's own: the cards each seat brings in a fixed order, the steps
+//! (who, and what in words) and what must hold at the end. [`run`] reads
+//! it, plays it through the ruleset's [`Scripted`] impl and returns a
+//! [`Report`] that every ruleset fills the same way. The format is in
+//! `docs/scripts.md`.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::{Outcome, Reply, Ruleset, RulesetId, Seat, make_dispatch, registered};
+use crate::cards::CardSet;
+
+/// A ruleset that plays scripts.
+pub trait Scripted: Ruleset<Event: Serialize> {
+    /// A script of this ruleset, as its file holds it.
+    type Script: DeserializeOwned;
+
+    /// Plays `script`: its setup, then its steps in order (a refused step
+    /// stops it), then its expectations. `Err` when the script cannot
+    /// start (an unknown card, a setup the rules refuse).
+    fn play_script(script: &Self::Script, cards: &CardSet) -> Result<Report, String>;
+}
+
+/// A step the rules refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("step {index} ({seat} \"{text}\") is refused: {reason}")]
+pub struct StepError {
+    /// 1-based.
+    pub index: usize,
+    /// Who.
+    pub seat: Seat,
+    /// As written.
+    pub text: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// One event of a scripted game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScriptEvent {
+    /// The 1-based step it came from (0: before the first).
+    pub step: usize,
+    /// In words.
+    pub text: String,
+    /// As data.
+    pub event: serde_json::Value,
+}
+
+/// A script played, the same shape for every ruleset.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// The ruleset.
+    pub ruleset: RulesetId,
+    /// Every event, the opening ones first.
+    pub events: Vec<ScriptEvent>,
+    /// The state where the script stopped, in lines.
+    pub state_lines: Vec<String>,
+    /// The same as data.
+    pub state: serde_json::Value,
+    /// How the game ended, if it did.
+    pub outcome: Option<Outcome>,
+    /// Who is asked next, if the game goes on.
+    pub waiting: Vec<Seat>,
+    /// The step the rules refused, if one stopped the script.
+    pub refused: Option<StepError>,
+    /// How many expectations the script states.
+    pub expectations: usize,
+    /// The expectations that do not hold, each in words (a refusal the
+    /// script did not expect is one).
+    pub failures: Vec<String>,
+}
+
+impl Report {
+    /// Whether the script ran as it says: every expectation holds (with
+    /// none stated, no step was refused).
+    pub fn holds(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Why a script file cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScriptError {
+    /// Not RON, or not a script of its ruleset.
+    #[error("not a {what} script: {why}")]
+    Format {
+        /// The ruleset's name, or "bterm".
+        what: String,
+        /// The parser's words.
+        why: String,
+    },
+    /// The file names no ruleset.
+    #[error("the script does not name its game: begin it with `ruleset: R,` where R is one of {0}")]
+    NoRuleset(String),
+    /// The script cannot start.
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// Something to do with a scripted ruleset chosen at run time.
+pub trait ScriptVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Does the work with ruleset `R`.
+    fn visit<R: Scripted>(self) -> Self::Output;
+}
+
+registered!(make_dispatch!(pub ScriptVisitor;));
+
+/// The one field every script shares.
+#[derive(Deserialize)]
+struct Head {
+    #[serde(default)]
+    ruleset: Option<RulesetId>,
+}
+
+/// The ruleset a script names, if it names one.
+pub fn ruleset_of(text: &str) -> Result<Option<RulesetId>, ScriptError> {
+    crate::cards::read_ron::<Head>(text)
+        .map(|h| h.ruleset)
+        .map_err(|e| ScriptError::Format {
+            what: "bterm".to_string(),
+            why: e.to_string(),
+        })
+}
+
+/// Reads and plays a script. `assume` is the ruleset of a script that
+/// names none (`bterm alpha --script`); else it must name one.
+pub fn run(text: &str, cards: &CardSet, assume: Option<RulesetId>) -> Result<Report, ScriptError> {
+    let named = ruleset_of(text)?;
+    let id = named
+        .or(assume)
+        .ok_or_else(|| ScriptError::NoRuleset(every_variant()))?;
+    if let (Some(n), Some(a)) = (named, assume)
+        && n != a
+    {
+        return Err(ScriptError::Setup(format!(
+            "the script is for the {n}, not the {a}: play it with `bterm script`"
+        )));
+    }
+    struct Play<'a>(&'a str, &'a CardSet);
+    impl ScriptVisitor for Play<'_> {
+        type Output = Result<Report, ScriptError>;
+        fn visit<R: Scripted>(self) -> Self::Output {
+            let script: R::Script =
+                crate::cards::read_ron(self.0).map_err(|e| ScriptError::Format {
+                    what: R::NAME.to_string(),
+                    why: e.to_string(),
+                })?;
+            R::play_script(&script, self.1).map_err(ScriptError::Setup)
+        }
+    }
+    dispatch(id, Play(text, cards))
+}
+
+/// Every ruleset as a script names it (`Terminal, Alpha`).
+fn every_variant() -> String {
+    RulesetId::ALL
+        .iter()
+        .map(|id| format!("{id:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Plays `steps` on `game`: each typed as a person types it at the
+/// terminal, read by `read` (the default: the keys of the seat's question,
+/// [`keys`]). Declined offers stay declined until the seat acts, as at a
+/// table. Returns the events with their steps and the refused step.
+pub fn play_steps<R: Ruleset>(
+    game: &mut R,
+    steps: &[(Seat, String)],
+    cards: &CardSet,
+    read: impl Fn(&R, Seat, &str, &[R::Action]) -> Result<Reply<R::Action>, String>,
+) -> (Vec<(usize, R::Event)>, Option<StepError>) {
+    let mut events: Vec<(usize, R::Event)> = game
+        .opening_events()
+        .iter()
+        .map(|e| (0, e.clone()))
+        .collect();
+    let mut passed: Vec<Vec<R::Action>> = vec![Vec::new(); game.seats()];
+    for (i, (seat, text)) in steps.iter().enumerate() {
+        let refuse = |reason: String| StepError {
+            index: i + 1,
+            seat: *seat,
+            text: text.clone(),
+            reason,
+        };
+        let Some(mine) = passed.get(seat.index()).cloned() else {
+            let reason = format!("the game has {} seats", game.seats());
+            return (events, Some(refuse(reason)));
+        };
+        let reply = match read(game, *seat, text, &mine) {
+            Ok(r) => r,
+            Err(reason) => return (events, Some(refuse(reason))),
+        };
+        match reply {
+            Reply::Pass => {
+                let offered = game
+                    .question(*seat, &mine, cards)
+                    .map(|q| q.answers)
+                    .unwrap_or_default();
+                passed[seat.index()].extend(offered);
+            }
+            Reply::Act(a) => match game.apply(*seat, a) {
+                Ok(evs) => {
+                    passed[seat.index()].clear();
+                    events.extend(evs.into_iter().map(|e| (i + 1, e)));
+                }
+                Err(e) => return (events, Some(refuse(e.reason))),
+            },
+        }
+    }
+    (events, None)
+}
+
+/// Reads a step as the keys of the seat's question now (what a person
+/// types at the terminal): `Err` says why not, with the keys it takes.
+pub fn keys<R: Ruleset>(
+    game: &R,
+    seat: Seat,
+    text: &str,
+    passed: &[R::Action],
+    cards: &CardSet,
+) -> Result<Reply<R::Action>, String> {
+    let Some(q) = game.question(seat, passed, cards) else {
+        return Err(format!("{seat} is asked nothing now"));
+    };
+    q.prompt.reply(text).ok_or_else(|| {
+        let keys: Vec<&str> = q.prompt.keys.iter().map(|(k, _)| k.as_str()).collect();
+        format!(
+            "\"{}\" is not an answer to \"{}\"; the keys are {}",
+            text.trim(),
+            q.prompt.text.trim(),
+            keys.join(", ")
+        )
+    })
+}
+
+/// The common part of a report: events in words and as data.
+pub fn report_events<R: Ruleset<Event: Serialize>>(
+    events: &[(usize, R::Event)],
+    cards: &CardSet,
+) -> Vec<ScriptEvent> {
+    events
+        .iter()
+        .map(|(step, e)| ScriptEvent {
+            step: *step,
+            text: R::describe(e, cards),
+            event: serde_json::to_value(e).unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// The failures of a script's expectations, given each one's result, and a
+/// refusal no expectation allowed for.
+pub fn failures<E: std::fmt::Debug>(
+    checked: impl IntoIterator<Item = (E, Result<(), String>)>,
+    refused: Option<&StepError>,
+    refusal_expected: bool,
+) -> Vec<String> {
+    let mut bad: Vec<String> = checked
+        .into_iter()
+        .filter_map(|(e, r)| {
+            r.err()
+                .map(|found| format!("expected {e:?}; found {found}"))
+        })
+        .collect();
+    if let Some(r) = refused
+        && !refusal_expected
+    {
+        bad.push(format!("unexpected refusal: {r}"));
+    }
+    bad
+}

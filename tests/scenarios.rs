@@ -1,0 +1,105 @@
+//! Rule scenarios written as scripts, for every ruleset (the format of
+//! `bterm script`, documented in `docs/scripts.md`): `tests/alpha/*.ron`
+//! (Card Game Alpha scripts, which may leave out `ruleset: Alpha`, as
+//! `bterm alpha --script` reads them) and `tests/terminal/*.ron`. Each
+//! plays its steps and every expectation it states must hold.
+
+use bterm::cards::CardSet;
+use bterm::rules::RulesetId;
+use bterm::rules::script::{ScriptError, run};
+
+/// Every `.ron` file of a folder, in order.
+fn scripts(dir: &str) -> Vec<std::path::PathBuf> {
+    // Cargo runs tests from the package root. (Not env!("CARGO_MANIFEST_DIR"):
+    // a shared target folder may reuse a binary built in another checkout.)
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Plays every script of `dir` (a script naming no game is `assume`'s);
+/// returns the failures.
+fn play_all(dir: &str, assume: Option<RulesetId>, at_least: usize) -> Vec<String> {
+    let cards = CardSet::embedded();
+    let files = scripts(dir);
+    assert!(
+        files.len() >= at_least,
+        "{dir}: only {} scenarios",
+        files.len()
+    );
+    let mut failures = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        match run(&text, &cards, assume) {
+            Ok(r) if r.expectations == 0 => failures.push(format!("{name}: states no expectation")),
+            Ok(r) => failures.extend(r.failures.iter().map(|b| format!("{name}: {b}"))),
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    failures
+}
+
+#[test]
+fn every_alpha_scenario_holds() {
+    let failures = play_all("tests/alpha", Some(RulesetId::Alpha), 10);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_terminal_scenario_holds() {
+    let failures = play_all("tests/terminal", None, 4);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The scripts of `docs/` (the format page's examples) play as they say.
+#[test]
+fn the_documented_examples_hold() {
+    let failures = play_all("docs/scripts", None, 2);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A script must name its game for `bterm script`; a script for another
+/// game than the command's is refused; an expectation that does not hold
+/// is reported with what was found.
+#[test]
+fn a_script_names_its_game_and_its_failures() {
+    let cards = CardSet::embedded();
+    let unnamed = r#"(teams: [["Agumon"], ["Gabumon"]], steps: [(P1, "a")])"#;
+    let e = run(unnamed, &cards, None).unwrap_err();
+    assert!(matches!(e, ScriptError::NoRuleset(_)), "{e}");
+    assert!(
+        e.to_string().contains("Terminal") && e.to_string().contains("Alpha"),
+        "{e}"
+    );
+    let named = r#"(ruleset: Terminal, teams: [["Agumon"], ["Gabumon"]], steps: [(P1, "a")], expect: [Round(5)])"#;
+    let e = run(named, &cards, Some(RulesetId::Alpha)).unwrap_err();
+    assert!(e.to_string().contains("bterm script"), "{e}");
+    let r = run(named, &cards, None).unwrap();
+    assert_eq!(r.ruleset, RulesetId::Terminal);
+    assert!(!r.holds());
+    assert_eq!(r.failures.len(), 1, "{:?}", r.failures);
+    assert!(
+        r.failures[0].contains("Round(5)") && r.failures[0].contains("round 1"),
+        "{:?}",
+        r.failures
+    );
+    // An unknown card is named, with the seat.
+    let bad = r#"(ruleset: Terminal, teams: [["Agumon"], ["Nomon"]], steps: [])"#;
+    let e = run(bad, &cards, None).unwrap_err();
+    assert!(
+        e.to_string().contains("P2's team") && e.to_string().contains("Nomon"),
+        "{e}"
+    );
+    // A field another game's script has is not this game's.
+    let mixed = r#"(ruleset: Terminal, decks: [[], []], steps: [])"#;
+    assert!(matches!(
+        run(mixed, &cards, None),
+        Err(ScriptError::Format { .. })
+    ));
+}
