@@ -2047,3 +2047,62 @@ fn scan_from_a_camera_that_is_not_there_says_so() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("camera"), "{err}");
 }
+
+/// A person who does not answer at the Card Game Alpha table gets the
+/// rules' own default after the rules' own seconds (`Match::question`: Done
+/// here, after 300 s), as at the terminal and on the LAN; nothing is taken
+/// before. A table nobody presses anything at for `table_idle` is left.
+#[test]
+fn a_question_left_alone_at_the_alpha_table_takes_the_rules_default_in_the_rules_time() {
+    use bterm::arena::table::TableGame;
+    use bterm::rules::Ruleset;
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = settings(&dir);
+    s.timeouts.table_idle = 10_000.0;
+    let mut app = app(s);
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::AlphaSetup);
+    press(&mut app, Side::P1, Button::A);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::Table);
+    // Until P1 (the person) is asked.
+    let asked = |a: &mut App| {
+        let g = a.world().resource::<TableGame>();
+        g.m.as_ref().and_then(|m| m.waiting_for()) == Some(Seat::P1) && g.wait <= 0.0
+    };
+    assert!(run_until(&mut app, 120.0, asked), "the person is asked");
+    let (question, actions) = {
+        let g = app.world().resource::<TableGame>();
+        let m = g.m.as_ref().unwrap();
+        let q = Ruleset::question(m, Seat::P1, &[], &CardSet::embedded()).unwrap();
+        (q, g.replay.actions.len())
+    };
+    assert_eq!(question.seconds, 300.0);
+    let default = question.on_timeout.expect("the rules give a default");
+    // Nothing is taken before the rules' time (the old 60 s is long past).
+    let taken = |a: &mut App| a.world().resource::<TableGame>().replay.actions.len() > actions;
+    assert!(
+        !run_until(&mut app, question.seconds - 5.0, taken),
+        "nothing before 300 s"
+    );
+    assert!(run_until(&mut app, 10.0, taken), "the default after 300 s");
+    let g = app.world().resource::<TableGame>();
+    assert_eq!(g.replay.actions[actions], (Seat::P1, default));
+
+    // At a kiosk, a table nobody presses anything at is left.
+    let mut s = settings(&dir);
+    s.timeouts.table_idle = 30.0;
+    let mut app = self::app(s);
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    press(&mut app, Side::P1, Button::A);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::Table);
+    assert!(
+        run_until(&mut app, 120.0, |a| screen(a) == Screen::Attract),
+        "back to attract"
+    );
+}

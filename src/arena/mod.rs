@@ -120,9 +120,11 @@ pub struct Timeouts {
     pub gallery: f32,
     /// Seconds the attract screen shows its title, then the rankings.
     pub attract_board: f32,
-    /// A person's turn at the Card Game Alpha table: then the easy CPU's
-    /// choice is taken for them.
-    pub alpha_turn: f32,
+    /// A local Card Game Alpha table where a person is asked and nobody has
+    /// pressed anything for this long is left, back to attract (a kiosk's
+    /// abandoned game). A question left alone meanwhile takes the rules'
+    /// own default after the rules' own seconds, as everywhere.
+    pub table_idle: f32,
 }
 
 impl Default for Timeouts {
@@ -134,7 +136,7 @@ impl Default for Timeouts {
             collection: 45.0,
             gallery: 45.0,
             attract_board: 8.0,
-            alpha_turn: 60.0,
+            table_idle: 600.0,
         }
     }
 }

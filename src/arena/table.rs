@@ -34,7 +34,6 @@ use super::theme::{label, palette, size, space};
 use super::vfx::{self, Element, VfxStore};
 use super::viewer::SPEEDS;
 use super::{AppSystems, Cards, Screen, Settings};
-use crate::ai::Strength;
 use crate::cards::{Card, CardNumber, CardSet, Digimon};
 use crate::replay::Replay;
 use crate::rules::alpha::{Action, CardId, Event, Laid, Layout, Match, Setup, Struck, View, deck};
@@ -155,6 +154,8 @@ pub struct Live {
     pub chosen: usize,
     /// Seconds the person asked has had.
     pub asked_for: f32,
+    /// Seconds with a person asked and nobody pressing anything.
+    pub idle: f32,
     /// Hot seat: the table waits for this seat's person to take it (C).
     pub curtain: Option<Seat>,
     /// The person who last had the table.
@@ -175,6 +176,7 @@ impl Live {
             pilots,
             chosen: 0,
             asked_for: 0.0,
+            idle: 0.0,
             curtain: None,
             last_person: None,
             thinking: None,
@@ -1700,10 +1702,17 @@ fn cpu_turn(game: &mut TableGame, cards: &CardSet) {
     }
 }
 
+/// How long the "leave the table?" question waits before it closes and
+/// the game goes on.
+const LEAVING_SECONDS: f32 = 60.0;
+
 /// A person's turn: the hot-seat curtain first (with two or more persons,
 /// when the table passes to another), then A / B move through the legal
-/// answers and C takes one; a person who does nothing for the timeout gets
-/// the easy CPU's choice.
+/// answers and C takes one. A question left alone takes the rules' own
+/// default after the rules' own seconds (`Match::question`: Done, no
+/// block, pass), as at the terminal and on the LAN; a table nobody has
+/// pressed anything at for `Timeouts::table_idle` is left (a kiosk's
+/// abandoned game goes back to attract).
 fn person_turn(
     time: Res<Time>,
     mut moves: Moves,
@@ -1754,12 +1763,25 @@ fn person_turn(
             (seat, m.legal_actions(seat))
         }
     };
-    // Only on a timeout: a view is a copy of the match.
-    let easy = || crate::ai::alpha::choose(&m.view(seat), Strength::Easy);
+    // The rules' time and default for a question asked here (at a LAN
+    // table the host's clock settles a question left alone).
+    let timeout = match &game.remote {
+        None => m.question(seat).map(|q| (q.seconds, q.on_timeout)),
+        Some(_) => None,
+    };
     let Some(live) = game.live.as_mut() else {
         return;
     };
     if !live.pilots.get(seat.index()).is_some_and(|p| p.is_person()) || legal.is_empty() {
+        return;
+    }
+    if up || down || choose || back || pointed.is_some() || prompt_clicked {
+        live.idle = 0.0;
+    } else {
+        live.idle += time.delta_secs();
+    }
+    if game.remote.is_none() && live.idle > settings.timeouts.table_idle {
+        next.set(Screen::Attract);
         return;
     }
     // C held: leave the table? A / B between stay and leave, C settles it.
@@ -1773,7 +1795,7 @@ fn person_turn(
         live.asked_for += time.delta_secs();
         if choose && *at == 1 {
             next.set(Screen::Attract);
-        } else if choose || back || live.asked_for > settings.timeouts.alpha_turn {
+        } else if choose || back || live.asked_for > LEAVING_SECONDS {
             live.leaving = None;
             live.asked_for = 0.0;
         }
@@ -1819,13 +1841,14 @@ fn person_turn(
         live.asked_for = 0.0;
     }
     live.asked_for += time.delta_secs();
-    let action = if choose {
-        Some(legal[live.chosen])
-    } else if live.asked_for > settings.timeouts.alpha_turn && game.remote.is_none() {
-        Some(easy())
-    } else {
-        // At a LAN table the host's clock settles a question left alone.
-        None
+    let action = match timeout {
+        _ if choose => Some(legal[live.chosen]),
+        Some((seconds, default)) if live.asked_for > seconds => {
+            // No default (an offer nobody took): asked again.
+            live.asked_for = 0.0;
+            default
+        }
+        _ => None,
     };
     if let Some(action) = action {
         live.chosen = 0;
@@ -1856,7 +1879,7 @@ struct Choice {
 const ANSWERS_SHOWN: usize = 7;
 
 /// The person's question and answers (or the curtain), for the HUD.
-fn choice(game: &TableGame, seconds: f32) -> Choice {
+fn choice(game: &TableGame) -> Choice {
     let said = |prompt: String| Choice {
         prompt,
         ..Choice::default()
@@ -1932,7 +1955,7 @@ fn choice(game: &TableGame, seconds: f32) -> Choice {
             (
                 q.prompt.text,
                 m.legal_actions(seat),
-                seconds - live.asked_for,
+                q.seconds - live.asked_for,
             )
         }
     };
@@ -2008,13 +2031,12 @@ type PromptTexts<'w, 's> = Query<
 /// panel only when there is a question or word to show).
 fn draw_choice(
     game: Option<Res<TableGame>>,
-    settings: Res<Settings>,
     mut lines: Query<(&mut ChoiceLine, &mut Text, &mut TextColor, &mut Node)>,
     mut texts: PromptTexts,
     mut panels: Query<&mut Visibility>,
 ) {
     let Some(game) = game else { return };
-    let c = choice(&game, settings.timeouts.alpha_turn);
+    let c = choice(&game);
     let show = |text: &mut Text, node: &mut Node, want: &str| {
         if text.0 != want {
             want.clone_into(&mut text.0);
