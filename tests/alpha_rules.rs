@@ -412,8 +412,8 @@ fn same_named_choices_are_told_apart() {
 
 /// A scenario may exempt a seat's deck from the deck rules, with a written
 /// reason (short Net Oceans for the Lifespan and running out); without the
-/// reason, for a seat not at the table, or in any game that is not a
-/// script, the deck rules hold.
+/// reason, for a seat not at the table, over 64 cards, or in a setup made
+/// the way a person's game is (`Setup::new`), the deck rules hold.
 #[test]
 fn only_a_deck_exempt_with_a_reason_skips_the_deck_rules() {
     let cards = CardSet::embedded();
@@ -437,6 +437,14 @@ fn only_a_deck_exempt_with_a_reason_skips_the_deck_rules() {
         Match::from_setup(&setup, &cards),
         Err(SetupError::Exempt(..))
     ));
+    // At most 64 cards (the match numbers its cards in 16 bits).
+    let mut long = setup.clone();
+    long.exempt = vec![(Seat::P1, "a long deck".into())];
+    long.decks[0] = std::iter::repeat_n(long.decks[0][0], 65).collect();
+    let e = Match::from_setup(&long, &cards).unwrap_err();
+    assert!(e.to_string().contains("64"), "{e}");
+    long.decks[0].truncate(64);
+    assert!(Match::from_setup(&long, &cards).is_ok());
     // Exempt from the deck rules, not from the card set.
     setup.exempt = vec![(Seat::P1, "a short deck".into())];
     let mut unknown = setup.clone();

@@ -523,6 +523,10 @@ fn script_plays_either_game_and_checks_it() {
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["ruleset"], "Alpha");
+    // The fields `bterm alpha --script --json` always had.
+    assert_eq!(v["turn"], 2);
+    assert!(v["waiting_for"].is_null());
+    assert_eq!(v["seats"].as_array().map(Vec::len), Some(2));
     assert_eq!(v["outcome"]["Win"], "P2");
     assert_eq!(v["failures"].as_array().map(Vec::len), Some(0));
     // An Alpha script that names no game: `bterm alpha --script` plays it,

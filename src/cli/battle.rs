@@ -455,9 +455,12 @@ pub(super) fn replay(args: ReplayArgs, window: Option<&dyn Window>) -> Result<()
         (text, ruleset)
     };
     if let Some(out) = &args.clip {
-        if let Some(w) = window
-            && !w.clips().contains(&ruleset)
-        {
+        let Some(w) = window else {
+            return Err(CliError::failed(
+                "error: this bterm was built without the arena (cargo feature `arena`), which renders clips",
+            ));
+        };
+        if !w.clips().contains(&ruleset) {
             let made: Vec<&str> = w.clips().iter().map(|id| id.name()).collect();
             return Err(CliError::failed(format!(
                 "error: clips are made of {} games (the arena stages those); a {ruleset} game has its text log: --headless",

@@ -557,8 +557,8 @@ pub(super) fn join_command(mut args: JoinArgs) -> Result<(), CliError> {
         }
     }
     // Else the table is asked which game it plays.
-    let guessed = game.is_none();
-    if guessed {
+    let from_cards = args.game.is_none() && game.is_some();
+    if game.is_none() {
         game = Some(
             crate::net::client::ask_game(addr)
                 .map_err(|e| CliError::failed(format!("error: {e}")))?
@@ -575,6 +575,13 @@ pub(super) fn join_command(mut args: JoinArgs) -> Result<(), CliError> {
             }
         }
         match dispatch(g, JoinIt(&args, addr, &set)) {
+            Err(Retry::Game(other)) if from_cards => {
+                return Err(CliError::failed(format!(
+                    "error: the table plays the {other}; what you bring is a {} of the {g}: bring a {} of the {other}",
+                    g.facts().brings,
+                    other.facts().brings
+                )));
+            }
             Err(Retry::Game(other)) if args.game.is_none() && other != g => game = Some(other),
             Err(Retry::Game(other)) => {
                 return Err(CliError::failed(format!(

@@ -58,16 +58,20 @@ pub(super) fn run_file(
     })?;
     let mut out = std::io::stdout().lock();
     if json {
-        let value = serde_json::json!({
-            "ruleset": report.ruleset,
-            "events": report.events,
-            "outcome": report.outcome,
-            "waiting_for": report.waiting,
-            "state": report.state,
-            "refused": report.refused,
-            "expectations": report.expectations,
-            "failures": report.failures,
-        });
+        // The ruleset's own fields (the Alpha's turn, waiting_for and
+        // seats, as `bterm alpha --script --json` always printed them),
+        // then the shared ones.
+        let mut value = report.state.clone();
+        for (k, v) in [
+            ("ruleset", serde_json::json!(report.ruleset)),
+            ("events", serde_json::json!(report.events)),
+            ("outcome", serde_json::json!(report.outcome)),
+            ("refused", serde_json::json!(report.refused)),
+            ("expectations", serde_json::json!(report.expectations)),
+            ("failures", serde_json::json!(report.failures)),
+        ] {
+            value.insert(k.to_string(), v);
+        }
         let _ = writeln!(
             out,
             "{}",

@@ -194,7 +194,7 @@ pub struct Facts {
     pub id: RulesetId,
     /// Its name as people read it.
     pub name: &'static str,
-    /// The word that names it on a command line and in a script.
+    /// The word that names it on a command line.
     pub key: &'static str,
     /// The byte that names it in a battle card's code.
     pub code: u8,
@@ -421,8 +421,8 @@ pub trait Ruleset: Clone + Sized + 'static {
     const ID: RulesetId;
     /// Its name as people read it ("Card Game Alpha").
     const NAME: &'static str;
-    /// The one word that names it on a command line, in a script and on
-    /// the LAN ("alpha").
+    /// The one word that names it on a command line ("alpha"). Files, the
+    /// LAN and scripts name it by its `RulesetId` variant (`Alpha`).
     const KEY: &'static str;
     /// The byte that names it in a battle card's code (never reused).
     const CODE: u8;

@@ -28,7 +28,8 @@ pub trait Scripted: Ruleset<Event: Serialize> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("step {index} ({seat} \"{text}\") is refused: {reason}")]
 pub struct StepError {
-    /// 1-based.
+    /// 1-based (`step` in JSON).
+    #[serde(rename = "step")]
     pub index: usize,
     /// Who.
     pub seat: Seat,
@@ -58,8 +59,9 @@ pub struct Report {
     pub events: Vec<ScriptEvent>,
     /// The state where the script stopped, in lines.
     pub state_lines: Vec<String>,
-    /// The same as data.
-    pub state: serde_json::Value,
+    /// The same as data: an object whose fields are the ruleset's own
+    /// (they are the top-level fields of `bterm script --json`).
+    pub state: serde_json::Map<String, serde_json::Value>,
     /// How the game ended, if it did.
     pub outcome: Option<Outcome>,
     /// Who is asked next, if the game goes on.

@@ -2,7 +2,7 @@
 //! the Preparation, Evolution and Battle Phases, and every action a seat
 //! may take at each point.
 
-use super::effects::Moment;
+use super::moment::Moment;
 use super::table::{Kind, Needs};
 use super::{
     Action, Battle, CardId, Event, HAND, Match, Mon, Opt, PLAY_LIMIT, Placed, Side, Step,

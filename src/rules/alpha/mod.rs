@@ -14,6 +14,7 @@ mod effects;
 mod event;
 mod flow;
 mod layout;
+mod moment;
 mod rng;
 pub mod script;
 mod table;
@@ -71,10 +72,13 @@ pub struct Setup {
     /// Cards not in the card set that travel with the decks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extra: Vec<Card>,
-    /// Seats whose decks the deck rules do not hold (size, Level III, name
-    /// limits), each with the written reason: a rules scenario's short
-    /// Net Ocean for the Lifespan or a deck that runs out. Only a script
-    /// sets it; no game a person or the LAN starts can.
+    /// Seats whose decks the deck rules do not hold (Level III, name
+    /// limits, 32 cards: an exempt deck has at most 64), each with the
+    /// written reason: a rules scenario's short Net Ocean for the Lifespan
+    /// or a deck that runs out. Scripts set it; no game a person starts
+    /// (`bterm alpha`, the arena, a LAN table's seats) can. A setup read
+    /// from a file (a replay, an autosave) keeps what it holds, checked the
+    /// same way.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exempt: Vec<(Seat, String)>,
 }
@@ -97,6 +101,10 @@ impl Setup {
         }
     }
 }
+
+/// The most cards an exempt deck may have (twice a Net Ocean: the cards of
+/// a match are numbered in 16 bits).
+pub const EXEMPT_MOST: usize = 2 * deck::DECK_SIZE;
 
 /// Why a setup is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -121,8 +129,8 @@ pub enum SetupError {
     /// The extra cards are refused.
     #[error("the extra cards are refused: {0}")]
     ExtraCards(String),
-    /// A deck exempt from the deck rules without a reason, or of a seat
-    /// not at the table.
+    /// A deck exempt from the deck rules without a reason, of a seat not at
+    /// the table, or of more than [`EXEMPT_MOST`] cards.
     #[error(
         "{0}'s deck is marked exempt from the deck rules {1}: give each exempt deck a seat at the table and a written reason"
     )]
@@ -506,6 +514,9 @@ impl Match {
             }
             if why.trim().is_empty() {
                 return Err(SetupError::Exempt(*seat, "with no reason"));
+            }
+            if setup.decks[seat.index()].len() > EXEMPT_MOST {
+                return Err(SetupError::Exempt(*seat, "with more than 64 cards"));
             }
         }
         for (i, deck) in setup.decks.iter().enumerate() {

@@ -287,11 +287,14 @@ impl Scripted for Match {
             ruleset: Match::ID,
             events: report_events::<Match>(&played.events, own),
             state_lines: state_lines(game),
-            state: serde_json::json!({
-                "turn": game.turn(),
-                "waiting_for": game.waiting_for(),
-                "seats": game.zones(),
-            }),
+            state: serde_json::Map::from_iter([
+                ("turn".to_string(), serde_json::json!(game.turn())),
+                (
+                    "waiting_for".to_string(),
+                    serde_json::json!(game.waiting_for()),
+                ),
+                ("seats".to_string(), serde_json::json!(game.zones())),
+            ]),
             outcome: game.outcome(),
             waiting: game.waiting_for().into_iter().collect(),
             refused: played.refused.clone(),

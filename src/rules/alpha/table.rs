@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::effects::{Moment, combine};
+use super::moment::{Moment, combine};
 use crate::cards::{BattleType, Card, Requirements, Stage, base_name};
 use crate::effects::{Effect, Target, Timing};
 

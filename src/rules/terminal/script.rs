@@ -143,15 +143,20 @@ impl Scripted for Match {
                 })
             })
             .collect();
+        let waiting: Vec<Seat> = Seat::all(2).filter(|&s| asked(s)).collect();
         let mut state_lines = vec![format!("--- final state (round {}) ---", game.round())];
         state_lines.extend(Match::view_lines(&game, cards));
         Ok(Report {
             ruleset: Match::ID,
             events: report_events::<Match>(&events, cards),
             state_lines,
-            state: serde_json::json!({ "round": game.round(), "sides": sides }),
+            state: serde_json::Map::from_iter([
+                ("round".to_string(), serde_json::json!(game.round())),
+                ("sides".to_string(), serde_json::json!(sides)),
+                ("asked".to_string(), serde_json::json!(waiting)),
+            ]),
             outcome: game.outcome(),
-            waiting: Seat::all(2).filter(|&s| asked(s)).collect(),
+            waiting,
             refused,
             expectations: script.expect.len(),
             failures,
