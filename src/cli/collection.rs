@@ -274,279 +274,353 @@ pub(super) fn collection(c: CollectionCommand) -> Result<(), CliError> {
             json,
             db,
         } => list(set.as_deref(), field.as_deref(), json, &db, &mut say),
-        CollectionCommand::Sets { db } => {
-            let (store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
-            let sets = Sets::embedded(&cards).map_err(CliError::failed)?;
-            let owned = store.owned().map_err(fail)?;
-            for s in sets.all() {
-                let have = s.cards.iter().filter(|n| owned.contains_key(n)).count();
-                let total = s.cards.len();
-                let pct = (have * 100).checked_div(total).unwrap_or(0);
-                let filled = (have * 20).checked_div(total).unwrap_or(0);
-                say(format!(
-                    "{:<16} {:>3}/{:<3} {:>3}%  [{}{}]  {}",
-                    s.id,
-                    have,
-                    total,
-                    pct,
-                    "#".repeat(filled),
-                    ".".repeat(20 - filled),
-                    s.name
-                ))?;
-            }
-            let extra = store.extra_cards(&cards).map_err(fail)?;
-            let held = extra
-                .iter()
-                .filter(|c| owned.contains_key(&c.number))
-                .count();
-            if held > 0 {
-                say(format!(
-                    "and {} in no printed set (custom cards, wild Digimon)",
-                    plural(held as i64, "card", "cards")
-                ))?;
-            }
-            Ok(())
-        }
-        CollectionCommand::Missing { set, db } => {
-            let (store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
-            let sets = Sets::embedded(&cards).map_err(CliError::failed)?;
-            let Some(s) = sets.find(&set) else {
-                let ids: Vec<&str> = sets.all().iter().map(|s| s.id.as_str()).collect();
-                return Err(CliError::failed(format!(
-                    "error: no printed set \"{}\"; the sets are {}",
-                    escape(&set),
-                    ids.join(", ")
-                )));
-            };
-            let owned = store.owned().map_err(fail)?;
-            let missing: Vec<&CardNumber> =
-                s.cards.iter().filter(|n| !owned.contains_key(n)).collect();
-            if missing.is_empty() {
-                return say(format!("{}: complete, all {} cards", s.name, s.cards.len()));
-            }
-            say(format!(
-                "{}: {} of {} missing",
-                s.name,
-                missing.len(),
-                s.cards.len()
-            ))?;
-            for n in missing {
-                say(format!("  {n} {}", escape(&name_of(&cards, n))))?;
-            }
-            Ok(())
-        }
-        CollectionCommand::Doubles { db } => {
-            let (store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
-            let cards = full_set(&cards, &store);
-            let mut any = false;
-            for (n, count) in store.owned().map_err(fail)? {
-                let limit = cards
-                    .get(&n)
-                    .and_then(Card::deck_limit)
-                    .map_or(deck::NAME_LIMIT as u32, u32::from);
-                if count > limit {
-                    any = true;
-                    say(format!(
-                        "{:>3} spare × {n} {} ({count} owned; a deck uses {limit})",
-                        count - limit,
-                        escape(&name_of(&cards, &n))
-                    ))?;
-                }
-            }
-            if !any {
-                say(format!(
-                    "no doubles: no card beyond the {} copies a deck may hold",
-                    deck::NAME_LIMIT
-                ))?;
-            }
-            Ok(())
-        }
-        CollectionCommand::Scans { last, db } => {
-            let (store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
-            let cards = full_set(&cards, &store);
-            let scans = store.recent_scans(last).map_err(fail)?;
-            if scans.is_empty() {
-                return say(
-                    "no scans yet: `bterm scan FILE…` or `bterm collection add NUMBER`".into(),
-                );
-            }
-            for s in scans {
-                let what = match s.delta {
-                    0 => "counted no copy".to_string(),
-                    d if d > 0 => format!("+{d}"),
-                    d => format!("{d}"),
-                };
-                say(format!(
-                    "scan {:<6} batch {:<5} {} {}  {what}  {}{}",
-                    s.id,
-                    s.batch,
-                    s.card,
-                    escape(&name_of(&cards, &s.card)),
-                    s.origin,
-                    s.place
-                        .as_deref()
-                        .map(|p| format!(" {}", escape(p)))
-                        .unwrap_or_default()
-                ))?;
-            }
-            Ok(())
-        }
-        CollectionCommand::History { since, db } => {
-            let since = since
-                .as_deref()
-                .map(time::parse_date)
-                .transpose()
-                .map_err(|e| CliError::usage(format!("error: --since: {e}")))?;
-            let store = open(db.db.as_deref())?;
-            let history = store.history(since).map_err(fail)?;
-            if history.is_empty() {
-                return say("no changes yet".into());
-            }
-            for b in history {
-                say(format!(
-                    "#{:<5} {}  +{:<4} -{:<4} {}{}",
-                    b.id,
-                    time::format(b.at),
-                    b.added,
-                    b.removed,
-                    escape(&b.command),
-                    if b.undone { "  (undone)" } else { "" }
-                ))?;
-            }
-            Ok(())
-        }
-        CollectionCommand::Undo { db } => {
-            let mut store = open(db.db.as_deref())?;
-            match store.undo().map_err(fail)? {
-                None => say("nothing to undo".into()),
-                Some(b) => say(format!(
-                    "took back #{} ({}, {}): {} out, {} back",
-                    b.id,
-                    escape(&b.command),
-                    time::format(b.at),
-                    plural(b.added, "copy", "copies"),
-                    plural(b.removed, "copy", "copies"),
-                )),
-            }
-        }
-        CollectionCommand::Fix { scan, card, db } => {
-            let (mut store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
-            let cards = full_set(&cards, &store);
-            let to = cards
-                .resolve(&card)
-                .map_err(|e| CliError::failed(format!("error: {e}")))?;
-            let in_set = load_set(db.cards.as_deref())?.get(&to.number()).is_some();
-            let to = card_ref(to, in_set);
-            let old = store
-                .fix(&format!("collection fix {scan} {}", to.number), scan, &to)
-                .map_err(fail)?;
-            say(format!(
-                "scan {scan}: {old} {} → {} {}",
-                escape(&name_of(&cards, &old)),
-                to.number,
-                escape(&to.name)
-            ))
-        }
+        CollectionCommand::Sets { db } => sets(&db, &mut say),
+        CollectionCommand::Missing { set, db } => missing(&set, &db, &mut say),
+        CollectionCommand::Doubles { db } => doubles(&db, &mut say),
+        CollectionCommand::Scans { last, db } => scans(last, &db, &mut say),
+        CollectionCommand::History { since, db } => history(since.as_deref(), &db, &mut say),
+        CollectionCommand::Undo { db } => undo(&db, &mut say),
+        CollectionCommand::Fix { scan, card, db } => fix(scan, &card, &db, &mut say),
         CollectionCommand::Grade {
             card,
             copies,
             condition,
             note,
             db,
-        } => {
-            let (mut store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
-            let cards = full_set(&cards, &store);
-            let number = cards
-                .resolve(&card)
-                .map_err(|e| CliError::failed(format!("error: {e}")))?
-                .number();
-            let held = store.count(&number).map_err(fail)?;
-            let range = match copies.as_deref() {
-                None => 1..=held.max(1),
-                Some(text) => parse_copies(text)?,
-            };
-            store
-                .grade(
-                    &format!("collection grade {number}"),
-                    &number,
-                    range.clone(),
-                    &(condition.trim().to_string(), note.clone()),
-                )
-                .map_err(fail)?;
-            say(format!(
-                "{number} {}: copies {}-{} are \"{}\"{}",
-                escape(&name_of(&cards, &number)),
-                range.start(),
-                range.end(),
-                escape(condition.trim()),
-                if note.is_empty() {
-                    String::new()
-                } else {
-                    format!(", note \"{}\"", escape(&note))
-                }
-            ))
-        }
+        } => grade(&card, copies.as_deref(), &condition, &note, &db, &mut say),
         CollectionCommand::Export { csv, force, db } => export(&csv, force, &db, &mut say),
         CollectionCommand::Import { csv, db } => import(&csv, &db, &mut say),
-        CollectionCommand::Backup { file, force, db } => {
-            let store = open(db.db.as_deref())?;
-            store.backup(&file, force).map_err(fail)?;
-            say(format!(
-                "the collection {} is backed up to {}",
-                escape(&store.path().display().to_string()),
-                escape(&file.display().to_string())
-            ))
+        CollectionCommand::Backup { file, force, db } => backup(&file, force, &db, &mut say),
+        CollectionCommand::Restore { file, db } => restore(&file, &db, &mut say),
+        CollectionCommand::Decks { db } => decks(&db, &mut say),
+        CollectionCommand::Check { db } => check(&db, &mut say),
+    }
+}
+
+/// Grades copies of a card: their condition and a note.
+fn grade(
+    card: &str,
+    copies: Option<&str>,
+    condition: &str,
+    note: &str,
+    db: &DbArgs,
+    say: &mut impl FnMut(String) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let (mut store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
+    let cards = full_set(&cards, &store);
+    let number = cards
+        .resolve(card)
+        .map_err(|e| CliError::failed(format!("error: {e}")))?
+        .number();
+    let held = store.count(&number).map_err(fail)?;
+    let range = match copies {
+        None => 1..=held.max(1),
+        Some(text) => parse_copies(text)?,
+    };
+    store
+        .grade(
+            &format!("collection grade {number}"),
+            &number,
+            range.clone(),
+            &(condition.trim().to_string(), note.to_string()),
+        )
+        .map_err(fail)?;
+    say(format!(
+        "{number} {}: copies {}-{} are \"{}\"{}",
+        escape(&name_of(&cards, &number)),
+        range.start(),
+        range.end(),
+        escape(condition.trim()),
+        if note.is_empty() {
+            String::new()
+        } else {
+            format!(", note \"{}\"", escape(note))
         }
-        CollectionCommand::Restore { file, db } => {
-            let mut store = open(db.db.as_deref())?;
-            let kept = store.restore(&file).map_err(fail)?;
+    ))
+}
+
+/// Each printed set: how much of it is owned.
+fn sets(db: &DbArgs, say: &mut impl FnMut(String) -> Result<(), CliError>) -> Result<(), CliError> {
+    let (store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
+    let sets = Sets::embedded(&cards).map_err(CliError::failed)?;
+    let owned = store.owned().map_err(fail)?;
+    for s in sets.all() {
+        let have = s.cards.iter().filter(|n| owned.contains_key(n)).count();
+        let total = s.cards.len();
+        let pct = (have * 100).checked_div(total).unwrap_or(0);
+        let filled = (have * 20).checked_div(total).unwrap_or(0);
+        say(format!(
+            "{:<16} {:>3}/{:<3} {:>3}%  [{}{}]  {}",
+            s.id,
+            have,
+            total,
+            pct,
+            "#".repeat(filled),
+            ".".repeat(20 - filled),
+            s.name
+        ))?;
+    }
+    let extra = store.extra_cards(&cards).map_err(fail)?;
+    let held = extra
+        .iter()
+        .filter(|c| owned.contains_key(&c.number))
+        .count();
+    if held > 0 {
+        say(format!(
+            "and {} in no printed set (custom cards, wild Digimon)",
+            plural(held as i64, "card", "cards")
+        ))?;
+    }
+    Ok(())
+}
+
+/// The cards of a printed set that are not owned.
+fn missing(
+    set: &str,
+    db: &DbArgs,
+    say: &mut impl FnMut(String) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let (store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
+    let sets = Sets::embedded(&cards).map_err(CliError::failed)?;
+    let Some(s) = sets.find(set) else {
+        let ids: Vec<&str> = sets.all().iter().map(|s| s.id.as_str()).collect();
+        return Err(CliError::failed(format!(
+            "error: no printed set \"{}\"; the sets are {}",
+            escape(set),
+            ids.join(", ")
+        )));
+    };
+    let owned = store.owned().map_err(fail)?;
+    let missing: Vec<&CardNumber> = s.cards.iter().filter(|n| !owned.contains_key(n)).collect();
+    if missing.is_empty() {
+        return say(format!("{}: complete, all {} cards", s.name, s.cards.len()));
+    }
+    say(format!(
+        "{}: {} of {} missing",
+        s.name,
+        missing.len(),
+        s.cards.len()
+    ))?;
+    for n in missing {
+        say(format!("  {n} {}", escape(&name_of(&cards, n))))?;
+    }
+    Ok(())
+}
+
+/// Copies beyond what a deck may hold: cards to trade.
+fn doubles(
+    db: &DbArgs,
+    say: &mut impl FnMut(String) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let (store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
+    let cards = full_set(&cards, &store);
+    let mut any = false;
+    for (n, count) in store.owned().map_err(fail)? {
+        let limit = cards
+            .get(&n)
+            .and_then(Card::deck_limit)
+            .map_or(deck::NAME_LIMIT as u32, u32::from);
+        if count > limit {
+            any = true;
             say(format!(
-                "the collection is now the backup {}; the one it replaced is kept as {}",
-                escape(&file.display().to_string()),
-                escape(&kept.display().to_string())
-            ))
-        }
-        CollectionCommand::Decks { db } => {
-            let (store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
-            let owned = store.owned().map_err(fail)?;
-            for (stem, _) in deck::EMBEDDED {
-                let Some(Ok(numbers)) = deck::embedded(stem, &cards) else {
-                    continue;
-                };
-                let lacking = lacking(&numbers, &owned);
-                if lacking.is_empty() {
-                    say(format!("{stem}: you can build it"))?;
-                } else {
-                    let n: u32 = lacking.iter().map(|(_, k)| k).sum();
-                    say(format!(
-                        "{stem}: {} short: {}",
-                        plural(n, "card", "cards"),
-                        lacking_text(&lacking, &cards)
-                    ))?;
-                }
-            }
-            Ok(())
-        }
-        CollectionCommand::Check { db } => {
-            let store = open(db.db.as_deref())?;
-            let check = store.integrity().map_err(fail)?;
-            let owned = store.owned().map_err(fail)?;
-            let copies: u32 = owned.values().sum();
-            let shown = escape(&store.path().display().to_string());
-            if check != "ok" {
-                return Err(CliError::failed(format!(
-                    "error: {shown}: the integrity check failed: {}; restore a backup with `bterm collection restore FILE`",
-                    escape(&check)
-                )));
-            }
-            say(format!(
-                "{shown}: sound (schema {}); {} of {}",
-                store.schema_version().map_err(fail)?,
-                plural(copies, "copy", "copies"),
-                plural(owned.len() as i64, "card", "cards")
-            ))
+                "{:>3} spare × {n} {} ({count} owned; a deck uses {limit})",
+                count - limit,
+                escape(&name_of(&cards, &n))
+            ))?;
         }
     }
+    if !any {
+        say(format!(
+            "no doubles: no card beyond the {} copies a deck may hold",
+            deck::NAME_LIMIT
+        ))?;
+    }
+    Ok(())
+}
+
+/// The latest scans, newest first.
+fn scans(
+    last: u32,
+    db: &DbArgs,
+    say: &mut impl FnMut(String) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let (store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
+    let cards = full_set(&cards, &store);
+    let scans = store.recent_scans(last).map_err(fail)?;
+    if scans.is_empty() {
+        return say("no scans yet: `bterm scan FILE…` or `bterm collection add NUMBER`".into());
+    }
+    for s in scans {
+        let what = match s.delta {
+            0 => "counted no copy".to_string(),
+            d if d > 0 => format!("+{d}"),
+            d => format!("{d}"),
+        };
+        say(format!(
+            "scan {:<6} batch {:<5} {} {}  {what}  {}{}",
+            s.id,
+            s.batch,
+            s.card,
+            escape(&name_of(&cards, &s.card)),
+            s.origin,
+            s.place
+                .as_deref()
+                .map(|p| format!(" {}", escape(p)))
+                .unwrap_or_default()
+        ))?;
+    }
+    Ok(())
+}
+
+/// The changes to the collection, as batches.
+fn history(
+    since: Option<&str>,
+    db: &DbArgs,
+    say: &mut impl FnMut(String) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let since = since
+        .map(time::parse_date)
+        .transpose()
+        .map_err(|e| CliError::usage(format!("error: --since: {e}")))?;
+    let store = open(db.db.as_deref())?;
+    let history = store.history(since).map_err(fail)?;
+    if history.is_empty() {
+        return say("no changes yet".into());
+    }
+    for b in history {
+        say(format!(
+            "#{:<5} {}  +{:<4} -{:<4} {}{}",
+            b.id,
+            time::format(b.at),
+            b.added,
+            b.removed,
+            escape(&b.command),
+            if b.undone { "  (undone)" } else { "" }
+        ))?;
+    }
+    Ok(())
+}
+
+/// Takes back the last batch.
+fn undo(db: &DbArgs, say: &mut impl FnMut(String) -> Result<(), CliError>) -> Result<(), CliError> {
+    let mut store = open(db.db.as_deref())?;
+    match store.undo().map_err(fail)? {
+        None => say("nothing to undo".into()),
+        Some(b) => say(format!(
+            "took back #{} ({}, {}): {} out, {} back",
+            b.id,
+            escape(&b.command),
+            time::format(b.at),
+            plural(b.added, "copy", "copies"),
+            plural(b.removed, "copy", "copies"),
+        )),
+    }
+}
+
+/// A misread scan, counted again as another card.
+fn fix(
+    scan: i64,
+    card: &str,
+    db: &DbArgs,
+    say: &mut impl FnMut(String) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let (mut store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
+    let cards = full_set(&cards, &store);
+    let to = cards
+        .resolve(card)
+        .map_err(|e| CliError::failed(format!("error: {e}")))?;
+    let in_set = load_set(db.cards.as_deref())?.get(&to.number()).is_some();
+    let to = card_ref(to, in_set);
+    let old = store
+        .fix(&format!("collection fix {scan} {}", to.number), scan, &to)
+        .map_err(fail)?;
+    say(format!(
+        "scan {scan}: {old} {} → {} {}",
+        escape(&name_of(&cards, &old)),
+        to.number,
+        escape(&to.name)
+    ))
+}
+
+/// The collection copied to a file.
+fn backup(
+    file: &Path,
+    force: bool,
+    db: &DbArgs,
+    say: &mut impl FnMut(String) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let store = open(db.db.as_deref())?;
+    store.backup(file, force).map_err(fail)?;
+    say(format!(
+        "the collection {} is backed up to {}",
+        escape(&store.path().display().to_string()),
+        escape(&file.display().to_string())
+    ))
+}
+
+/// A backup made the collection (the one replaced is kept).
+fn restore(
+    file: &Path,
+    db: &DbArgs,
+    say: &mut impl FnMut(String) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let mut store = open(db.db.as_deref())?;
+    let kept = store.restore(file).map_err(fail)?;
+    say(format!(
+        "the collection is now the backup {}; the one it replaced is kept as {}",
+        escape(&file.display().to_string()),
+        escape(&kept.display().to_string())
+    ))
+}
+
+/// Each shipped deck: can it be built from the collection, and what is short.
+fn decks(
+    db: &DbArgs,
+    say: &mut impl FnMut(String) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let (store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
+    let owned = store.owned().map_err(fail)?;
+    for (stem, _) in deck::EMBEDDED {
+        let Some(Ok(numbers)) = deck::embedded(stem, &cards) else {
+            continue;
+        };
+        let lacking = lacking(&numbers, &owned);
+        if lacking.is_empty() {
+            say(format!("{stem}: you can build it"))?;
+        } else {
+            let n: u32 = lacking.iter().map(|(_, k)| k).sum();
+            say(format!(
+                "{stem}: {} short: {}",
+                plural(n, "card", "cards"),
+                lacking_text(&lacking, &cards)
+            ))?;
+        }
+    }
+    Ok(())
+}
+
+/// The store checked for damage.
+fn check(
+    db: &DbArgs,
+    say: &mut impl FnMut(String) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let store = open(db.db.as_deref())?;
+    let check = store.integrity().map_err(fail)?;
+    let owned = store.owned().map_err(fail)?;
+    let copies: u32 = owned.values().sum();
+    let shown = escape(&store.path().display().to_string());
+    if check != "ok" {
+        return Err(CliError::failed(format!(
+            "error: {shown}: the integrity check failed: {}; restore a backup with `bterm collection restore FILE`",
+            escape(&check)
+        )));
+    }
+    say(format!(
+        "{shown}: sound (schema {}); {} of {}",
+        store.schema_version().map_err(fail)?,
+        plural(copies, "copy", "copies"),
+        plural(owned.len() as i64, "card", "cards")
+    ))
 }
 
 /// `--copies 2` or `--copies 1-3`.
