@@ -5,10 +5,12 @@
 //! it was built with one.
 
 mod alpha;
+mod analyze;
 mod battle;
 mod cards;
 mod collection;
 mod lan;
+mod replay;
 mod scan;
 mod script;
 
@@ -18,9 +20,11 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 pub use alpha::{AlphaArgs, DeckCommand};
-pub use battle::{AnalyzeArgs, BattleArgs, ReplayArgs, TeamError, parse_team};
+pub use analyze::AnalyzeArgs;
+pub use battle::{BattleArgs, TeamError, parse_team};
 pub use cards::{CardsCommand, describe, list_line};
 pub use collection::{CollectionCommand, DbArgs, RankingsArgs};
+pub use replay::ReplayArgs;
 
 use crate::cards::{CardNumber, CardSet};
 use crate::net::Lan;
@@ -285,8 +289,8 @@ pub fn run(cli: Cli, window: Option<&dyn Window>) -> ExitCode {
         Some(Command::Host(args)) => lan::host(args),
         Some(Command::Join(args)) => lan::join_command(args),
         Some(Command::Deck(c)) => alpha::deck_command(c),
-        Some(Command::Replay(args)) => battle::replay(args, window),
-        Some(Command::Analyze(args)) => battle::analyze(args),
+        Some(Command::Replay(args)) => replay::replay(args, window),
+        Some(Command::Analyze(args)) => analyze::analyze(args),
         Some(Command::Print(args)) => scan::print(args),
         Some(Command::Scan(args)) => scan::scan(args),
         Some(Command::Enroll(args)) => scan::enroll(args),
