@@ -20,7 +20,7 @@ use crate::net::link::HostLink;
 use crate::net::protocol::{Asked, Role, SeatLine};
 use crate::net::{DEFAULT_PORT, Lan, discover};
 use crate::replay::Replay;
-use crate::rules::{Reply, Ruleset, RulesetId, Seat};
+use crate::rules::{Reply, RulesetId, Seat};
 use crate::session::{People, Player};
 
 /// `bterm host`.
@@ -147,12 +147,6 @@ fn parse_cpu(
     Ok((seat, strength, cards))
 }
 
-/// Cards for a CPU seat that brought none: a shipped deck, or a team picked
-/// by the seed.
-fn default_cards<R: Ruleset>(seat: Seat, seed: u64, set: &CardSet) -> Vec<CardNumber> {
-    R::house_cards(seat, seed, set)
-}
-
 pub(super) fn host(args: HostArgs) -> Result<(), CliError> {
     if let Some(t) = args.timer
         && !(t > 0.0 && t <= 86_400.0)
@@ -234,7 +228,7 @@ fn host_game<R: Lan + TextGame, F: People<R, Error = CliError>>(
             )));
         }
         players[seat.index()] = Player::Cpu(strength);
-        cards[seat.index()] = Some(brought.unwrap_or_else(|| default_cards::<R>(seat, seed, set)));
+        cards[seat.index()] = Some(brought.unwrap_or_else(|| R::house_cards(seat, seed, set)));
     }
     let code = args
         .code
