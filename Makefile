@@ -11,7 +11,7 @@ export CARGO_TERM_COLOR ?= never
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers libclang-dev
 
-.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection alpha-soak alpha-strength lan-soak scans frames pyenv screenshot screenshots fuzz decoys
+.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection bench-dcg alpha-soak alpha-strength dcg-strength lan-soak scans frames pyenv screenshot screenshots fuzz decoys
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -153,6 +153,15 @@ alpha-strength:
 
 bench-alpha:
 	cargo bench --no-default-features --bench alpha
+
+# The Digimon Card Game: CPU strengths over DCG_GAMES seeded games (seats
+# swapped), and the engine's speed (README, "Digimon Card Game").
+DCG_GAMES ?= 1000
+dcg-strength:
+	cargo run --release --no-default-features --example dcg_stats -- $(DCG_GAMES) normal easy
+
+bench-dcg:
+	cargo bench --no-default-features --bench dcg
 
 # The collection store: 10,000 scans in one batch, `collection sets` over 100,000.
 bench-collection:

@@ -57,6 +57,14 @@ fn every_terminal_scenario_holds() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The Digimon Card Game's rule scenarios (written from docs/dcg-rules.md
+/// alone, by someone who did not read the engine).
+#[test]
+fn every_dcg_scenario_holds() {
+    let failures = play_all("tests/dcg", None, 30);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The scripts of `docs/` (the format page's examples) play as they say.
 #[test]
 fn the_documented_examples_hold() {

@@ -270,6 +270,18 @@ fn act(i: usize, g: &mut Gallery, commands: &mut Commands, next: &mut NextState<
                 g.message = Some((format!("{name} does not play back: {problem}"), true));
                 return Mode::List;
             }
+            if let Some(r) = entry.ruleset
+                && !super::lan::STAGED.contains(&r)
+            {
+                g.message = Some((
+                    format!(
+                        "{name}: {}; bterm replay print shows its events",
+                        super::lan::not_staged(r)
+                    ),
+                    true,
+                ));
+                return Mode::List;
+            }
             if entry.ruleset == Some(RulesetId::Alpha) {
                 match Replay::<crate::rules::alpha::Match>::load(&entry.path) {
                     Ok(replay) => {

@@ -38,7 +38,7 @@ use crate::net::link::HostLink;
 use crate::net::protocol::{Asked, Role, SeatLine};
 use crate::net::{DEFAULT_PORT, Lan};
 use crate::replay::Replay;
-use crate::rules::{Reply, RulesetId, Seat, alpha, make_dispatch, terminal};
+use crate::rules::{Reply, RulesetId, Seat, alpha, terminal};
 use crate::session::{Player, Watch};
 
 /// How long the lobby waits with nothing changing (no press, no seat
@@ -148,7 +148,55 @@ trait StagedVisitor {
     fn visit<R: Staged>(self) -> Self::Output;
 }
 
-crate::rules::registered!(make_dispatch!(StagedVisitor;));
+/// The rulesets the arena stages, each with its presenter (the Digimon
+/// Card Game's arena presenter is its own issue: until it lands, a table
+/// of that game is played at the terminal, `bterm host dcg` / `bterm join`,
+/// and the arena says so). Adding one here needs its [`Staged`] impl.
+macro_rules! staged {
+    ($then:ident ! ($($pre:tt)*)) => {
+        $then! {
+            $($pre)*
+            Terminal => crate::rules::terminal::Match,
+            Alpha => crate::rules::alpha::Match,
+        }
+    };
+}
+
+/// Makes the staged rulesets' dispatch (`None`: a ruleset the arena does
+/// not stage) and their list.
+macro_rules! make_staged {
+    ($($id:ident => $ty:ty),+ $(,)?) => {
+        /// Calls the visitor with the type of the ruleset `id` names, when
+        /// the arena stages it.
+        #[allow(unreachable_patterns, reason = "the arena may stage every ruleset")]
+        fn dispatch<V: StagedVisitor>(id: RulesetId, visitor: V) -> Option<V::Output> {
+            match id {
+                $(RulesetId::$id => Some(visitor.visit::<$ty>()),)+
+                _ => None,
+            }
+        }
+
+        /// The rulesets the arena stages, in the registry's order.
+        pub const STAGED: &[RulesetId] = &[$(RulesetId::$id),+];
+    };
+}
+
+staged!(make_staged!());
+
+/// Why the arena cannot sit at a table of `game` (it does not stage it).
+pub fn not_staged(game: RulesetId) -> String {
+    format!(
+        "the arena does not stage the {} yet: play it at a terminal (bterm {} …, bterm join)",
+        game.name(),
+        game.key()
+    )
+}
+
+/// The next game the arena stages after `game` (a screen's "change the game").
+pub fn next_staged(game: RulesetId) -> RulesetId {
+    let at = STAGED.iter().position(|&g| g == game).unwrap_or(0);
+    STAGED[(at + 1) % STAGED.len()]
+}
 
 /// One pump system per registered ruleset; only the one whose session
 /// the table holds acts.
@@ -168,7 +216,7 @@ macro_rules! add_pumps {
     };
 }
 
-crate::rules::registered!(add_pumps!());
+staged!(add_pumps!());
 
 /// The table's host, when this machine hosts: its thread, its lines, its
 /// announcement on the LAN.
@@ -467,7 +515,7 @@ impl LanForm {
     pub fn change_host(&mut self, line: HostLine) -> Then {
         match line {
             HostLine::Game => {
-                self.game = self.game.next();
+                self.game = next_staged(self.game);
                 self.brings = Brings::House(0);
             }
             HostLine::Seats => {
@@ -816,7 +864,7 @@ pub fn open_table(
         &code,
         mine,
     );
-    let mut table = LanTable::joining(game, &join, SocketAddr::new(lan_address(), port));
+    let mut table = LanTable::joining(game, &join, SocketAddr::new(lan_address(), port))?;
     table.table = name;
     table.code = Some(code);
     table.notes = notes;
@@ -854,7 +902,11 @@ fn run_host<R: Lan>(
 
 impl LanTable {
     /// A table being joined with `options` (`addr`: where it is, as shown).
-    pub fn joining(game: RulesetId, options: &JoinOptions, addr: SocketAddr) -> LanTable {
+    pub fn joining(
+        game: RulesetId,
+        options: &JoinOptions,
+        addr: SocketAddr,
+    ) -> Result<LanTable, String> {
         struct Start<'a>(&'a JoinOptions);
         impl StagedVisitor for Start<'_> {
             type Output = Link;
@@ -862,8 +914,8 @@ impl LanTable {
                 Box::new(Session::<R>::start(self.0))
             }
         }
-        let link = dispatch(game, Start(options));
-        LanTable {
+        let link = dispatch(game, Start(options)).ok_or_else(|| not_staged(game))?;
+        Ok(LanTable {
             game,
             table: addr.to_string(),
             addr,
@@ -879,7 +931,7 @@ impl LanTable {
             idle: 0.0,
             link: Mutex::new(Some(link)),
             hosting: None,
-        }
+        })
     }
 }
 
@@ -971,7 +1023,9 @@ fn scan_for(commands: &mut Commands, next: &mut NextState<Screen>, game: Ruleset
             R::open_scanner(self.0, self.1);
         }
     }
-    dispatch(game, Open(commands, next));
+    if dispatch(game, Open(commands, next)).is_none() {
+        commands.remove_resource::<ScanReturn>();
+    }
 }
 
 /// Back from the scanner: what was scanned is brought (a team of cards of
@@ -992,7 +1046,7 @@ fn take_scan(
             R::scanned(self.0, self.1)
         }
     }
-    match dispatch(game, Take(roster, deck)) {
+    match dispatch(game, Take(roster, deck)).unwrap_or_else(|| Err(not_staged(game))) {
         Ok(cards) => form.brings = Brings::Scanned(game, cards),
         Err(why) => form.problem = Some(why),
     }
@@ -1245,7 +1299,7 @@ fn join(form: &LanForm, cards: &CardSet) -> Result<LanTable, String> {
             mine,
         )
     };
-    let mut table = LanTable::joining(game, &options, found.addr);
+    let mut table = LanTable::joining(game, &options, found.addr)?;
     table.table = shown(&found.name, 40);
     Ok(table)
 }

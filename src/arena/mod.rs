@@ -350,6 +350,15 @@ impl crate::session::Window for Arena {
                 let replay = Replay::parse(&text, &name).map_err(cannot)?;
                 settings.table = Some((file.to_path_buf(), replay));
             }
+            other => {
+                return Err(LaunchError::CannotStage {
+                    file: name,
+                    why: format!(
+                        "{}; bterm replay print shows its events",
+                        lan::not_staged(other)
+                    ),
+                });
+            }
         }
         start(settings, cards, capture::Script::default())
     }

@@ -32,6 +32,10 @@ pub enum Content {
 /// The card number as printed in a Code 128: plain ASCII (`α` is written `A`),
 /// so every phone app reads it back as typed text: `Dα-001` is `DA-001`.
 pub fn code128_text(number: &CardNumber) -> String {
+    // A Digimon Card Game number is plain ASCII as printed (`ST1-03`).
+    if number.is_dcg() {
+        return number.to_string();
+    }
     let folded = number.folded();
     let split = folded.len() - format!("{:03}", number.serial).len();
     format!("{}-{}", &folded[..split], &folded[split..])
@@ -100,6 +104,9 @@ mod tests {
         assert_eq!(code128_text(&n), "DA-001");
         assert_eq!(code128_text(&CardNumber::new(Prefix::Dm02, 95)), "DM02-095");
         assert_eq!(code128_text(&CardNumber::new(Prefix::Sp, 1234)), "SP-1234");
+        let st = CardNumber::new(Prefix::St(1), 3);
+        assert_eq!(code128_text(&st), "ST1-03");
+        assert_eq!(code128_text(&st).parse::<CardNumber>().unwrap(), st);
         assert_eq!("DA-001".parse::<CardNumber>().ok(), Some(n));
     }
 

@@ -276,9 +276,11 @@ fn draw_card(
     codes: bool,
 ) -> Result<(), PrintError> {
     let (regular, bold) = fonts();
-    let frame = card
-        .as_digimon()
-        .map_or([90, 90, 100], |d| field_colour(d.field));
+    let frame = match (card.as_digimon(), card.as_dcg()) {
+        (Some(d), _) => field_colour(d.field),
+        (_, Some(c)) => dcg_colour(c.colors.first().copied()),
+        _ => [90, 90, 100],
+    };
     let dark = [20, 20, 24];
     let mut cv = Canvas { img, ox, oy };
     // Frame (a cutting line outside it) and title band.
@@ -311,6 +313,19 @@ fn draw_card(
             d.kind
         ),
         Card::Command(_) => format!("{}  ·  Command card{limit}", card.number()),
+        Card::Dcg(c) => {
+            let mut parts = vec![c.number.to_string(), c.kind.to_string()];
+            parts.extend(c.level.map(|l| format!("Lv.{l}")));
+            parts.push(
+                c.colors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            );
+            parts.extend(c.form.clone());
+            parts.join("  ·  ")
+        }
         _ => format!("{}  ·  Option card{limit}", card.number()),
     };
     cv.text(&regular, 30.0, 40, 134, dark, &kind_line);
@@ -367,9 +382,47 @@ fn draw_card(
             y = cv.wrapped(&regular, 26.0, 40, y + 4, CARD_W - 80, 760, dark, &from);
         }
     }
+    if let Card::Dcg(c) = card {
+        if let Some(dp) = c.dp {
+            cv.text(&bold, 34.0, 40, y, dark, &format!("{dp} DP"));
+            y += 50;
+        }
+        let mut facts = Vec::new();
+        facts.extend(c.attribute.clone());
+        if !c.types.is_empty() {
+            facts.push(c.types.join("/"));
+        }
+        if !facts.is_empty() {
+            cv.text(&regular, 28.0, 40, y, dark, &facts.join("  ·  "));
+            y += 42;
+        }
+        for d in &c.digivolve {
+            let line = format!("Digivolve {} from {} Lv.{}", d.cost, d.color, d.level);
+            cv.text(&regular, 28.0, 40, y, dark, &line);
+            y += 40;
+        }
+    }
     y = y.max(qr_side + 196) + 8;
     cv.rect(40, y, CARD_W - 80, 2, frame);
     y += 12;
+    if let Card::Dcg(c) = card {
+        for a in c.abilities() {
+            y = cv.wrapped(
+                &regular,
+                24.0,
+                40,
+                y,
+                CARD_W - 80,
+                770,
+                dark,
+                &crate::effects::dcg::render(a),
+            ) + 6;
+        }
+        for a in c.inherited_abilities() {
+            let line = format!("Inherited: {}", crate::effects::dcg::render(a));
+            y = cv.wrapped(&regular, 24.0, 40, y, CARD_W - 80, 770, [80, 80, 90], &line) + 6;
+        }
+    }
     let terminal = card.terminal_abilities();
     let alpha = card.alpha_abilities();
     for (label, abilities) in [("Terminal", terminal), ("Alpha", alpha)] {
@@ -378,7 +431,7 @@ fn draw_card(
             y = cv.wrapped(&regular, 25.0, 40, y, CARD_W - 80, 770, dark, &line) + 6;
         }
     }
-    if terminal.is_empty() && alpha.is_empty() {
+    if terminal.is_empty() && alpha.is_empty() && card.as_dcg().is_none() {
         cv.wrapped(
             &regular,
             25.0,
@@ -404,6 +457,21 @@ fn draw_card(
     let tw = text_width(&regular, 30.0, &text) as u32;
     cv.text(&regular, 30.0, (CARD_W - tw) / 2, 952, dark, &text);
     Ok(())
+}
+
+/// A Digimon Card Game colour's frame.
+fn dcg_colour(c: Option<crate::effects::dcg::Color>) -> [u8; 3] {
+    use crate::effects::dcg::Color;
+    match c {
+        Some(Color::Red) => [190, 40, 40],
+        Some(Color::Blue) => [40, 90, 190],
+        Some(Color::Yellow) => [200, 160, 20],
+        Some(Color::Green) => [40, 140, 70],
+        Some(Color::Black) => [40, 40, 44],
+        Some(Color::Purple) => [120, 60, 160],
+        Some(Color::White) => [150, 150, 150],
+        None => [90, 90, 100],
+    }
 }
 
 fn level_name(level: crate::cards::Level) -> String {

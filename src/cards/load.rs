@@ -119,12 +119,15 @@ pub enum LoadErrorKind {
     #[error("the prefix {prefix}- means \"{meaning}\", but this is a {kind} card")]
     WrongPrefix {
         /// The prefix as printed.
-        prefix: &'static str,
+        prefix: String,
         /// What the prefix means.
         meaning: &'static str,
         /// The card's kind.
         kind: super::CardKind,
     },
+    /// A Digimon Card Game card that breaks its kind's shape.
+    #[error("{0}")]
+    DcgShape(String),
     /// An empty or overlong name.
     #[error("the name must be 1 to {} characters", Limits::NAME_CHARS)]
     BadName,
@@ -292,7 +295,7 @@ impl Checker<'_> {
                 loc,
                 None,
                 LoadErrorKind::WrongPrefix {
-                    prefix: p.as_str(),
+                    prefix: p.as_str().into_owned(),
                     meaning: p.meaning(),
                     kind: card.kind(),
                 },
@@ -303,9 +306,15 @@ impl Checker<'_> {
             self.at(loc, Some("name"), LoadErrorKind::BadName);
         }
         if let Some(cost) = card.cost()
+            && card.as_dcg().is_none()
             && cost > Limits::COST
         {
             self.range(loc, "cost", cost, format!("0..={}", Limits::COST));
+        }
+        if let Card::Dcg(c) = card
+            && let Some((field, why)) = c.problem()
+        {
+            self.at(loc, Some(field), LoadErrorKind::DcgShape(why));
         }
         let Card::Digimon(d) = card else { return };
         if !(Limits::SPEED.0..=Limits::SPEED.1).contains(&d.speed) {

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::CardNumber;
+pub use super::dcg::DcgCard;
 use crate::effects::Ability;
 pub use crate::glossary::{Attribute, BattleType, Field, Stage};
 
@@ -26,6 +27,8 @@ pub enum Card {
     Option(OptionCard),
     /// A Command card (tabletop only; no Cost, no barcode).
     Command(CommandCard),
+    /// A card of the Digimon Card Game (2020 onward), whatever its kind.
+    Dcg(DcgCard),
 }
 
 /// The three kinds of card.
@@ -37,6 +40,8 @@ pub enum CardKind {
     Option,
     /// Command cards.
     Command,
+    /// Digimon Card Game cards (Digi-Eggs, Digimon, Tamers, Options).
+    Dcg,
 }
 
 impl fmt::Display for CardKind {
@@ -45,6 +50,7 @@ impl fmt::Display for CardKind {
             CardKind::Digimon => "Digimon",
             CardKind::Option => "Option",
             CardKind::Command => "Command",
+            CardKind::Dcg => "Digimon Card Game",
         })
     }
 }
@@ -56,6 +62,7 @@ impl Card {
             Card::Digimon(d) => d.number,
             Card::Option(o) => o.number,
             Card::Command(c) => c.number,
+            Card::Dcg(c) => c.number,
         }
     }
 
@@ -65,6 +72,7 @@ impl Card {
             Card::Digimon(d) => &d.name,
             Card::Option(o) => &o.name,
             Card::Command(c) => &c.name,
+            Card::Dcg(c) => &c.name,
         }
     }
 
@@ -74,6 +82,7 @@ impl Card {
             Card::Digimon(_) => CardKind::Digimon,
             Card::Option(_) => CardKind::Option,
             Card::Command(_) => CardKind::Command,
+            Card::Dcg(_) => CardKind::Dcg,
         }
     }
 
@@ -83,6 +92,7 @@ impl Card {
             Card::Digimon(d) => Some(d.cost),
             Card::Option(o) => Some(o.cost),
             Card::Command(_) => None,
+            Card::Dcg(c) => c.cost,
         }
     }
 
@@ -92,6 +102,7 @@ impl Card {
             Card::Digimon(d) => d.one_card_limit,
             Card::Option(o) => o.one_card_limit,
             Card::Command(c) => c.one_card_limit,
+            Card::Dcg(_) => false,
         }
     }
 
@@ -101,6 +112,7 @@ impl Card {
             Card::Digimon(d) => d.deck_limit,
             Card::Option(o) => o.deck_limit,
             Card::Command(c) => c.deck_limit,
+            Card::Dcg(_) => None,
         }
     }
 
@@ -108,6 +120,14 @@ impl Card {
     pub fn as_digimon(&self) -> Option<&Digimon> {
         match self {
             Card::Digimon(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The Digimon Card Game card, if it is one.
+    pub fn as_dcg(&self) -> Option<&DcgCard> {
+        match self {
+            Card::Dcg(c) => Some(c),
             _ => None,
         }
     }
@@ -125,7 +145,7 @@ impl Card {
         match self {
             Card::Digimon(d) => &d.terminal,
             Card::Option(o) => &o.terminal,
-            Card::Command(_) => &[],
+            Card::Command(_) | Card::Dcg(_) => &[],
         }
     }
 
@@ -135,6 +155,7 @@ impl Card {
             Card::Digimon(d) => &d.alpha,
             Card::Option(o) => &o.alpha,
             Card::Command(c) => &c.alpha,
+            Card::Dcg(_) => &[],
         }
     }
 

@@ -37,6 +37,14 @@ pub enum Prefix {
     /// `WD-`: a wild Digimon bterm made from a product barcode (not a Bandai
     /// prefix; see docs/card-code.md).
     Wild,
+    /// `ST1-`: a Digimon Card Game starter deck (its number), two-digit serials.
+    St(#[cfg_attr(test, proptest(strategy = "1u8..=30"))] u8),
+    /// `BT1-`: a Digimon Card Game booster (its number).
+    Bt(#[cfg_attr(test, proptest(strategy = "1u8..=30"))] u8),
+    /// `EX1-`: a Digimon Card Game theme booster (its number).
+    Ex(#[cfg_attr(test, proptest(strategy = "1u8..=30"))] u8),
+    /// `P-`: a Digimon Card Game promotional card.
+    Promo,
 }
 
 impl Prefix {
@@ -57,8 +65,35 @@ impl Prefix {
     ];
 
     /// The prefix as printed on the card, without the dash.
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> std::borrow::Cow<'static, str> {
         match self {
+            Prefix::St(n) => format!("ST{n}").into(),
+            Prefix::Bt(n) => format!("BT{n}").into(),
+            Prefix::Ex(n) => format!("EX{n}").into(),
+            Prefix::Promo => "P".into(),
+            _ => self.fixed_str().into(),
+        }
+    }
+
+    /// Whether the prefix is one of the Digimon Card Game's (2020 onward).
+    pub fn is_dcg(self) -> bool {
+        matches!(
+            self,
+            Prefix::St(_) | Prefix::Bt(_) | Prefix::Ex(_) | Prefix::Promo
+        )
+    }
+
+    /// How many digits a serial is printed with (at least).
+    pub fn serial_digits(self) -> usize {
+        match self {
+            Prefix::St(_) => 2,
+            _ => 3,
+        }
+    }
+
+    fn fixed_str(self) -> &'static str {
+        match self {
+            Prefix::St(_) | Prefix::Bt(_) | Prefix::Ex(_) | Prefix::Promo => "",
             Prefix::DAlpha => "Dα",
             Prefix::Dm => "DM",
             Prefix::Dm02 => "DM02",
@@ -89,6 +124,10 @@ impl Prefix {
             Prefix::Ltp => "Option card bundled with the Digimon Battle Junction",
             Prefix::CAlpha => "Card Game Alpha Command card",
             Prefix::Wild => "wild Digimon made by bterm from a product barcode",
+            Prefix::St(_) => "Digimon Card Game starter deck card",
+            Prefix::Bt(_) => "Digimon Card Game booster card",
+            Prefix::Ex(_) => "Digimon Card Game theme booster card",
+            Prefix::Promo => "Digimon Card Game promotional card",
         }
     }
 
@@ -101,12 +140,26 @@ impl Prefix {
             Prefix::Sp | Prefix::Sp02 => kind != CardKind::Command,
             Prefix::OAlpha | Prefix::Op | Prefix::Op02 | Prefix::Ltp => kind == CardKind::Option,
             Prefix::CAlpha => kind == CardKind::Command,
+            Prefix::St(_) | Prefix::Bt(_) | Prefix::Ex(_) | Prefix::Promo => kind == CardKind::Dcg,
         }
     }
 
-    /// The prefix folded to plain ASCII capitals (`α` is `A`), as typed input is folded.
-    fn folded(self) -> &'static str {
+    /// The prefix folded to plain ASCII capitals (`α` is `A`), as typed
+    /// input is folded (a Digimon Card Game series with two digits, so the
+    /// folded number reads back: `ST01`).
+    fn folded(self) -> String {
         match self {
+            Prefix::St(n) => format!("ST{n:02}"),
+            Prefix::Bt(n) => format!("BT{n:02}"),
+            Prefix::Ex(n) => format!("EX{n:02}"),
+            Prefix::Promo => "P".into(),
+            _ => self.fixed_folded().into(),
+        }
+    }
+
+    fn fixed_folded(self) -> &'static str {
+        match self {
+            Prefix::St(_) | Prefix::Bt(_) | Prefix::Ex(_) | Prefix::Promo => "",
             Prefix::DAlpha => "DA",
             Prefix::Dm => "DM",
             Prefix::Dm02 => "DM02",
@@ -146,11 +199,17 @@ impl CardNumber {
     pub fn folded(&self) -> String {
         format!("{}{:03}", self.prefix.folded(), self.serial)
     }
+
+    /// Whether it is a Digimon Card Game number (`ST1-03`, `BT1-086`).
+    pub fn is_dcg(&self) -> bool {
+        self.prefix.is_dcg()
+    }
 }
 
 impl fmt::Display for CardNumber {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{:03}", self.prefix.as_str(), self.serial)
+        let width = self.prefix.serial_digits();
+        write!(f, "{}-{:0width$}", self.prefix.as_str(), self.serial)
     }
 }
 
@@ -206,6 +265,7 @@ impl FromStr for CardNumber {
             return Err(err("it is empty"));
         }
         // With a dash, the dash says where the prefix ends.
+        let dashed = trimmed.contains(['-', '‐', '–']);
         let (prefix_part, serial_part) = match trimmed.split_once(['-', '‐', '–']) {
             Some((p, s)) => (fold(p), fold(s)),
             None => {
@@ -223,10 +283,14 @@ impl FromStr for CardNumber {
                 }
             }
         };
-        let prefix = Prefix::ALL
+        let (prefix, serial_part) = match Prefix::ALL
             .into_iter()
-            .find(|p| p.folded() == prefix_part)
-            .ok_or_else(|| err("unknown prefix"))?;
+            .find(|p| p.fixed_folded() == prefix_part)
+        {
+            Some(p) => (p, serial_part),
+            None => dcg_prefix(&prefix_part, serial_part, dashed)
+                .ok_or_else(|| err("unknown prefix"))?,
+        };
         if serial_part.is_empty() || !serial_part.chars().all(|c| c.is_ascii_digit()) {
             return Err(err("the part after the prefix must be digits"));
         }
@@ -238,6 +302,43 @@ impl FromStr for CardNumber {
             .map_err(|_| err("the serial is not a number"))?;
         Ok(CardNumber { prefix, serial })
     }
+}
+
+/// A Digimon Card Game prefix (`ST1`, `BT12`, `EX2`, `P`) from the folded
+/// letters and digits before the serial. Without a dash the digits hold
+/// the series and the serial together: the serial is the last two digits
+/// of a starter deck (`ST103` is ST1-03), three of the others (`BT1086`),
+/// and a folded number's series is two digits (`ST01003`).
+fn dcg_prefix(prefix: &str, serial: String, dashed: bool) -> Option<(Prefix, String)> {
+    let letters: String = prefix
+        .chars()
+        .take_while(char::is_ascii_uppercase)
+        .collect();
+    let make = |series: &str| -> Option<Prefix> {
+        let n: u8 = series.parse().ok().filter(|n| (1..=99).contains(n))?;
+        match letters.as_str() {
+            "ST" => Some(Prefix::St(n)),
+            "BT" => Some(Prefix::Bt(n)),
+            "EX" => Some(Prefix::Ex(n)),
+            _ => None,
+        }
+    };
+    if letters == "P" && prefix == "P" {
+        return Some((Prefix::Promo, serial));
+    }
+    let digits = &prefix[letters.len()..];
+    if dashed {
+        return make(digits).map(|p| (p, serial));
+    }
+    // Undashed: the digits run on into the serial.
+    let all = format!("{digits}{serial}");
+    let width = if letters == "ST" { 2 } else { 3 };
+    let split = match all.len() {
+        n if n >= 5 => 2,
+        n if n > width => n - width,
+        _ => return None,
+    };
+    make(&all[..split]).map(|p| (p, all[split..].to_string()))
 }
 
 #[cfg(test)]
@@ -281,6 +382,28 @@ mod tests {
         assert_eq!(e.reason, "the part after the prefix must be digits");
         assert!("".parse::<CardNumber>().is_err());
         assert!("Dα-12345".parse::<CardNumber>().is_err());
+    }
+
+    #[test]
+    fn digimon_card_game_numbers_read_as_printed_and_typed() {
+        let st = CardNumber::new(Prefix::St(1), 3);
+        assert_eq!(st.to_string(), "ST1-03");
+        for typed in ["ST1-03", "st1-3", "ST103", "st 1-03"] {
+            assert_eq!(typed.parse::<CardNumber>().unwrap(), st, "{typed}");
+        }
+        let bt = CardNumber::new(Prefix::Bt(1), 86);
+        assert_eq!(bt.to_string(), "BT1-086");
+        assert_eq!("bt1086".parse::<CardNumber>().unwrap(), bt);
+        assert_eq!(
+            "BT10-112".parse::<CardNumber>().unwrap().prefix,
+            Prefix::Bt(10)
+        );
+        assert_eq!("P-001".parse::<CardNumber>().unwrap().to_string(), "P-001");
+        assert_eq!(
+            "EX2-010".parse::<CardNumber>().unwrap().prefix,
+            Prefix::Ex(2)
+        );
+        assert!("XT1-03".parse::<CardNumber>().is_err());
     }
 
     proptest! {

@@ -53,6 +53,22 @@ pub const EMBEDDED_CARDS: &[(&str, &str)] = &[
         "assets/cards/commands.ron",
         include_str!("../../assets/cards/commands.ron"),
     ),
+    (
+        "assets/cards/dcg/st1-red.ron",
+        include_str!("../../assets/cards/dcg/st1-red.ron"),
+    ),
+    (
+        "assets/cards/dcg/st2-blue.ron",
+        include_str!("../../assets/cards/dcg/st2-blue.ron"),
+    ),
+    (
+        "assets/cards/dcg/st3-yellow.ron",
+        include_str!("../../assets/cards/dcg/st3-yellow.ron"),
+    ),
+    (
+        "assets/cards/dcg/st6-purple.ron",
+        include_str!("../../assets/cards/dcg/st6-purple.ron"),
+    ),
 ];
 
 /// A validated set of cards.

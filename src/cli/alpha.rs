@@ -4,7 +4,7 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use clap::{Args, Subcommand};
+use clap::Args;
 
 use super::battle::{Keyboard, finish, keyboard_lines, save_is_free};
 use super::{CliError, escape_lines, load_set};
@@ -15,33 +15,6 @@ use crate::session::{People, Player, Table, drive};
 
 /// The largest deck or script file read.
 const MAX_FILE: u64 = 4 << 20;
-
-/// `bterm deck`.
-#[derive(Debug, Subcommand)]
-pub enum DeckCommand {
-    /// Check a deck file against the deck rules (32 cards, a Level III, 3 of a name).
-    Check {
-        /// The deck file (`assets/decks/*.ron` shows the format) or a shipped deck's name.
-        deck: String,
-        /// Card files to use instead of the built-in sample set.
-        #[arg(long, value_name = "PATH")]
-        cards: Option<PathBuf>,
-        /// Also check that your collection holds every card of it.
-        #[arg(long)]
-        owned: bool,
-        /// The collection's database (with --owned).
-        #[arg(long, value_name = "FILE", requires = "owned")]
-        db: Option<PathBuf>,
-    },
-    /// Show a deck's cards and make-up; with no deck, list the shipped decks.
-    Show {
-        /// The deck file or a shipped deck's name.
-        deck: Option<String>,
-        /// Card files to use instead of the built-in sample set.
-        #[arg(long, value_name = "PATH")]
-        cards: Option<PathBuf>,
-    },
-}
 
 /// `bterm alpha`.
 #[derive(Debug, Args)]
@@ -127,66 +100,6 @@ pub(super) fn load_deck(arg: &str, cards: &CardSet) -> Result<(String, Vec<CardN
     Ok((file.name, numbers))
 }
 
-pub(super) fn deck_command(c: DeckCommand) -> Result<(), CliError> {
-    let mut out = std::io::stdout().lock();
-    match c {
-        DeckCommand::Check {
-            deck,
-            cards,
-            owned,
-            db,
-        } => {
-            let set = load_set(cards.as_deref())?;
-            let (name, numbers) = load_deck(&deck, &set)?;
-            let _ = writeln!(
-                out,
-                "{}: a legal deck, \"{}\", {} cards",
-                super::escape(&deck),
-                super::escape(&name),
-                numbers.len()
-            );
-            if owned {
-                let said =
-                    super::collection::check_owned(&numbers, &set, db.as_deref()).map_err(|e| {
-                        CliError::failed(format!("error: {}: {}", super::escape(&deck), e.message))
-                    })?;
-                let _ = writeln!(out, "{}: {said}", super::escape(&deck));
-            }
-        }
-        DeckCommand::Show { deck, cards } => {
-            let set = load_set(cards.as_deref())?;
-            let decks: Vec<String> = match deck {
-                Some(d) => vec![d],
-                None => deck::EMBEDDED.iter().map(|(n, _)| n.to_string()).collect(),
-            };
-            for d in decks {
-                let (name, numbers) = load_deck(&d, &set)?;
-                let _ = writeln!(out, "{} — \"{}\"", super::escape(&d), super::escape(&name));
-                let mut seen: Vec<(CardNumber, usize)> = Vec::new();
-                for n in &numbers {
-                    match seen.iter_mut().find(|(x, _)| x == n) {
-                        Some((_, k)) => *k += 1,
-                        None => seen.push((*n, 1)),
-                    }
-                }
-                for (n, k) in seen {
-                    if let Some(card) = set.get(&n) {
-                        let _ = writeln!(out, "  {k} × {}", escape_lines(&super::list_line(card)));
-                    }
-                }
-                let _ = writeln!(
-                    out,
-                    "  {}\n",
-                    deck::Summary::of(&numbers, &set)
-                        .to_string()
-                        .replace('\n', "\n  ")
-                );
-            }
-        }
-    }
-    Ok(())
-}
-
 pub(super) fn alpha(args: AlphaArgs) -> Result<(), CliError> {
     let set = load_set(args.cards.as_deref())?;
     if let Some(script) = &args.script {
@@ -266,14 +179,7 @@ impl People<Match> for Terminal<'_> {
         question: &Question<<Match as Ruleset>::Ask, <Match as Ruleset>::Action>,
     ) -> Result<Option<Reply<<Match as Ruleset>::Action>>, CliError> {
         if self.curtain && self.last != Some(seat) {
-            // Forty blank lines push the last hand off the screen.
-            let _ = write!(
-                self.keys.out,
-                "{}\n=== Pass to {seat}, then press Enter ===",
-                "\n".repeat(40)
-            );
-            let _ = self.keys.out.flush();
-            self.keys.wait_enter()?;
+            self.keys.curtain(seat)?;
         }
         self.last = Some(seat);
         let view = table.game().view(seat);

@@ -315,6 +315,18 @@ impl Keyboard<'_> {
     }
 
     /// Waits for Enter (the curtain between two people at one terminal).
+    /// The curtain between two people at one terminal: forty blank lines
+    /// push the last hand off the screen, then the next person presses Enter.
+    pub(super) fn curtain(&mut self, seat: Seat) -> Result<(), CliError> {
+        let _ = write!(
+            self.out,
+            "{}\n=== Pass to {seat}, then press Enter ===",
+            "\n".repeat(40)
+        );
+        let _ = self.out.flush();
+        self.wait_enter()
+    }
+
     pub(super) fn wait_enter(&mut self) -> Result<(), CliError> {
         match self.lines.recv() {
             Ok(Ok(_)) => Ok(()),

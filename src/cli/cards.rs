@@ -139,6 +139,27 @@ pub fn list_line(card: &Card) -> String {
             o.name, o.cost
         ),
         Card::Command(c) => format!("{number:<9} {:<27} Command", c.name),
+        Card::Dcg(c) => format!(
+            "{number:<9} {:<27} {:<18} {:<19} {}",
+            c.name,
+            match c.level {
+                Some(l) => format!("{} Lv.{l}", c.kind),
+                None => c.kind.to_string(),
+            },
+            c.colors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("/"),
+            [
+                c.cost.map(|n| format!("cost {n}")),
+                c.dp.map(|d| format!("DP {d}"))
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ")
+        ),
     }
 }
 
@@ -192,6 +213,7 @@ pub fn describe(card: &Card) -> String {
         Card::Command(_) => {
             let _ = writeln!(s, "  Command card · no Cost");
         }
+        Card::Dcg(c) => describe_dcg(&mut s, c),
     }
     for (title, abilities) in [
         ("Battle Terminal abilities", card.terminal_abilities()),
@@ -205,4 +227,43 @@ pub fn describe(card: &Card) -> String {
         }
     }
     s
+}
+
+/// The lines `bterm cards show` prints for a Digimon Card Game card.
+fn describe_dcg(s: &mut String, c: &crate::cards::DcgCard) {
+    use std::fmt::Write as _;
+    let colors: Vec<String> = c.colors.iter().map(ToString::to_string).collect();
+    let mut head = vec![c.kind.to_string(), colors.join("/")];
+    head.extend(c.level.map(|l| format!("Lv.{l}")));
+    head.extend(c.form.clone());
+    head.extend(c.attribute.clone());
+    if !c.types.is_empty() {
+        head.push(c.types.join("/"));
+    }
+    let _ = writeln!(s, "  {}", head.join(" · "));
+    let mut figures = Vec::new();
+    if let Some(cost) = c.cost {
+        figures.push(match c.kind {
+            crate::cards::DcgKind::Option => format!("use cost {cost}"),
+            _ => format!("play cost {cost}"),
+        });
+    }
+    if let Some(dp) = c.dp {
+        figures.push(format!("{dp} DP"));
+    }
+    if !figures.is_empty() {
+        let _ = writeln!(s, "  {}", figures.join(" · "));
+    }
+    for d in &c.digivolve {
+        let _ = writeln!(s, "  Digivolve: {} from {} Lv.{}", d.cost, d.color, d.level);
+    }
+    for a in c.abilities() {
+        let _ = writeln!(s, "  {}", crate::effects::dcg::render(a));
+    }
+    if !c.inherited.is_empty() {
+        let _ = writeln!(s, "  Inherited effects:");
+        for a in c.inherited_abilities() {
+            let _ = writeln!(s, "    {}", crate::effects::dcg::render(a));
+        }
+    }
 }

@@ -9,6 +9,8 @@ mod analyze;
 mod battle;
 mod cards;
 mod collection;
+mod dcg;
+mod deck;
 mod lan;
 mod replay;
 mod scan;
@@ -19,11 +21,12 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-pub use alpha::{AlphaArgs, DeckCommand};
+pub use alpha::AlphaArgs;
 pub use analyze::AnalyzeArgs;
 pub use battle::{BattleArgs, TeamError, parse_team};
 pub use cards::{CardsCommand, describe, list_line};
 pub use collection::{CollectionCommand, DbArgs, RankingsArgs};
+pub use deck::DeckCommand;
 pub use replay::ReplayArgs;
 
 use crate::cards::{CardNumber, CardSet};
@@ -86,6 +89,8 @@ pub enum Command {
     Battle(BattleArgs),
     /// Play the Card Game Alpha (the tabletop rules) in the terminal, 2 to 4 seats, or a scripted game.
     Alpha(AlphaArgs),
+    /// Play the Digimon Card Game (2020 rules) in the terminal: two starter decks or deck files, people or CPUs.
+    Dcg(dcg::DcgArgs),
     /// Play a scripted game of any game (the file names it), print its events and final state, check its expectations.
     Script(script::ScriptArgs),
     /// Host a LAN table: others join from their own machines (terminal: 2 seats; alpha: 2 to 4), spectators watch.
@@ -285,10 +290,11 @@ pub fn run(cli: Cli, window: Option<&dyn Window>) -> ExitCode {
         Some(Command::Cards(c)) => cards::cards(c),
         Some(Command::Battle(args)) => battle::battle(args),
         Some(Command::Alpha(args)) => alpha::alpha(args),
+        Some(Command::Dcg(args)) => dcg::dcg(args),
         Some(Command::Script(args)) => script::script(args),
         Some(Command::Host(args)) => lan::host(args),
         Some(Command::Join(args)) => lan::join_command(args),
-        Some(Command::Deck(c)) => alpha::deck_command(c),
+        Some(Command::Deck(c)) => deck::deck_command(c),
         Some(Command::Replay(args)) => replay::replay(args, window),
         Some(Command::Analyze(args)) => analyze::analyze(args),
         Some(Command::Print(args)) => scan::print(args),

@@ -117,4 +117,7 @@ fn print_text(out: &mut impl std::io::Write, report: &Report) {
         let who: Vec<String> = report.waiting.iter().map(ToString::to_string).collect();
         let _ = writeln!(out, "waiting for {}", who.join(", "));
     }
+    if let Some(r) = &report.refused {
+        let _ = writeln!(out, "refused: {}", escape_lines(&r.to_string()));
+    }
 }

@@ -6,6 +6,7 @@
 //! nothing of who plays a seat, of CPU players or of screens.
 
 pub mod alpha;
+pub mod dcg;
 pub mod script;
 pub mod terminal;
 
@@ -143,6 +144,8 @@ macro_rules! registered {
             Terminal => $crate::rules::terminal::Match,
             /// The tabletop Card Game Alpha.
             Alpha => $crate::rules::alpha::Match,
+            /// The Digimon Card Game (2020 onward).
+            Dcg => $crate::rules::dcg::Match,
         }
     };
 }

@@ -35,6 +35,20 @@ pub enum DeckError {
         /// The set's answer (with the nearest card).
         message: String,
     },
+    /// A card of another game.
+    #[error(
+        "line {line}: {name} ({number}) is a {game} card; a Card Game Alpha deck is built from Card Game Alpha cards"
+    )]
+    OtherGame {
+        /// 1-based entry in the list.
+        line: usize,
+        /// The card's name.
+        name: String,
+        /// Its number.
+        number: CardNumber,
+        /// Its game.
+        game: String,
+    },
     /// Not 32 cards.
     #[error("the deck has {0} cards; a Net Ocean is exactly 32 (rulebook, Play Area: Net Ocean)")]
     Size(usize),
@@ -60,6 +74,16 @@ pub enum DeckError {
 }
 
 impl DeckError {
+    /// A card of another game at a deck's `line` (1-based).
+    pub fn other_game(line: usize, card: &Card) -> DeckError {
+        DeckError::OtherGame {
+            line,
+            name: card.name().to_string(),
+            number: card.number(),
+            game: card.kind().to_string(),
+        }
+    }
+
     /// A card that is not the set's (a custom or wild card) at a deck's
     /// `line` (1-based).
     pub fn not_in_set(line: usize, card: &Card) -> DeckError {
@@ -102,6 +126,9 @@ pub fn check(deck: &[CardNumber], cards: &CardSet) -> Result<(), DeckError> {
             message: format!("no card numbered {} in the card set", deck[missing]),
         });
     }
+    if let Some((i, c)) = found.iter().enumerate().find(|(_, c)| c.as_dcg().is_some()) {
+        return Err(DeckError::other_game(i + 1, c));
+    }
     if deck.len() != DECK_SIZE {
         return Err(DeckError::Size(deck.len()));
     }
@@ -140,6 +167,9 @@ pub fn check(deck: &[CardNumber], cards: &CardSet) -> Result<(), DeckError> {
 pub fn check_addition(deck: &[CardNumber], card: &Card, cards: &CardSet) -> Result<(), DeckError> {
     if cards.get(&card.number()).is_none() {
         return Err(DeckError::not_in_set(deck.len() + 1, card));
+    }
+    if card.as_dcg().is_some() {
+        return Err(DeckError::other_game(deck.len() + 1, card));
     }
     if deck.len() >= DECK_SIZE {
         return Err(DeckError::Size(deck.len() + 1));

@@ -103,7 +103,8 @@ impl Defs {
                     kind: match card {
                         Card::Digimon(_) => Kind::Digimon,
                         Card::Option(_) => Kind::Option,
-                        Card::Command(_) => Kind::Command,
+                        // Refused by the deck rules before a match starts.
+                        Card::Command(_) | Card::Dcg(_) => Kind::Command,
                     },
                     level_iii: digimon.is_some_and(|d| d.level.stage() == Stage::III),
                     cost: card.cost().map_or(0, u32::from),

@@ -120,6 +120,16 @@ pub enum SetupError {
         /// The card.
         name: String,
     },
+    /// A card of the Digimon Card Game.
+    #[error(
+        "{side}: {name} is a Digimon Card Game card; a Battle Terminal team is built from Battle Terminal and Card Game Alpha Digimon"
+    )]
+    OtherGame {
+        /// Whose team.
+        side: Side,
+        /// The card.
+        name: String,
+    },
     /// A Battle Terminal ability that uses tabletop-only words.
     #[error(
         "{side}: {name}'s Battle Terminal ability uses {what}, which the Battle Terminal does not have; move it to the card's `alpha` abilities"
@@ -228,6 +238,12 @@ pub(super) fn build_team(
             Card::Option(o) => options.push(Arc::new(o.clone())),
             Card::Command(c) => {
                 return Err(SetupError::CommandCard {
+                    side,
+                    name: c.name.clone(),
+                });
+            }
+            Card::Dcg(c) => {
+                return Err(SetupError::OtherGame {
                     side,
                     name: c.name.clone(),
                 });

@@ -1,0 +1,278 @@
+//! The Digimon Card Game's CPU players. `easy` plays any legal action at
+//! random; `normal` plays for this turn with the rules' sense: it keeps
+//! the memory it would give away small, digivolves when it pays off,
+//! attacks what it beats, takes the win when it sees one, blocks when the
+//! block holds. `hard` plays as `normal` for now: the information-set
+//! search the Card Game Alpha has is not yet made generic over rulesets
+//! (see the README's "CPU players").
+//!
+//! A CPU sees what its seat may see: its own hand, everything in play,
+//! the counts of the hidden zones.
+
+use super::{Cpu, Strength};
+use crate::cards::DcgKind;
+use crate::effects::dcg::Keyword;
+use crate::rules::Seat;
+use crate::rules::alpha::Rng64;
+use crate::rules::dcg::{Action, Ask, Match, View};
+
+impl Cpu for Match {
+    fn choose(&self, seat: Seat, strength: Strength) -> Option<Action> {
+        let legal = self.legal_actions(seat);
+        if legal.is_empty() {
+            return None;
+        }
+        if legal.len() == 1 {
+            return Some(legal[0]);
+        }
+        let mut rng = Rng64::new(self.state_hash() ^ (seat.index() as u64) << 32);
+        Some(match strength {
+            Strength::Easy => legal[rng.below(legal.len())],
+            Strength::Normal | Strength::Hard => greedy(self, seat, &legal),
+        })
+    }
+
+    fn choose_from_view(view: &View, seat: Seat, strength: Strength) -> Option<Action> {
+        if view.me != Some(seat) || view.waiting.as_ref().map(|w| w.0) != Some(seat) {
+            return None;
+        }
+        let legal = &view.actions;
+        if legal.is_empty() {
+            return None;
+        }
+        let seed = crate::rules::fnv1a(format!("{view:?}").as_bytes());
+        let mut rng = Rng64::new(seed ^ strength as u64);
+        Some(match strength {
+            Strength::Easy => legal[rng.below(legal.len())],
+            Strength::Normal | Strength::Hard => from_view(view, seat, legal),
+        })
+    }
+}
+
+/// The greedy choice, from the match as the seat may see it.
+fn greedy(m: &Match, seat: Seat, legal: &[Action]) -> Action {
+    let Some((_, ask)) = m.waiting() else {
+        return legal[0];
+    };
+    let opp = m.opponent(seat);
+    let memory = i32::from(m.memory_of(seat));
+    match ask {
+        Ask::Mulligan => {
+            let has_rookie = m
+                .hand(seat)
+                .iter()
+                .any(|&c| m.info(c).kind == DcgKind::Digimon && m.info(c).level == 3);
+            if has_rookie {
+                Action::Keep
+            } else {
+                Action::Mulligan
+            }
+        }
+        Ask::Breeding => {
+            let z = m.z(seat);
+            let level = z.breeding.as_ref().map_or(0, |b| m.info(b.top()).level);
+            if legal.contains(&Action::MoveOut) && (level >= 4 || z.field.is_empty()) {
+                Action::MoveOut
+            } else if legal.contains(&Action::Hatch) {
+                Action::Hatch
+            } else {
+                Action::StayBreeding
+            }
+        }
+        Ask::Block => {
+            let attacker_dp = m
+                .attacking()
+                .map_or(0, |(s, id)| m.find(id).map_or(0, |(_, p)| m.dp(s, p)));
+            let low = m.security_count(seat) <= 1;
+            legal
+                .iter()
+                .copied()
+                .filter(|a| matches!(a, Action::Block { .. }))
+                .max_by_key(|a| match a {
+                    Action::Block { blocker } => m.dp_of(*blocker),
+                    _ => 0,
+                })
+                .filter(|a| match a {
+                    Action::Block { blocker } => m.dp_of(*blocker) >= attacker_dp || low,
+                    _ => false,
+                })
+                .unwrap_or(Action::NoBlock)
+        }
+        Ask::Optional | Ask::Prevent | Ask::Blitz | Ask::Offer(_) => legal
+            .iter()
+            .copied()
+            .find(|a| *a != Action::No)
+            .unwrap_or(Action::No),
+        Ask::Choose(_) => {
+            // Opponent's Digimon: the strongest; one's own: the first.
+            let strongest = legal
+                .iter()
+                .copied()
+                .filter_map(|a| match a {
+                    Action::Choose { id } => Some((id, m.find(id).map(|(s, _)| s))),
+                    _ => None,
+                })
+                .max_by_key(|(id, s)| (*s == Some(opp), m.dp_of(*id)));
+            match strongest {
+                Some((id, _)) => Action::Choose { id },
+                None => legal[0],
+            }
+        }
+        Ask::Order => legal[0],
+        Ask::Main => main(m, seat, legal, memory, opp),
+    }
+}
+
+fn main(m: &Match, seat: Seat, legal: &[Action], memory: i32, opp: Seat) -> Action {
+    let blockers_up = m
+        .field(opp)
+        .iter()
+        .filter(|p| !p.suspended && m.has(opp, p, Keyword::Blocker))
+        .map(|p| m.dp(opp, p))
+        .max();
+    // The win: a direct attack on an empty security stack, no blocker up.
+    if m.security_count(opp) == 0
+        && blockers_up.is_none()
+        && let Some(a) = legal
+            .iter()
+            .find(|a| matches!(a, Action::Attack { target: None, .. }))
+    {
+        return *a;
+    }
+    let cost_of = |a: &Action| -> i32 {
+        match a {
+            Action::Play { card } | Action::UseOption { card } => m
+                .hand(seat)
+                .get(usize::from(*card))
+                .map_or(99, |&c| i32::from(m.info(c).cost)),
+            Action::Digivolve { card, onto } => m
+                .hand(seat)
+                .get(usize::from(*card))
+                .and_then(|&c| {
+                    let z = m.z(seat);
+                    z.breeding
+                        .iter()
+                        .chain(&z.field)
+                        .find(|p| p.id == *onto)
+                        .and_then(|p| m.digivolve_cost(c, p))
+                })
+                .map_or(99, i32::from),
+            _ => 0,
+        }
+    };
+    // Digivolve within this turn's memory: the highest level first.
+    let best_digivolve = legal
+        .iter()
+        .filter(|a| matches!(a, Action::Digivolve { .. }) && cost_of(a) <= memory)
+        .max_by_key(|a| match a {
+            Action::Digivolve { card, .. } => m
+                .hand(seat)
+                .get(usize::from(*card))
+                .map_or(0, |&c| m.info(c).level),
+            _ => 0,
+        });
+    if let Some(a) = best_digivolve {
+        return *a;
+    }
+    // Attacks: a suspended Digimon it beats; the player when the attacker
+    // is strong enough to survive a security Digimon and no bigger blocker.
+    let mut best: Option<(i64, Action)> = None;
+    for a in legal {
+        let Action::Attack { attacker, target } = *a else {
+            continue;
+        };
+        let adp = i64::from(m.dp_of(attacker));
+        let score = match target {
+            Some(t) => {
+                let tdp = i64::from(m.dp_of(t));
+                if adp > tdp { 200 + tdp / 1000 } else { -1 }
+            }
+            None => {
+                let blocked = blockers_up.is_some_and(|b| i64::from(b) >= adp);
+                if blocked || adp < 3000 {
+                    -1
+                } else {
+                    100 + adp / 1000
+                }
+            }
+        };
+        if score > 0 && best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, *a));
+        }
+    }
+    if let Some((_, a)) = best {
+        return a;
+    }
+    // Plays within memory: Digimon first, then Tamers, then Options.
+    let affordable = legal
+        .iter()
+        .filter(|a| matches!(a, Action::Play { .. } | Action::UseOption { .. }))
+        .filter(|a| cost_of(a) <= memory)
+        .max_by_key(|a| cost_of(a));
+    if let Some(a) = affordable {
+        return *a;
+    }
+    // Nothing fits: one card that gives away no more than a pass would.
+    let last = legal
+        .iter()
+        .filter(|a| {
+            matches!(
+                a,
+                Action::Play { .. } | Action::Digivolve { .. } | Action::UseOption { .. }
+            )
+        })
+        .filter(|a| cost_of(a) <= memory + 3 && cost_of(a) > memory)
+        .max_by_key(|a| cost_of(a));
+    last.copied().unwrap_or(Action::Pass)
+}
+
+/// A LAN client's choice from its view alone: the same sense, with the
+/// DP in the view and without the hand's card data.
+fn from_view(view: &View, seat: Seat, legal: &[Action]) -> Action {
+    let dp = |id: u16| {
+        view.seats
+            .iter()
+            .flat_map(|s| s.breeding.iter().chain(&s.field))
+            .find(|p| p.id == id)
+            .map_or(0, |p| p.dp)
+    };
+    let opp = view
+        .seats
+        .iter()
+        .find(|s| s.seat != seat)
+        .map(|s| s.security)
+        .unwrap_or(5);
+    let first = |f: &dyn Fn(&Action) -> bool| legal.iter().copied().find(|a| f(a));
+    if opp == 0
+        && let Some(a) = first(&|a| matches!(a, Action::Attack { target: None, .. }))
+    {
+        return a;
+    }
+    first(&|a| matches!(a, Action::Keep | Action::Hatch | Action::MoveOut))
+        .or_else(|| first(&|a| matches!(a, Action::Digivolve { .. })))
+        .or_else(|| {
+            first(&|a| match a {
+                Action::Attack {
+                    attacker,
+                    target: Some(t),
+                } => dp(*attacker) > dp(*t),
+                Action::Attack {
+                    attacker,
+                    target: None,
+                } => dp(*attacker) >= 4000,
+                _ => false,
+            })
+        })
+        .or_else(|| {
+            first(&|a| matches!(a, Action::Play { .. } | Action::Yes | Action::Choose { .. }))
+        })
+        .or_else(|| {
+            first(&|a| {
+                matches!(
+                    a,
+                    Action::Pass | Action::NoBlock | Action::No | Action::StayBreeding
+                )
+            })
+        })
+        .unwrap_or(legal[0])
+}

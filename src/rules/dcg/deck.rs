@@ -1,0 +1,316 @@
+//! Digimon Card Game decks: a main deck of exactly 50 and a Digi-Egg deck
+//! of 0 to 5, at most 4 of a card number in each (docs/dcg-rules.md,
+//! DCG-DECK-1..4). A deck file lists both together, as deck builders
+//! export them; the Digi-Eggs are told apart by their kind.
+
+use std::collections::BTreeMap;
+
+use crate::cards::{CardNumber, CardSet, DcgKind};
+pub use crate::rules::alpha::DeckFile;
+
+/// Cards in a main deck.
+pub const MAIN_DECK: usize = 50;
+/// The most Digi-Eggs a Digi-Egg deck may hold.
+pub const EGG_DECK_MOST: usize = 5;
+/// The most cards of one number in a deck.
+pub const COPIES: usize = 4;
+
+/// The shipped decks: (name, file text).
+pub const EMBEDDED: &[(&str, &str)] = &[
+    ("red", include_str!("../../../assets/decks/dcg/st1-red.ron")),
+    (
+        "blue",
+        include_str!("../../../assets/decks/dcg/st2-blue.ron"),
+    ),
+    (
+        "yellow",
+        include_str!("../../../assets/decks/dcg/st3-yellow.ron"),
+    ),
+    (
+        "purple",
+        include_str!("../../../assets/decks/dcg/st6-purple.ron"),
+    ),
+];
+
+/// Why a deck is refused, naming the card and the rule.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeckError {
+    /// A number no card of the set has.
+    #[error("card {position}: no card numbered {number} in the card set")]
+    Unknown {
+        /// 1-based position in the list.
+        position: usize,
+        /// The number.
+        number: CardNumber,
+    },
+    /// A card of another game.
+    #[error(
+        "card {position}: {name} ({number}) is a {game} card; a Digimon Card Game deck is built from Digimon Card Game cards (DCG-DECK-1)"
+    )]
+    OtherGame {
+        /// 1-based position in the list.
+        position: usize,
+        /// Its name.
+        name: String,
+        /// Its number.
+        number: CardNumber,
+        /// Its game.
+        game: String,
+    },
+    /// Not 50 main-deck cards.
+    #[error(
+        "the main deck has {0} cards; it must have exactly {MAIN_DECK} Digimon, Tamer and Option cards (DCG-DECK-1)"
+    )]
+    MainSize(usize),
+    /// Too many Digi-Eggs.
+    #[error(
+        "the Digi-Egg deck has {0} cards; it may have 0 to {EGG_DECK_MOST} Digi-Eggs (DCG-DECK-3)"
+    )]
+    EggSize(usize),
+    /// Too many of one number.
+    #[error(
+        "{count} copies of {name} ({number}); a deck may hold at most {COPIES} cards of one card number (DCG-DECK-2)"
+    )]
+    Copies {
+        /// The card's name.
+        name: String,
+        /// Its number.
+        number: CardNumber,
+        /// How many.
+        count: usize,
+    },
+}
+
+/// A deck's cards split into the main deck and the Digi-Egg deck, in the
+/// order listed.
+pub fn split(
+    deck: &[CardNumber],
+    cards: &CardSet,
+) -> Result<(Vec<CardNumber>, Vec<CardNumber>), DeckError> {
+    let mut main = Vec::with_capacity(MAIN_DECK);
+    let mut eggs = Vec::new();
+    for (i, n) in deck.iter().enumerate() {
+        let card = cards.get(n).ok_or(DeckError::Unknown {
+            position: i + 1,
+            number: *n,
+        })?;
+        let Some(c) = card.as_dcg() else {
+            return Err(DeckError::OtherGame {
+                position: i + 1,
+                name: card.name().to_string(),
+                number: *n,
+                game: card.kind().to_string(),
+            });
+        };
+        if c.kind == DcgKind::DigiEgg {
+            eggs.push(*n);
+        } else {
+            main.push(*n);
+        }
+    }
+    Ok((main, eggs))
+}
+
+/// Checks a deck (main deck and Digi-Eggs together) against the deck rules.
+pub fn check(deck: &[CardNumber], cards: &CardSet) -> Result<(), DeckError> {
+    let (main, eggs) = split(deck, cards)?;
+    let mut counts: BTreeMap<CardNumber, usize> = BTreeMap::new();
+    for n in deck {
+        *counts.entry(*n).or_default() += 1;
+    }
+    if let Some((number, count)) = counts.into_iter().find(|(_, c)| *c > COPIES) {
+        return Err(DeckError::Copies {
+            name: cards
+                .get(&number)
+                .map_or(String::new(), |c| c.name().to_string()),
+            number,
+            count,
+        });
+    }
+    if main.len() != MAIN_DECK {
+        return Err(DeckError::MainSize(main.len()));
+    }
+    if eggs.len() > EGG_DECK_MOST {
+        return Err(DeckError::EggSize(eggs.len()));
+    }
+    Ok(())
+}
+
+/// A shipped deck by name, as card numbers.
+pub fn embedded(name: &str, cards: &CardSet) -> Option<Result<Vec<CardNumber>, String>> {
+    let (_, text) = EMBEDDED
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))?;
+    Some(
+        crate::cards::read_ron::<DeckFile>(text)
+            .map_err(|e| e.to_string())
+            .and_then(|f| f.numbers(cards).map_err(|e| e.to_string())),
+    )
+}
+
+/// A line of a deck list that names no card, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: \"{text}\": {why}")]
+pub struct ImportError {
+    /// 1-based line.
+    pub line: usize,
+    /// The line as written (shortened).
+    pub text: String,
+    /// Why it names no card.
+    pub why: String,
+}
+
+/// Section headings deck builders write between the cards.
+const HEADINGS: &[&str] = &[
+    "digi-egg",
+    "digi-eggs",
+    "digiegg",
+    "digieggs",
+    "egg",
+    "eggs",
+    "digimon",
+    "tamer",
+    "tamers",
+    "option",
+    "options",
+    "main deck",
+    "deck",
+    "egg deck",
+    "digi-egg deck",
+    "main",
+    "sideboard",
+];
+
+/// Reads a deck list in the plain-text forms deck builders export, one
+/// card a line: `4 Agumon ST1-03`, `4 ST1-03`, `4x Agumon`, `Agumon x4`,
+/// `ST1-03` (one copy). Blank lines, `//` and `#` comments and section
+/// headings (`Digimon (38)`, `Tamers:`) are skipped. Every line that names
+/// no card of this game is returned, not only the first.
+pub fn import(text: &str, cards: &CardSet) -> Result<Vec<(u8, CardNumber)>, Vec<ImportError>> {
+    let mut out: Vec<(u8, CardNumber)> = Vec::new();
+    let mut bad = Vec::new();
+    for (i, raw) in text.lines().enumerate().take(10_000) {
+        let line = raw.trim();
+        let fail = |why: String| ImportError {
+            line: i + 1,
+            text: line.chars().take(60).collect(),
+            why,
+        };
+        if line.is_empty() || line.starts_with("//") || line.starts_with('#') {
+            continue;
+        }
+        let (count, rest) = split_count(line);
+        let heading = rest
+            .split('(')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_end_matches(':')
+            .to_lowercase();
+        if count.is_none() && HEADINGS.contains(&heading.as_str()) {
+            continue;
+        }
+        let count = count.unwrap_or(1);
+        if count == 0 || count > 50 {
+            bad.push(fail(format!("{count} copies: a count is 1 to 50")));
+            continue;
+        }
+        match card_in(rest, cards) {
+            Ok(n) => match out.iter_mut().find(|(_, x)| *x == n) {
+                Some((k, _)) => *k = k.saturating_add(count),
+                None => out.push((count, n)),
+            },
+            Err(why) => bad.push(fail(why)),
+        }
+    }
+    if bad.is_empty() { Ok(out) } else { Err(bad) }
+}
+
+/// `4 Agumon`, `4x Agumon`, `Agumon x4`, `Agumon` → (count, the rest).
+fn split_count(line: &str) -> (Option<u8>, &str) {
+    let digits = line
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(line.len());
+    if digits > 0 && digits <= 3 {
+        let rest = line[digits..].trim_start();
+        let rest = rest
+            .strip_prefix(['x', 'X', '×'])
+            .map_or(rest, str::trim_start);
+        if line[digits..].starts_with([' ', '\t', 'x', 'X', '×']) {
+            return (line[..digits].parse().ok(), rest);
+        }
+    }
+    if let Some((head, tail)) = line.rsplit_once([' ', '\t'])
+        && let Some(n) = tail.strip_prefix(['x', 'X', '×'])
+        && let Ok(n) = n.parse::<u8>()
+    {
+        return (Some(n), head.trim());
+    }
+    (None, line)
+}
+
+/// The card a line's text names: a card number among its words (checked
+/// against the name when both are given), else a name.
+fn card_in(rest: &str, cards: &CardSet) -> Result<CardNumber, String> {
+    let words: Vec<&str> = rest
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == '[' || c == ']')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let number = words
+        .iter()
+        .rev()
+        .find_map(|w| w.parse::<CardNumber>().ok().filter(CardNumber::is_dcg));
+    if let Some(n) = number {
+        return match cards.get(&n) {
+            Some(c) if c.as_dcg().is_some() => Ok(n),
+            _ => Err(format!("{n} is not a card of this card set")),
+        };
+    }
+    let name = rest.trim();
+    cards
+        .cards()
+        .iter()
+        .find(|c| c.as_dcg().is_some() && c.name().eq_ignore_ascii_case(name))
+        .map(crate::cards::Card::number)
+        .ok_or_else(|| {
+            format!("no Digimon Card Game card named \"{name}\" (give its number, e.g. ST1-03)")
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_forms_deck_builders_export_read() {
+        let set = CardSet::embedded();
+        let text = "// Red deck\nDigi-Egg (4)\n4 Koromon ST1-01\n\nDigimon:\n4 Agumon ST1-02\n3x Biyomon\nHawkmon x2\nST1-06\n# done\n2 Agumon ST1-02\n";
+        let got = import(text, &set).unwrap();
+        let n = |s: &str| s.parse::<CardNumber>().unwrap();
+        assert_eq!(
+            got,
+            vec![
+                (4, n("ST1-01")),
+                (6, n("ST1-02")),
+                (3, n("ST1-03")),
+                (2, n("ST1-05")),
+                (1, n("ST1-06")),
+            ]
+        );
+    }
+
+    #[test]
+    fn every_line_it_cannot_place_is_named() {
+        let set = CardSet::embedded();
+        let text = "4 Agumon ST1-02\n4 Nosuchmon\n2 ST9-99\n0 Agumon\n";
+        let errs = import(text, &set).unwrap_err();
+        let lines: Vec<usize> = errs.iter().map(|e| e.line).collect();
+        assert_eq!(lines, vec![2, 3, 4]);
+        assert!(errs[0].to_string().contains("Nosuchmon"), "{}", errs[0]);
+        assert!(
+            errs[1].to_string().contains("ST9-099") || errs[1].to_string().contains("ST9-99"),
+            "{}",
+            errs[1]
+        );
+    }
+}

@@ -1,0 +1,692 @@
+//! The Digimon Card Game (Bandai, 2020 onward), pure Rust: the memory
+//! gauge, security, Digi-Eggs and the breeding area, digivolution, attacks,
+//! blocks and security checks, and effects by their timings, as
+//! `docs/dcg-rules.md` sets them out (each rule with its id; the tests are
+//! named after them).
+//!
+//! The shape is the other rulesets': a [`Setup`] of decks and a seed
+//! becomes a [`Match`]; the seat the match waits on answers its question
+//! ([`Match::legal_actions`], [`Match::apply`]); every step is an [`Event`]
+//! that holds no hidden card; [`Match::view`] is what one seat may know.
+//! The state is laid out for 2 to 4 seats (each seat's zones; the memory
+//! gauge seen from the turn player), though this ruleset seats 2.
+
+pub mod deck;
+mod flow;
+pub mod script;
+#[cfg(test)]
+mod tests;
+mod text;
+mod view;
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+pub use deck::DeckError;
+pub use text::Ask;
+pub use view::{PermView, SeatView, View};
+
+use super::alpha::Rng64;
+use super::{IllegalAction, Outcome, Seat};
+use crate::cards::{Card, CardNumber, CardSet, DcgKind, DigivolveCost};
+use crate::effects::dcg::{Ability, Color, Keyword};
+
+/// The engine's version: bumped whenever the rules' code changes behaviour.
+pub const ENGINE_VERSION: u32 = 1;
+/// Cards in an opening hand.
+pub const HAND: usize = 5;
+/// Security cards each player starts with.
+pub const SECURITY: usize = 5;
+/// The most memory on either side of the gauge.
+pub const MEMORY_MOST: i8 = 10;
+/// Where passing puts the gauge, on the opponent's side.
+pub const PASS_MEMORY: i8 = 3;
+/// The game is a draw after this many turns (no source sets one; bterm's
+/// guard against a game without end, docs/dcg-rules.md).
+pub const TURN_LIMIT: u32 = 300;
+
+/// Everything a match starts from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// Each seat's deck: its main deck and Digi-Eggs together, in any order
+    /// (they are shuffled).
+    pub decks: Vec<Vec<CardNumber>>,
+    /// The seed of the shuffles and of who goes first.
+    pub seed: u64,
+    /// Seats whose deck is exempt from the deck rules, with the reason (a
+    /// scripted scenario only; a normal game never sets it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exempt: Vec<(Seat, String)>,
+    /// A scripted scenario's order: decks as listed, top card first, not
+    /// shuffled, and this seat first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stacked: Option<Seat>,
+}
+
+/// Why a setup is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// Not two seats.
+    #[error("the Digimon Card Game is played by 2 players here; this setup has {0} decks")]
+    Seats(usize),
+    /// A deck breaks the deck rules.
+    #[error("{seat}'s deck: {error}")]
+    Deck {
+        /// Whose deck.
+        seat: Seat,
+        /// What is wrong.
+        error: DeckError,
+    },
+    /// An exemption without a reason, or a deck too short to start.
+    #[error("{0}")]
+    Exempt(String),
+}
+
+/// A card's index in the match's card table.
+pub type Cid = u16;
+
+/// What the rules need of a card, read once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Info {
+    pub number: CardNumber,
+    pub name: String,
+    pub kind: DcgKind,
+    pub colors: Vec<Color>,
+    pub level: u8,
+    pub cost: u8,
+    pub digivolve: Vec<DigivolveCost>,
+    pub dp: u32,
+    pub effects: Vec<Ability>,
+    pub inherited: Vec<Ability>,
+    /// Keywords it has by itself (`<Blocker>` alone).
+    pub keywords: Vec<Keyword>,
+}
+
+impl Info {
+    fn of(card: &Card) -> Option<Info> {
+        let c = card.as_dcg()?;
+        let effects: Vec<Ability> = c.abilities().cloned().collect();
+        Some(Info {
+            number: c.number,
+            name: c.name.clone(),
+            kind: c.kind,
+            colors: c.colors.clone(),
+            level: c.level.unwrap_or(0),
+            cost: c.cost.unwrap_or(0),
+            digivolve: c.digivolve.clone(),
+            dp: c.dp.unwrap_or(0),
+            keywords: effects.iter().filter_map(Ability::keyword).collect(),
+            inherited: c.inherited_abilities().cloned().collect(),
+            effects,
+        })
+    }
+}
+
+/// A card in play: a Digimon with its digivolution cards under it, a
+/// Tamer, or an Option placed by <Delay>.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Perm {
+    /// Its id for the whole match.
+    pub id: u16,
+    /// Its cards, bottom first: the top card is the last.
+    pub cards: Vec<Cid>,
+    /// Whether it is suspended.
+    pub suspended: bool,
+    /// The turn it came into play (a Digimon cannot attack that turn).
+    pub since: u32,
+}
+
+impl Perm {
+    /// Its top card.
+    pub fn top(&self) -> Cid {
+        *self.cards.last().unwrap_or(&0)
+    }
+}
+
+/// One seat's zones.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Zones {
+    /// The deck, top last.
+    pub deck: Vec<Cid>,
+    /// The Digi-Egg deck, top last.
+    pub eggs: Vec<Cid>,
+    pub hand: Vec<Cid>,
+    /// The security stack, top last.
+    pub security: Vec<Cid>,
+    pub trash: Vec<Cid>,
+    pub breeding: Option<Perm>,
+    /// The battle area: Digimon, Tamers and delayed Options.
+    pub field: Vec<Perm>,
+    /// Whether the seat has settled its opening hand.
+    pub settled: bool,
+}
+
+/// A seat's move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    /// Keep the opening hand.
+    Keep,
+    /// Return the opening hand and draw 5 new cards (once).
+    Mulligan,
+    /// Hatch the top Digi-Egg into the breeding area.
+    Hatch,
+    /// Move the breeding area's Digimon to the battle area.
+    MoveOut,
+    /// Do nothing in the breeding phase.
+    StayBreeding,
+    /// Play the Digimon or Tamer at this hand position.
+    Play {
+        /// Hand position.
+        card: u8,
+    },
+    /// Digivolve a Digimon with the card at this hand position.
+    Digivolve {
+        /// Hand position.
+        card: u8,
+        /// The Digimon (its id).
+        onto: u16,
+    },
+    /// Use the Option at this hand position.
+    UseOption {
+        /// Hand position.
+        card: u8,
+    },
+    /// Attack with a Digimon: the opponent (`target: None`) or one of
+    /// their suspended Digimon.
+    Attack {
+        /// The attacker's id.
+        attacker: u16,
+        /// The target's id, or none for the player.
+        target: Option<u16>,
+    },
+    /// Trash a <Delay> Option in the battle area for its effect.
+    TrashDelay {
+        /// The Option's id.
+        id: u16,
+    },
+    /// End the turn: memory to 3 on the opponent's side.
+    Pass,
+    /// Block the attack with this <Blocker>.
+    Block {
+        /// The blocker's id.
+        blocker: u16,
+    },
+    /// Do not block.
+    NoBlock,
+    /// Save the Digimon about to be deleted by suspending it (<Evade>).
+    Evade,
+    /// Save it by trashing its top card (<Armor Purge>).
+    ArmorPurge,
+    /// Save it by deleting this <Decoy> instead.
+    Decoy {
+        /// The Decoy's id.
+        id: u16,
+    },
+    /// Choose this Digimon for the effect being resolved.
+    Choose {
+        /// Its id.
+        id: u16,
+    },
+    /// Choose no more (an "up to" effect, at least one chosen).
+    Done,
+    /// Yes: use the optional effect, or the keyword offered.
+    Yes,
+    /// No.
+    No,
+    /// Resolve this waiting effect next (its position in the list asked).
+    Order {
+        /// Position among the seat's waiting effects.
+        index: u8,
+    },
+}
+
+/// What happened, in order: names no hidden card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    /// Who goes first.
+    First(Seat),
+    /// A seat kept its hand, or took the mulligan.
+    Settled {
+        /// The seat.
+        seat: Seat,
+        /// Whether it redrew.
+        mulligan: bool,
+    },
+    /// Security stacks were set.
+    SecuritySet,
+    /// A turn began.
+    TurnBegan {
+        /// Whose.
+        seat: Seat,
+        /// Its number.
+        turn: u32,
+        /// The turn player's memory.
+        memory: i8,
+    },
+    /// A seat drew cards (how many; the cards are hidden).
+    Drew {
+        /// Who.
+        seat: Seat,
+        /// How many.
+        count: u8,
+    },
+    /// A seat had to draw with an empty deck.
+    DeckedOut(Seat),
+    /// A Digi-Egg hatched.
+    Hatched {
+        /// Whose.
+        seat: Seat,
+        /// The egg.
+        card: CardNumber,
+    },
+    /// A Digimon moved out of the breeding area.
+    MovedOut {
+        /// Whose.
+        seat: Seat,
+        /// Its top card.
+        card: CardNumber,
+    },
+    /// A card was played (or placed by <Delay>).
+    Played {
+        /// Whose.
+        seat: Seat,
+        /// The card.
+        card: CardNumber,
+        /// What it cost.
+        cost: u8,
+    },
+    /// A Digimon digivolved.
+    Digivolved {
+        /// Whose.
+        seat: Seat,
+        /// What it was.
+        from: CardNumber,
+        /// What it is now.
+        to: CardNumber,
+        /// What it cost.
+        cost: u8,
+    },
+    /// An Option was used.
+    UsedOption {
+        /// Whose.
+        seat: Seat,
+        /// The Option.
+        card: CardNumber,
+        /// What it cost.
+        cost: u8,
+    },
+    /// The memory gauge moved: the turn player's memory now.
+    Memory {
+        /// The turn player.
+        seat: Seat,
+        /// Their memory (negative: on the opponent's side).
+        memory: i8,
+    },
+    /// An effect resolves.
+    Effect {
+        /// Whose.
+        seat: Seat,
+        /// The card it is on.
+        card: CardNumber,
+        /// The effect as printed.
+        text: String,
+    },
+    /// Its player declined an optional effect.
+    Declined {
+        /// Whose.
+        seat: Seat,
+        /// The card.
+        card: CardNumber,
+    },
+    /// A Digimon attacked.
+    Attacked {
+        /// Whose.
+        seat: Seat,
+        /// The attacker.
+        attacker: CardNumber,
+        /// The Digimon attacked, or none for the player.
+        target: Option<CardNumber>,
+    },
+    /// A <Raid> moved the attack.
+    Redirected {
+        /// The new target.
+        target: CardNumber,
+    },
+    /// A <Blocker> blocked.
+    Blocked {
+        /// Whose.
+        seat: Seat,
+        /// The blocker.
+        blocker: CardNumber,
+    },
+    /// Two Digimon battled.
+    Battle {
+        /// The attacker and its DP.
+        attacker: (CardNumber, u32),
+        /// The other and its DP.
+        defender: (CardNumber, u32),
+    },
+    /// A security card was revealed.
+    Revealed {
+        /// Whose security.
+        seat: Seat,
+        /// The card.
+        card: CardNumber,
+    },
+    /// A Digimon was deleted.
+    Deleted {
+        /// Whose.
+        seat: Seat,
+        /// Its top card.
+        card: CardNumber,
+    },
+    /// A deletion was prevented.
+    Saved {
+        /// Whose.
+        seat: Seat,
+        /// The Digimon.
+        card: CardNumber,
+        /// By what keyword.
+        by: Keyword,
+    },
+    /// A Digimon or Tamer was suspended or unsuspended by an effect or a cost.
+    Suspended {
+        /// Whose.
+        seat: Seat,
+        /// The card.
+        card: CardNumber,
+        /// Suspended (else unsuspended).
+        suspended: bool,
+    },
+    /// A Digimon left play to its owner's hand or deck.
+    Bounced {
+        /// Whose.
+        seat: Seat,
+        /// The card.
+        card: CardNumber,
+        /// To the hand (else to the bottom of the deck).
+        hand: bool,
+    },
+    /// Cards were trashed from the top of a Digimon.
+    DeDigivolved {
+        /// Whose.
+        seat: Seat,
+        /// What it is now.
+        card: CardNumber,
+        /// How many cards.
+        count: u8,
+    },
+    /// A Digimon's DP changed for the turn.
+    DpChanged {
+        /// Whose.
+        seat: Seat,
+        /// The Digimon.
+        card: CardNumber,
+        /// By how much.
+        by: i32,
+    },
+    /// A Digimon gained a keyword for the turn.
+    Gained {
+        /// Whose.
+        seat: Seat,
+        /// The Digimon.
+        card: CardNumber,
+        /// The keyword.
+        keyword: Keyword,
+    },
+    /// Security cards were added (recovery) or trashed.
+    SecurityChanged {
+        /// Whose.
+        seat: Seat,
+        /// How many (negative: trashed).
+        by: i8,
+    },
+    /// A card went to its owner's hand from security.
+    ToHand {
+        /// Whose.
+        seat: Seat,
+        /// The card.
+        card: CardNumber,
+    },
+    /// The turn player passed.
+    Passed(Seat),
+    /// A turn ended.
+    TurnEnded(Seat),
+    /// The game is over.
+    Over {
+        /// How it ended.
+        outcome: Outcome,
+        /// Why, in words.
+        why: String,
+    },
+}
+
+/// A Digimon Card Game match in progress.
+#[derive(Debug, Clone)]
+pub struct Match {
+    setup: Setup,
+    cards: Arc<[Info]>,
+    seats: Vec<Zones>,
+    first: Seat,
+    turn: u32,
+    turn_player: Seat,
+    /// The turn player's memory (negative: on the opponent's side).
+    memory: i8,
+    phase: flow::Phase,
+    procs: Vec<flow::Proc>,
+    pending: Vec<flow::Trig>,
+    /// For-the-turn changes: (Digimon id, DP change in thousands).
+    turn_dp: Vec<(u16, i32)>,
+    /// For-the-turn keywords.
+    turn_keywords: Vec<(u16, Keyword)>,
+    /// Once-per-turn effects used this turn: (source id or card, card, slot).
+    used: Vec<(u32, Cid, u8)>,
+    next_id: u16,
+    rng: Rng64,
+    outcome: Option<Outcome>,
+    opening: Vec<Event>,
+    /// Events of the action being applied.
+    log: Vec<Event>,
+}
+
+impl Match {
+    /// Checks the setup against the card set and the deck rules and starts
+    /// the game (opening hands drawn; each seat then keeps or mulligans).
+    pub fn from_setup(setup: &Setup, cards: &CardSet) -> Result<Match, SetupError> {
+        flow::start(setup, cards)
+    }
+
+    /// The setup the match began from.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// Whose turn it is.
+    pub fn turn_player(&self) -> Seat {
+        self.turn_player
+    }
+
+    /// The turn number (1 is the first player's first turn).
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// `seat`'s memory (negative: on the opponent's side).
+    pub fn memory_of(&self, seat: Seat) -> i8 {
+        if seat == self.turn_player {
+            self.memory
+        } else {
+            -self.memory
+        }
+    }
+
+    /// The result, once over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The seat the match waits on, and for what.
+    pub fn waiting(&self) -> Option<(Seat, Ask)> {
+        self.asked()
+    }
+
+    /// The Digimon and Tamers a seat has in the battle area.
+    pub fn field(&self, seat: Seat) -> &[Perm] {
+        &self.seats[seat.index()].field
+    }
+
+    /// The number on a card of the match.
+    pub fn number(&self, c: Cid) -> CardNumber {
+        self.cards[usize::from(c)].number
+    }
+
+    /// Security cards left.
+    pub fn security_count(&self, seat: Seat) -> usize {
+        self.seats[seat.index()].security.len()
+    }
+
+    /// Cards left in the deck.
+    pub fn deck_count(&self, seat: Seat) -> usize {
+        self.seats[seat.index()].deck.len()
+    }
+
+    /// Cards in hand.
+    pub fn hand(&self, seat: Seat) -> &[Cid] {
+        &self.seats[seat.index()].hand
+    }
+
+    /// A Digimon's DP now.
+    pub fn dp_of(&self, id: u16) -> u32 {
+        self.find(id).map_or(0, |(s, p)| self.dp(s, p))
+    }
+
+    /// The attack in progress: the attacker's seat and id.
+    pub fn attacking(&self) -> Option<(Seat, u16)> {
+        self.procs.iter().rev().find_map(|p| match p {
+            flow::Proc::Attack(a) => Some((a.seat, a.attacker)),
+            _ => None,
+        })
+    }
+
+    /// A fingerprint of the whole state, the same on every machine.
+    pub fn state_hash(&self) -> u64 {
+        let mut b = Vec::with_capacity(1024);
+        for z in &self.seats {
+            for part in [&z.deck, &z.eggs, &z.hand, &z.security, &z.trash] {
+                b.extend(part.iter().flat_map(|c| c.to_le_bytes()));
+                b.push(0xFF);
+            }
+            for p in z.breeding.iter().chain(&z.field) {
+                b.extend(p.id.to_le_bytes());
+                b.extend(p.cards.iter().flat_map(|c| c.to_le_bytes()));
+                b.push(u8::from(p.suspended));
+                b.extend(p.since.to_le_bytes());
+            }
+            b.push(0xFE);
+        }
+        b.extend(self.turn.to_le_bytes());
+        b.push(self.turn_player.index() as u8);
+        b.push(self.memory as u8);
+        b.extend(format!("{:?}{:?}{:?}", self.phase, self.procs, self.pending).bytes());
+        b.extend(self.rng.clone().next_u64().to_le_bytes());
+        super::fnv1a(&b)
+    }
+}
+
+impl super::Ruleset for Match {
+    const ID: super::RulesetId = super::RulesetId::Dcg;
+    const NAME: &'static str = "Digimon Card Game";
+    const KEY: &'static str = "dcg";
+    const CODE: u8 = 2;
+    const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
+    const BRINGS: &'static str = "deck";
+    const HOUSE_PICKS: u64 = deck::EMBEDDED.len() as u64;
+    type View = View;
+    type Setup = Setup;
+    type SetupError = SetupError;
+    type Action = Action;
+    type Event = Event;
+    type Ask = Ask;
+
+    fn version(_: &Setup) -> super::RulesVersion {
+        super::RulesVersion {
+            ruleset: super::RulesetId::Dcg,
+            engine: ENGINE_VERSION,
+            tunables: 1,
+        }
+    }
+    fn seed(setup: &Setup) -> u64 {
+        setup.seed
+    }
+    fn seat_cards(setup: &Setup) -> Vec<Vec<CardNumber>> {
+        setup.decks.clone()
+    }
+    fn from_setup(setup: &Setup, cards: &CardSet) -> Result<Match, SetupError> {
+        Match::from_setup(setup, cards)
+    }
+    fn seats(&self) -> usize {
+        self.seats.len()
+    }
+    fn opening_events(&self) -> &[Event] {
+        &self.opening
+    }
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        Match::legal_actions(self, seat)
+    }
+    fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
+        Match::apply(self, seat, action)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    fn state_hash(&self) -> u64 {
+        Match::state_hash(self)
+    }
+    fn question(
+        &self,
+        seat: Seat,
+        _passed: &[Action],
+        cards: &CardSet,
+    ) -> Option<super::Question<Ask, Action>> {
+        text::question(self, seat, cards)
+    }
+    fn describe(event: &Event, cards: &CardSet) -> String {
+        text::describe(event, cards)
+    }
+    fn setup_for(cards: Vec<Vec<CardNumber>>, seed: u64) -> Setup {
+        Setup {
+            decks: cards,
+            seed,
+            exempt: Vec::new(),
+            stacked: None,
+        }
+    }
+    fn seat_view(&self, seat: Option<Seat>) -> View {
+        self.view(seat)
+    }
+    fn check_view(view: &View) -> Result<(), String> {
+        view.well_formed()
+    }
+    fn view_lines(view: &View, cards: &CardSet) -> Vec<String> {
+        view.lines(cards)
+    }
+    fn house_cards(seat: Seat, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
+        let decks = deck::EMBEDDED;
+        let at = (seat.index() as u64).wrapping_add(pick) % decks.len() as u64;
+        decks
+            .get(usize::try_from(at).unwrap_or(0))
+            .and_then(|(name, _)| deck::embedded(name, cards))
+            .and_then(Result::ok)
+            .unwrap_or_default()
+    }
+    fn house_label(pick: u64, _: &CardSet) -> String {
+        let decks = deck::EMBEDDED;
+        let at = usize::try_from(pick % decks.len() as u64).unwrap_or(0);
+        format!("the {} starter deck", decks.get(at).map_or("?", |d| d.0))
+    }
+    fn brought_label(brought: &[CardNumber], _: &CardSet) -> String {
+        format!("your deck ({} cards)", brought.len())
+    }
+}
