@@ -159,6 +159,7 @@ bench-alpha:
 DCG_GAMES ?= 1000
 dcg-strength:
 	cargo run --release --no-default-features --example dcg_stats -- $(DCG_GAMES) normal easy
+	cargo run --release --no-default-features --example dcg_stats -- $(DCG_GAMES) hard normal
 
 bench-dcg:
 	cargo bench --no-default-features --bench dcg

@@ -6,7 +6,7 @@
 //! actions a world allows, and a value per seat (max^n), so it plays 3 and
 //! 4 seats as well as 2.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::{Cpu, Strength};
 use crate::cards::Card;
@@ -17,8 +17,6 @@ use crate::rules::alpha::{Action, COST_LIMIT, CardId, Match, Rng64, View};
 pub const HARD_ITERATIONS: u32 = 400;
 /// The most time a `hard` decision takes, whatever the iterations.
 pub const HARD_TIME: Duration = Duration::from_millis(400);
-/// Actions a rollout plays before the position is scored.
-const ROLLOUT_ACTIONS: usize = 120;
 
 impl Cpu for Match {
     fn choose(&self, seat: Seat, strength: Strength) -> Option<Action> {
@@ -228,113 +226,38 @@ fn losing_battle(m: &Match, seat: Seat) -> i64 {
 
 // ------------------------------------------------------------------ hard
 
-struct Node {
-    /// Who chose the action that led here.
-    mover: Option<Seat>,
-    action: Option<Action>,
-    children: Vec<usize>,
-    visits: u32,
-    /// How often this node's action was legal when its parent was visited.
-    avail: u32,
-    /// Summed value for the mover.
-    total: f64,
-}
-
-/// Information-set MCTS from `view`: each iteration samples a world from
-/// the view and walks one shared tree through the actions that world
-/// allows (UCB over availability counts); a short greedy rollout is scored
-/// per seat, and each node keeps the value of the seat that moved into it.
+/// The shared search ([`super::search`]) from the view: worlds are
+/// [`View::sample`]s, never the true state.
 pub fn search(view: &View, iterations: u32, time: Duration, rng: &mut Rng64) -> Action {
     let me = view.seat();
-    let start = Instant::now();
-    let root_legal = sensible(view.state(), me, view.state().legal_actions(me));
-    let mut nodes = vec![Node {
-        mover: None,
-        action: None,
-        children: Vec::new(),
-        visits: 0,
-        avail: 0,
-        total: 0.0,
-    }];
-    for it in 0..iterations {
-        if it > 16 && start.elapsed() > time {
-            break;
-        }
-        let mut world = view.sample(rng);
-        world.set_quiet(true);
-        let mut path = vec![0usize];
-        let mut node = 0usize;
-        // Selection and expansion.
-        while let Some((seat, legal)) = to_move(&world) {
-            let kids: Vec<usize> = nodes[node]
-                .children
-                .iter()
-                .copied()
-                .filter(|&c| nodes[c].action.is_some_and(|a| legal.contains(&a)))
-                .collect();
-            for &c in &kids {
-                nodes[c].avail += 1;
-            }
-            let untried: Vec<Action> = legal
-                .iter()
-                .copied()
-                .filter(|a| !kids.iter().any(|&c| nodes[c].action == Some(*a)))
-                .collect();
-            let next = if !untried.is_empty() {
-                let a = untried[rng.below(untried.len())];
-                nodes.push(Node {
-                    mover: Some(seat),
-                    action: Some(a),
-                    children: Vec::new(),
-                    visits: 0,
-                    avail: 1,
-                    total: 0.0,
-                });
-                let id = nodes.len() - 1;
-                nodes[node].children.push(id);
-                let _ = world.apply(seat, a);
-                path.push(id);
-                break;
-            } else {
-                let mut best = kids[0];
-                let mut best_ucb = f64::MIN;
-                for &c in &kids {
-                    let n = &nodes[c];
-                    let mean = n.total / f64::from(n.visits.max(1));
-                    let ucb = mean
-                        + 0.7
-                            * (f64::from(n.avail.max(1)).ln() / f64::from(n.visits.max(1))).sqrt();
-                    if ucb > best_ucb {
-                        best_ucb = ucb;
-                        best = c;
-                    }
-                }
-                best
-            };
-            if let Some(a) = nodes[next].action {
-                let _ = world.apply(seat, a);
-            }
-            path.push(next);
-            node = next;
-        }
-        // Rollout.
-        let values = rollout(&mut world, rng);
-        for &n in &path {
-            let node = &mut nodes[n];
-            node.visits += 1;
-            if let Some(s) = node.mover {
-                node.total += values.get(s.index()).copied().unwrap_or(0.0);
-            }
+    let root = sensible(view.state(), me, view.state().legal_actions(me));
+    super::search::search(
+        &root,
+        |rng| {
+            let mut world = view.sample(rng);
+            world.set_quiet(true);
+            world
+        },
+        iterations,
+        time,
+        rng,
+    )
+}
+
+impl super::search::Searchable for Match {
+    fn to_move(&self) -> Option<(Seat, Vec<Action>)> {
+        to_move(self)
+    }
+    fn rollout_action(&self, seat: Seat, legal: &[Action], rng: &mut Rng64) -> Action {
+        if rng.below(5) == 0 {
+            legal[rng.below(legal.len())]
+        } else {
+            greedy(self, seat, legal)
         }
     }
-    nodes[0]
-        .children
-        .iter()
-        .filter_map(|&c| Some((nodes[c].action?, nodes[c].visits)))
-        .filter(|(a, _)| root_legal.contains(a))
-        .max_by_key(|&(_, v)| v)
-        .map(|(a, _)| a)
-        .unwrap_or(root_legal[0])
+    fn score(&self) -> Vec<f64> {
+        score(self)
+    }
 }
 
 /// Who is asked now and what it may do, while the game goes on.
@@ -363,24 +286,6 @@ fn sensible(m: &Match, seat: Seat, mut legal: Vec<Action>) -> Vec<Action> {
         _ => true,
     });
     legal
-}
-
-/// Plays greedily (with some chance) for a while; scores each seat 0–1.
-fn rollout(world: &mut Match, rng: &mut Rng64) -> Vec<f64> {
-    for _ in 0..ROLLOUT_ACTIONS {
-        let Some((seat, legal)) = to_move(world) else {
-            break;
-        };
-        let a = if rng.below(5) == 0 {
-            legal[rng.below(legal.len())]
-        } else {
-            greedy(world, seat, &legal)
-        };
-        if world.apply(seat, a).is_err() {
-            break;
-        }
-    }
-    score(world)
 }
 
 /// Each seat's standing, 0 (out) to 1 (won).

@@ -2,12 +2,14 @@
 //! random; `normal` plays for this turn with the rules' sense: it keeps
 //! the memory it would give away small, digivolves when it pays off,
 //! attacks what it beats, takes the win when it sees one, blocks when the
-//! block holds. `hard` plays as `normal` for now: the information-set
-//! search the Card Game Alpha has is not yet made generic over rulesets
-//! (see the README's "CPU players").
+//! block holds. `hard` is the shared information-set search
+//! ([`super::search`]) over worlds re-dealt from what its seat may see
+//! ([`Match::sample_for`]), with `normal`'s moves in its rollouts.
 //!
 //! A CPU sees what its seat may see: its own hand, everything in play,
 //! the counts of the hidden zones.
+
+use std::time::Duration;
 
 use super::{Cpu, Strength};
 use crate::cards::DcgKind;
@@ -15,6 +17,11 @@ use crate::effects::dcg::Keyword;
 use crate::rules::Seat;
 use crate::rules::alpha::Rng64;
 use crate::rules::dcg::{Action, Ask, Match, View};
+
+/// Search iterations of a `hard` decision.
+pub const HARD_ITERATIONS: u32 = 1000;
+/// The most time a `hard` decision takes, whatever the iterations.
+pub const HARD_TIME: Duration = Duration::from_millis(400);
 
 impl Cpu for Match {
     fn choose(&self, seat: Seat, strength: Strength) -> Option<Action> {
@@ -25,10 +32,17 @@ impl Cpu for Match {
         if legal.len() == 1 {
             return Some(legal[0]);
         }
-        let mut rng = Rng64::new(self.state_hash() ^ (seat.index() as u64) << 32);
+        let mut rng = Rng64::new(self.view_seed(seat) ^ strength as u64);
         Some(match strength {
             Strength::Easy => legal[rng.below(legal.len())],
-            Strength::Normal | Strength::Hard => greedy(self, seat, &legal),
+            Strength::Normal => greedy(self, seat, &legal),
+            Strength::Hard => super::search::search(
+                &legal,
+                |rng| self.sample_for(seat, rng),
+                HARD_ITERATIONS,
+                HARD_TIME,
+                &mut rng,
+            ),
         })
     }
 
@@ -46,6 +60,55 @@ impl Cpu for Match {
             Strength::Easy => legal[rng.below(legal.len())],
             Strength::Normal | Strength::Hard => from_view(view, seat, legal),
         })
+    }
+}
+
+impl super::search::Searchable for Match {
+    fn to_move(&self) -> Option<(Seat, Vec<Action>)> {
+        if self.outcome().is_some() {
+            return None;
+        }
+        let (seat, _) = self.waiting()?;
+        let legal = self.legal_actions(seat);
+        (!legal.is_empty()).then_some((seat, legal))
+    }
+
+    fn rollout_action(&self, seat: Seat, legal: &[Action], rng: &mut Rng64) -> Action {
+        if rng.below(5) == 0 {
+            legal[rng.below(legal.len())]
+        } else {
+            greedy(self, seat, legal)
+        }
+    }
+
+    fn score(&self) -> Vec<f64> {
+        let seats = [Seat::P1, Seat::P2];
+        if let Some(o) = self.outcome() {
+            return seats
+                .iter()
+                .map(|s| match o {
+                    crate::rules::Outcome::Win(w) if w == *s => 1.0,
+                    crate::rules::Outcome::Win(_) => 0.0,
+                    crate::rules::Outcome::Draw => 0.5,
+                })
+                .collect();
+        }
+        let raw: Vec<f64> = seats
+            .iter()
+            .map(|&s| {
+                let security = self.security_count(s) as f64 / 5.0;
+                let board: f64 = self
+                    .field(s)
+                    .iter()
+                    .map(|p| f64::from(self.dp(s, p)))
+                    .sum::<f64>()
+                    / 30_000.0;
+                let hand = self.hand(s).len() as f64 / 8.0;
+                0.55 * security.min(1.2) + 0.35 * board.min(1.0) + 0.1 * hand.min(1.0)
+            })
+            .collect();
+        let total = raw.iter().sum::<f64>().max(1e-9);
+        raw.iter().map(|r| (r / total).clamp(0.0, 1.0)).collect()
     }
 }
 

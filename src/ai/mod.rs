@@ -3,6 +3,7 @@
 
 pub mod alpha;
 pub mod dcg;
+pub mod search;
 pub mod terminal;
 
 use std::fmt;

@@ -562,6 +562,49 @@ impl Match {
         self.find(id).map_or(0, |(s, p)| self.dp(s, p))
     }
 
+    /// A world `seat` cannot tell from this one: what it does not see is
+    /// dealt again (the other seats' hands, decks, security stacks and
+    /// Digi-Egg decks, its own deck, security and Digi-Egg deck, each
+    /// seat's unseen cards shuffled together and dealt back in the same
+    /// numbers), and the match's generator reseeded. What the seat sees is
+    /// kept as it is. For a CPU's search, never for play.
+    pub fn sample_for(&self, seat: Seat, rng: &mut Rng64) -> Match {
+        let mut w = self.clone();
+        for s in Seat::all(w.seats.len()) {
+            let z = &mut w.seats[s.index()];
+            let mut unseen: Vec<Cid> = Vec::new();
+            if s != seat {
+                unseen.extend(z.hand.iter().copied());
+            }
+            unseen.extend(z.deck.iter().copied());
+            unseen.extend(z.security.iter().copied());
+            // In a canonical order first: the world depends only on what
+            // the seat may know, never on how the hidden cards lie.
+            unseen.sort_unstable();
+            rng.shuffle(&mut unseen);
+            let mut it = unseen.into_iter();
+            if s != seat {
+                for c in z.hand.iter_mut() {
+                    *c = it.next().unwrap_or(*c);
+                }
+            }
+            for c in z.deck.iter_mut().chain(z.security.iter_mut()) {
+                *c = it.next().unwrap_or(*c);
+            }
+            z.eggs.sort_unstable();
+            rng.shuffle(&mut z.eggs);
+        }
+        w.rng = Rng64::new(rng.next_u64());
+        w.log.clear();
+        w
+    }
+
+    /// A seed from what `seat` may see (its view), so that two matches the
+    /// seat cannot tell apart give its CPU the same choice.
+    pub fn view_seed(&self, seat: Seat) -> u64 {
+        super::fnv1a(format!("{:?}", self.view(Some(seat))).as_bytes())
+    }
+
     /// The attack in progress: the attacker's seat and id.
     pub fn attacking(&self) -> Option<(Seat, u16)> {
         self.procs.iter().rev().find_map(|p| match p {

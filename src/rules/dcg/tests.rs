@@ -899,3 +899,31 @@ fn the_same_seed_and_choices_play_the_same_game() {
         assert_eq!(a.state_hash(), b.state_hash());
     }
 }
+
+#[test]
+fn a_cpu_cannot_tell_worlds_its_seat_cannot_tell_apart() {
+    use crate::ai::{Cpu, Strength};
+    // Two matches that differ only in P2's hidden cards (its hand and
+    // deck order): P1's CPUs choose the same, hard included.
+    let (mut a, _) = random_game(5, 0);
+    let mut rng = Rng64::new(5);
+    while a.waiting() != Some((Seat::P1, Ask::Main)) || a.turn() < 3 {
+        let (seat, _) = a.waiting().expect("the game goes on to P1's third turn");
+        let legal = a.legal_actions(seat);
+        let pick = legal[rng.below(legal.len())];
+        a.apply(seat, pick).unwrap();
+    }
+    let mut b = a.clone();
+    let z = &mut b.seats[1];
+    if let (Some(h), Some(d)) = (z.hand.first().copied(), z.deck.first().copied()) {
+        z.hand[0] = d;
+        z.deck[0] = h;
+    }
+    z.deck.reverse();
+    let seat = Seat::P1;
+    assert_ne!(a.state_hash(), b.state_hash());
+    assert_eq!(a.view(Some(seat)), b.view(Some(seat)));
+    for s in [Strength::Easy, Strength::Normal, Strength::Hard] {
+        assert_eq!(a.choose(seat, s), b.choose(seat, s), "{s}");
+    }
+}
