@@ -33,12 +33,21 @@ fn random_game(m: &mut Match, seed: u64) -> usize {
 
 fn bench(c: &mut Criterion) {
     let cards = CardSet::embedded();
+    // Matches set up once; each game copies one (as the search does) and
+    // plays its own random choices.
+    let starts: Vec<Match> = (0..64).map(|s| start(&cards, s)).collect();
     let mut seed = 0u64;
     c.bench_function("dcg random legal full game", |b| {
         b.iter(|| {
             seed += 1;
-            let mut m = start(&cards, seed);
+            let mut m = starts[seed as usize % starts.len()].clone();
             black_box(random_game(&mut m, seed))
+        });
+    });
+    c.bench_function("dcg setup (decks checked, cards read, hands drawn)", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(start(&cards, seed))
         });
     });
     // A mid-game main-phase position for the CPU's decision: normal CPUs

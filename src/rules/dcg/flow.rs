@@ -59,6 +59,9 @@ pub(crate) struct Trig {
     /// Its place in the card's effects (or inherited effects).
     pub slot: u8,
     pub inherited: bool,
+    /// When it triggered: effects that trigger while others are resolving
+    /// resolve first (DCG-EFF-16); set by [`Match::wait`].
+    pub group: u32,
 }
 
 /// Work in progress.
@@ -235,6 +238,7 @@ pub(super) fn start(setup: &Setup, set: &CardSet) -> Result<Match, SetupError> {
         phase: Phase::Opening,
         procs: Vec::new(),
         pending: Vec::new(),
+        group: 0,
         turn_dp: Vec::new(),
         turn_keywords: Vec::new(),
         used: Vec::new(),
@@ -559,9 +563,10 @@ impl Match {
                 card,
                 slot,
                 inherited,
+                group: 0,
             })
             .collect();
-        self.pending.extend(found);
+        self.wait(found);
     }
 
     /// Puts to wait every "When <happening>" effect that watches it, in
@@ -581,12 +586,13 @@ impl Match {
                             card,
                             slot,
                             inherited,
+                            group: 0,
                         });
                     }
                 }
             }
         }
-        self.pending.extend(found);
+        self.wait(found);
     }
 
     pub(crate) fn ability(&self, t: &Trig) -> &Ability {
@@ -663,13 +669,40 @@ impl Match {
         }
     }
 
-    fn next_trigger_seat(&self) -> Option<Seat> {
+    /// Puts triggered effects to wait, in the newest group.
+    fn wait(&mut self, trigs: impl IntoIterator<Item = Trig>) {
+        let group = self.group;
+        self.pending
+            .extend(trigs.into_iter().map(|t| Trig { group, ..t }));
+    }
+
+    /// The waiting effects that may resolve next, as places in `pending`:
+    /// the newest group's (DCG-EFF-16), the turn player's first
+    /// (DCG-EFF-15), in the order they triggered.
+    pub(crate) fn next_waiting(&self) -> Vec<usize> {
+        let Some(newest) = self.pending.iter().map(|t| t.group).max() else {
+            return Vec::new();
+        };
         let tp = self.turn_player;
-        if self.pending.iter().any(|t| t.owner == tp) {
-            Some(tp)
+        let seat = if self
+            .pending
+            .iter()
+            .any(|t| t.group == newest && t.owner == tp)
+        {
+            tp
         } else {
-            self.pending.first().map(|t| t.owner)
-        }
+            self.opponent(tp)
+        };
+        self.pending
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.group == newest && t.owner == seat)
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    fn next_trigger_seat(&self) -> Option<Seat> {
+        self.next_waiting().first().map(|&i| self.pending[i].owner)
     }
 
     /// The Digimon an effect may choose now (DCG-BREED-4: never one in a
@@ -798,7 +831,7 @@ impl Match {
                 v.push(Action::NoBlock);
                 v
             }
-            Ask::Order => (0..self.pending.iter().filter(|t| t.owner == seat).count())
+            Ask::Order => (0..self.next_waiting().len())
                 .map(|i| Action::Order { index: i as u8 })
                 .collect(),
             Ask::Breeding => {
@@ -990,6 +1023,16 @@ impl Match {
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
         if self.outcome.is_some() {
             return Err(illegal(seat, "the game is over"));
+        }
+        if action == Action::Concede {
+            // DCG-WIN-5: at any time, at once, nothing triggers.
+            if seat.index() >= self.seats.len() {
+                return Err(illegal(seat, "no such seat"));
+            }
+            self.log.clear();
+            let winner = self.opponent(seat);
+            self.finish(Outcome::Win(winner), format!("{seat} conceded"));
+            return Ok(std::mem::take(&mut self.log));
         }
         if !self.legal_actions(seat).contains(&action) {
             return Err(illegal(seat, self.why_not(seat, action)));
@@ -1289,13 +1332,14 @@ impl Match {
                     let cards = self.cards.clone();
                     for (slot, a) in cards[usize::from(c)].effects.iter().enumerate() {
                         if a.timing == Timing::MainDelay {
-                            self.pending.push(Trig {
+                            self.wait([Trig {
                                 owner: seat,
                                 source: Source::Card,
                                 card: c,
                                 slot: slot as u8,
                                 inherited: false,
-                            });
+                                group: 0,
+                            }]);
                         }
                     }
                 }
@@ -1364,22 +1408,16 @@ impl Match {
                 }
             }
             Action::Order { index } => {
-                let at = self
-                    .pending
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, t)| t.owner == seat)
-                    .nth(usize::from(index))
-                    .map(|(i, _)| i);
-                if let Some(at) = at {
+                if let Some(&at) = self.next_waiting().get(usize::from(index)) {
                     let t = self.pending.remove(at);
-                    self.start_resolving(t);
+                    self.start_waiting(t);
                 }
             }
             Action::Evade => self.save(seat, Save::Evade),
             Action::ArmorPurge => self.save(seat, Save::ArmorPurge),
             Action::Decoy { id } => self.save(seat, Save::Decoy(id)),
             Action::Yes | Action::No => self.answer_yes_no(seat, action == Action::Yes),
+            Action::Concede => {}
             Action::Choose { id } => self.answer_choose(seat, id),
             Action::Done => {
                 if let Some(Proc::Resolve(_)) = self.procs.last() {
@@ -1403,9 +1441,10 @@ impl Match {
                 card,
                 slot,
                 inherited,
+                group: 0,
             })
             .collect();
-        self.pending.extend(found);
+        self.wait(found);
     }
 
     fn pay(&mut self, seat: Seat, cost: u8) {
@@ -1451,6 +1490,7 @@ impl Match {
                     card: c,
                     slot,
                     inherited: false,
+                    group: 0,
                 },
                 at: 0,
                 agreed: false,
@@ -1458,6 +1498,12 @@ impl Match {
                 chosen: Vec::new(),
             }));
         }
+    }
+
+    /// A waiting effect starts to resolve: what it triggers is newer.
+    fn start_waiting(&mut self, t: Trig) {
+        self.group += 1;
+        self.start_resolving(t);
     }
 
     fn start_resolving(&mut self, t: Trig) {
@@ -1650,16 +1696,13 @@ impl Match {
                 }
                 Some(Proc::Attack(_)) | None => {}
             }
-            // Between processes: waiting effects first (DCG-EFF-15).
+            // Between processes: rule processing after what resolved
+            // (DCG-RP-1), then the waiting effects (DCG-EFF-15, -16).
+            if self.rule_processing() {
+                continue;
+            }
             if !self.pending.is_empty() {
-                let seat = self.next_trigger_seat().unwrap_or(self.turn_player);
-                let mine: Vec<usize> = self
-                    .pending
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, t)| t.owner == seat)
-                    .map(|(i, _)| i)
-                    .collect();
+                let mine = self.next_waiting();
                 let distinct = mine
                     .iter()
                     .map(|&i| {
@@ -1673,13 +1716,10 @@ impl Match {
                     .len();
                 if distinct <= 1 {
                     let t = self.pending.remove(mine[0]);
-                    self.start_resolving(t);
+                    self.start_waiting(t);
                     continue;
                 }
                 return;
-            }
-            if self.rule_processing() {
-                continue;
             }
             match self.procs.last().cloned() {
                 Some(Proc::Attack(a)) => {
@@ -1820,6 +1860,27 @@ impl Match {
     /// Rule processing (DCG-RP-2): Digimon with 0 DP are deleted. True when
     /// it started something.
     fn rule_processing(&mut self) -> bool {
+        // DCG-RP-3: a level 2 Digimon, or an Option no effect keeps, in a
+        // battle area goes to the trash (not a deletion).
+        for s in Seat::all(self.seats.len()) {
+            let stray: Vec<usize> = self
+                .z(s)
+                .field
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| {
+                    let i = self.info(p.top());
+                    (matches!(i.kind, DcgKind::Digimon | DcgKind::DigiEgg) && i.level <= 2)
+                        || (i.kind == DcgKind::Option
+                            && !i.effects.iter().any(|a| a.timing == Timing::MainDelay))
+                })
+                .map(|(i, _)| i)
+                .collect();
+            for at in stray.into_iter().rev() {
+                let p = self.zm(s).field.remove(at);
+                self.zm(s).trash.extend(p.cards.iter().copied());
+            }
+        }
         let mut zero = Vec::new();
         for s in Seat::all(self.seats.len()) {
             for p in &self.z(s).field {
@@ -1863,6 +1924,7 @@ impl Match {
                             card,
                             slot,
                             inherited,
+                            group: 0,
                         });
                     }
                 }
@@ -1885,7 +1947,7 @@ impl Match {
             };
             let p = p.clone();
             // [On Deletion] reads the effects it had just before (DCG-EFF-9).
-            let mut trigs: Vec<Trig> = self
+            let trigs: Vec<Trig> = self
                 .abilities_of(&p)
                 .filter(|(_, _, _, a)| {
                     (a.timing == Timing::OnDeletion && a.trigger.is_none())
@@ -1898,6 +1960,7 @@ impl Match {
                     card,
                     slot,
                     inherited,
+                    group: 0,
                 })
                 .collect();
             let retaliation = self.has(s, &p, Keyword::Retaliation);
@@ -1908,7 +1971,7 @@ impl Match {
                 seat: s,
                 card: self.info(p.top()).number,
             });
-            self.pending.append(&mut trigs);
+            self.wait(trigs);
             gone.push((s, id));
             // DCG-KW-11: <Retaliation>.
             if retaliation
@@ -1924,8 +1987,11 @@ impl Match {
                 }));
             }
         }
-        for (s, id) in gone {
-            self.trigger_when(&[s], Happening::OtherOfYoursDeleted, Some(id));
+        // DCG-EFF-18: one trigger for one event, however many it deleted.
+        let mut seats: Vec<Seat> = gone.iter().map(|(s, _)| *s).collect();
+        seats.dedup();
+        for s in seats {
+            self.trigger_when(&[s], Happening::OtherOfYoursDeleted, None);
         }
     }
 
@@ -2266,6 +2332,7 @@ impl Match {
                             card: c,
                             slot,
                             inherited: false,
+                            group: 0,
                         },
                         at: 0,
                         agreed: false,
@@ -2456,13 +2523,14 @@ impl Match {
                 let cards = self.cards.clone();
                 for (slot, ab) in cards[usize::from(c)].effects.iter().enumerate() {
                     if ab.timing == Timing::Security {
-                        self.pending.push(Trig {
+                        self.wait([Trig {
                             owner: def,
                             source: Source::Card,
                             card: c,
                             slot: slot as u8,
                             inherited: false,
-                        });
+                            group: 0,
+                        }]);
                     }
                 }
                 true

@@ -235,6 +235,9 @@ pub enum Action {
     Yes,
     /// No.
     No,
+    /// Concede: the opponent wins at once. A seat may concede at any time,
+    /// so it is never among the legal answers (a CPU never picks it).
+    Concede,
     /// Resolve this waiting effect next (its position in the list asked).
     Order {
         /// Position among the seat's waiting effects.
@@ -477,6 +480,8 @@ pub struct Match {
     phase: flow::Phase,
     procs: Vec<flow::Proc>,
     pending: Vec<flow::Trig>,
+    /// The newest group of waiting effects (DCG-EFF-16).
+    group: u32,
     /// For-the-turn changes: (Digimon id, DP change in thousands).
     turn_dp: Vec<(u16, i32)>,
     /// For-the-turn keywords.

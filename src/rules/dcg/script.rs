@@ -166,6 +166,7 @@ pub fn step_words(m: &Match, seat: Seat, a: Action) -> Vec<String> {
         Action::Done => vec!["done".into()],
         Action::Evade => vec!["evade".into()],
         Action::ArmorPurge => vec!["armor purge".into()],
+        Action::Concede => vec!["concede".into()],
         Action::Play { card } => vec![format!("play {}", hand(card))],
         Action::UseOption { card } => vec![format!("use {}", hand(card))],
         Action::Digivolve { card, onto } => {
@@ -181,10 +182,9 @@ pub fn step_words(m: &Match, seat: Seat, a: Action) -> Vec<String> {
         Action::Decoy { id } => vec![format!("decoy {}", perm(id))],
         Action::Order { index } => {
             let t = m
-                .pending
-                .iter()
-                .filter(|t| t.owner == seat)
-                .nth(usize::from(index));
+                .next_waiting()
+                .get(usize::from(index))
+                .map(|&i| &m.pending[i]);
             vec![
                 format!("order {}", u16::from(index) + 1),
                 t.map_or(String::new(), |t| format!("order {}", m.info(t.card).name)),
@@ -209,6 +209,9 @@ pub fn read_step(
     cards: &CardSet,
 ) -> Result<Reply<Action>, String> {
     let want = norm(text);
+    if want == "concede" && m.outcome().is_none() {
+        return Ok(Reply::Act(Action::Concede));
+    }
     let legal = m.legal_actions(seat);
     if legal.is_empty() {
         return Err(match m.waiting() {

@@ -166,6 +166,25 @@ fn rule_mulligan_once_new_five() {
 }
 
 #[test]
+fn rule_at_most_four_per_card_number() {
+    let red = deck::embedded("red", set()).unwrap().unwrap();
+    let agumon = numbers(&["Agumon"])[0];
+    let mut five = red.clone();
+    let other = five
+        .iter()
+        .position(|n| {
+            *n != agumon && set().get(n).unwrap().as_dcg().unwrap().kind != DcgKind::DigiEgg
+        })
+        .unwrap();
+    five[other] = agumon;
+    let err = deck::check(&five, set()).unwrap_err().to_string();
+    assert!(
+        err.contains("5 copies of Agumon") && err.contains("DCG-DECK-2"),
+        "{err}"
+    );
+}
+
+#[test]
 fn rule_main_deck_exactly_fifty() {
     let red = deck::embedded("red", set()).unwrap().unwrap();
     assert!(deck::check(&red, set()).is_ok());
@@ -206,7 +225,7 @@ fn rule_illegal_deck_refused_at_setup() {
 }
 
 #[test]
-fn rule_egg_deck_at_most_five() {
+fn rule_digi_egg_deck_zero_to_five() {
     let mut red = deck::embedded("red", set()).unwrap().unwrap();
     red.extend(numbers(&["2x Tsunomon"]));
     let err = deck::check(&red, set()).unwrap_err().to_string();
@@ -602,7 +621,198 @@ fn rule_once_per_turn_per_card() {
     assert_eq!(m.memory_of(Seat::P1), 4, "once per turn");
 }
 #[test]
-fn rule_dp_never_negative_and_zero_is_deleted() {
+fn rule_dp_never_negative() {
+    let mut m = turn3();
+    let a = put(&mut m, Seat::P2, &["Agumon"], false);
+    m.turn_dp.push((a, -9));
+    assert_eq!(m.dp_of(a), 0, "3000 - 9000 is 0, not below");
+}
+
+#[test]
+fn rule_first_player_random_from_seed() {
+    let red = deck::embedded("red", set()).unwrap().unwrap();
+    let blue = deck::embedded("blue", set()).unwrap().unwrap();
+    let first = |seed| {
+        let m = Match::from_setup(
+            &<Match as Ruleset>::setup_for(vec![red.clone(), blue.clone()], seed),
+            set(),
+        )
+        .unwrap();
+        m.first
+    };
+    let firsts: Vec<Seat> = (0..40).map(first).collect();
+    assert!(firsts.contains(&Seat::P1) && firsts.contains(&Seat::P2));
+    assert_eq!(first(7), first(7), "the same seed, the same first player");
+}
+
+#[test]
+fn rule_counter_timing_window() {
+    // No card of the set has a [Counter] effect: the window passes without
+    // a question to the defender (no blocker either), straight to the check.
+    let mut m = turn3();
+    put(&mut m, Seat::P1, &["Agumon"], false);
+    put(&mut m, Seat::P2, &["Gabumon"], false);
+    step(&mut m, Seat::P1, "Agumon attacks player");
+    assert_eq!(m.security_count(Seat::P2), 4);
+    assert_eq!(m.waiting().map(|w| w.0), Some(Seat::P1));
+}
+
+#[test]
+fn rule_level_two_and_stray_option_trashed() {
+    let mut m = turn3();
+    let egg = put(&mut m, Seat::P1, &["Koromon"], false);
+    let c = cid(&mut m, numbers(&["Mega Flame"])[0]);
+    let mut opt = m.new_perm_for_test(vec![c]);
+    opt.since = 0;
+    let opt_id = opt.id;
+    m.seats[0].field.push(opt);
+    m.advance();
+    assert!(m.find(egg).is_none() && m.find(opt_id).is_none());
+    let trash = names(&m, &m.z(Seat::P1).trash);
+    assert!(trash.contains(&"Koromon".to_string()) && trash.contains(&"Mega Flame".to_string()));
+    // Not a deletion: no [On Deletion], no "deleted" event.
+}
+
+#[test]
+fn rule_concede_loses_immediately() {
+    let mut m = turn3();
+    let ev = texts(&m.apply(Seat::P2, Action::Concede).unwrap());
+    assert_eq!(m.outcome(), Some(Outcome::Win(Seat::P1)));
+    assert_eq!(ev, vec!["P1 WINS: P2 conceded.".to_string()]);
+    assert!(
+        m.apply(Seat::P1, Action::Concede).is_err(),
+        "the game is over"
+    );
+}
+
+/// A card set with cards of a test's own, and a stacked game of it.
+fn custom(extra: &str, p1: &[&str], p2: &[&str]) -> (CardSet, Match) {
+    let cards: Vec<Card> = crate::cards::read_ron(extra).unwrap();
+    let s = set().with_cards(&cards).unwrap();
+    let resolve = |list: &[&str]| -> Vec<CardNumber> {
+        list.iter()
+            .flat_map(|e| {
+                let (n, name) = match e.split_once("x ") {
+                    Some((n, rest)) if n.parse::<usize>().is_ok() => (n.parse().unwrap(), rest),
+                    _ => (1, *e),
+                };
+                let c = resolve(&s, name).unwrap();
+                std::iter::repeat_n(c.number(), n)
+            })
+            .collect()
+    };
+    let setup = Setup {
+        decks: vec![resolve(p1), resolve(p2)],
+        seed: 1,
+        exempt: vec![(Seat::P1, "test".into()), (Seat::P2, "test".into())],
+        stacked: Some(Seat::P1),
+    };
+    let mut m = Match::from_setup(&setup, &s).unwrap();
+    for seat in [Seat::P1, Seat::P2] {
+        m.apply(seat, Action::Keep).unwrap();
+    }
+    (s, m)
+}
+
+#[test]
+fn rule_multicolour_card_has_every_colour() {
+    // A red and blue Option needs both colours among the user's Digimon
+    // and Tamers; a red and blue Digimon meets a red or a blue requirement.
+    let (_, mut m) = custom(
+        r#"[Dcg(number: "ST9-01", name: "Twin Flame", kind: Option, colors: [Red, Blue], cost: 1,
+                effects: ["[Main] <Draw 1>."]),
+            Dcg(number: "ST9-02", name: "Bicolormon", kind: Digimon, colors: [Red, Blue], level: 3,
+                cost: 2, digivolve: [(color: Red, level: 2, cost: 0)], dp: 3000)]"#,
+        &[
+            "Twin Flame",
+            "Bicolormon",
+            "Agumon",
+            "2x Gabumon",
+            "10x Hawkmon",
+            "Garurumon",
+            "Greymon",
+        ],
+        &["5x Hawkmon", "10x Hawkmon"],
+    );
+    step(&mut m, Seat::P1, "pass");
+    step(&mut m, Seat::P2, "pass");
+    step(&mut m, Seat::P1, "play Agumon");
+    let twin = Action::UseOption { card: 0 };
+    assert!(
+        !m.legal_actions(Seat::P1).contains(&twin),
+        "red alone is not enough"
+    );
+    let why = m.why_not(Seat::P1, twin);
+    assert!(
+        why.contains("red and blue") && why.contains("DCG-MAIN-9"),
+        "{why}"
+    );
+    step(&mut m, Seat::P1, "play Bicolormon");
+    assert_eq!(m.turn_player(), Seat::P2, "Bicolormon's cost took the turn");
+    step(&mut m, Seat::P2, "pass");
+    assert!(
+        m.legal_actions(Seat::P1).contains(&twin),
+        "red and blue now"
+    );
+    let bico = m
+        .field(Seat::P1)
+        .iter()
+        .find(|p| m.info(p.top()).name == "Bicolormon")
+        .unwrap()
+        .clone();
+    for name in ["Garurumon", "Greymon"] {
+        let c = numbers_in(&m, name);
+        assert!(
+            m.digivolve_cost(c, &bico).is_some(),
+            "{name} onto a red and blue Digimon"
+        );
+    }
+}
+
+#[test]
+fn rule_one_trigger_per_simultaneous_event() {
+    // Grisly Wing deletes two Digimon at once: a watcher of "one of your
+    // other Digimon is deleted" (not once per turn) triggers once.
+    let (_, mut m) = custom(
+        r#"[Dcg(number: "ST9-03", name: "Watchmon", kind: Digimon, colors: [Blue], level: 3,
+                cost: 2, digivolve: [(color: Blue, level: 2, cost: 0)], dp: 5000,
+                effects: ["[All Turns] When one of your other Digimon is deleted, gain 1 memory."])]"#,
+        &["5x Hawkmon", "10x Hawkmon"],
+        &["5x Hawkmon", "10x Hawkmon", "Watchmon"],
+    );
+    step(&mut m, Seat::P1, "pass");
+    step(&mut m, Seat::P2, "pass");
+    put(&mut m, Seat::P1, &["Impmon"], false);
+    let w = numbers_in(&m, "Watchmon");
+    let mut p = m.new_perm_for_test(vec![w]);
+    p.since = 0;
+    m.seats[1].field.push(p);
+    put(&mut m, Seat::P2, &["Biyomon"], false);
+    put(&mut m, Seat::P2, &["Lopmon"], false);
+    let g = cid(&mut m, numbers(&["Grisly Wing"])[0]);
+    m.seats[0].hand.push(g);
+    let before = m.memory_of(Seat::P2);
+    let ev = texts(&step(&mut m, Seat::P1, "use Grisly Wing"));
+    assert_eq!(
+        ev.iter().filter(|t| t.ends_with("is deleted.")).count(),
+        2,
+        "{ev:?}"
+    );
+    assert_eq!(
+        ev.iter().filter(|t| t.contains("gain 1 memory.")).count(),
+        1,
+        "{ev:?}"
+    );
+    // P1 paid 5 of 3 (-2 for P1, +2 for P2), then P2 gained 1.
+    assert_eq!(m.memory_of(Seat::P2), before + 5 + 1);
+}
+
+fn numbers_in(m: &Match, name: &str) -> Cid {
+    m.cards.iter().position(|c| c.name == name).unwrap() as Cid
+}
+
+#[test]
+fn rule_zero_dp_deleted_by_rules() {
     // Hand of Fate: -4000 to a 3000 DP Digimon: 0, deleted by the rules.
     let mut m = turn3();
     put(&mut m, Seat::P1, &["Agumon"], false);

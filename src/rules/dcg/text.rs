@@ -276,6 +276,7 @@ pub fn action_words(m: &Match, seat: Seat, a: Action, cards: &CardSet) -> String
         Action::Block { blocker } => format!("block with {}", perm(blocker)),
         Action::NoBlock => "do not block".into(),
         Action::Evade => "suspend it to save it (<Evade>)".into(),
+        Action::Concede => "concede the game".into(),
         Action::ArmorPurge => "trash its top card to save it (<Armor Purge>)".into(),
         Action::Decoy { id } => format!("delete {} instead (<Decoy>)", perm(id)),
         Action::Choose { id } => format!("choose {}", perm(id)),
@@ -284,10 +285,9 @@ pub fn action_words(m: &Match, seat: Seat, a: Action, cards: &CardSet) -> String
         Action::No => "no".into(),
         Action::Order { index } => {
             let t = m
-                .pending
-                .iter()
-                .filter(|t| t.owner == seat)
-                .nth(usize::from(index));
+                .next_waiting()
+                .get(usize::from(index))
+                .map(|&i| &m.pending[i]);
             t.map_or("?".into(), |t| {
                 format!(
                     "{}: {}",
@@ -397,6 +397,8 @@ pub fn question(m: &Match, seat: Seat, cards: &CardSet) -> Option<Question<Ask, 
             }
         }
     }
+    // A player may concede at any prompt (DCG-WIN-5); never a listed answer.
+    keys.push(("concede".to_string(), Reply::Act(Action::Concede)));
     Some(Question {
         ask,
         answers,
