@@ -11,7 +11,7 @@ export CARGO_TERM_COLOR ?= never
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers libclang-dev
 
-.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection bench-dcg alpha-soak alpha-strength dcg-strength lan-soak scans frames pyenv screenshot screenshots fuzz decoys
+.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection bench-dcg dcg-soak alpha-soak alpha-strength dcg-strength lan-soak scans frames pyenv screenshot screenshots fuzz decoys
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -163,6 +163,10 @@ dcg-strength:
 
 bench-dcg:
 	cargo bench --no-default-features --bench dcg
+
+# 10,000 seeded CPU games of the Digimon Card Game replayed to their hash.
+dcg-soak:
+	BTERM_DCG_REPLAYS=10000 cargo test --release --no-default-features --lib replays_reproduce -- --nocapture
 
 # The collection store: 10,000 scans in one batch, `collection sets` over 100,000.
 bench-collection:

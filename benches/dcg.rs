@@ -65,6 +65,12 @@ fn bench(c: &mut Criterion) {
     c.bench_function("dcg normal CPU decision", |b| {
         b.iter(|| black_box(m.choose(seat, Strength::Normal)));
     });
+    let mut slow = c.benchmark_group("dcg hard");
+    slow.sample_size(10);
+    slow.bench_function("dcg hard CPU decision", |b| {
+        b.iter(|| black_box(m.choose(seat, Strength::Hard)));
+    });
+    slow.finish();
 }
 
 criterion_group!(benches, bench);

@@ -27,6 +27,7 @@ fn main() {
         .collect();
     let start = std::time::Instant::now();
     let mut actions = 0usize;
+    let mut draws = 0usize;
     for g in 0..games {
         let mut m = starts[g as usize % starts.len()].clone();
         let mut rng = Rng64::new(g);
@@ -35,10 +36,13 @@ fn main() {
             let _ = m.apply(seat, legal[rng.below(legal.len())]);
             actions += 1;
         }
+        if m.outcome() == Some(bterm::rules::Outcome::Draw) {
+            draws += 1;
+        }
     }
     let s = start.elapsed().as_secs_f64();
     println!(
-        "{games} games, {:.0} actions a game, {:.1} µs a game, {:.0} games/s",
+        "{games} games ({draws} drawn), {:.0} actions a game, {:.1} µs a game, {:.0} games/s",
         actions as f64 / games as f64,
         s * 1e6 / games as f64,
         games as f64 / s

@@ -409,7 +409,12 @@ impl Match {
     }
 
     pub(crate) fn has(&self, owner: Seat, p: &Perm, k: Keyword) -> bool {
-        self.keywords(owner, p).contains(&k)
+        self.turn_keywords
+            .iter()
+            .any(|&(id, x)| id == p.id && x == k)
+            || self.abilities_of(p).any(|(_, _, _, a)| {
+                a.effects.contains(&Effect::Keyword(k)) && self.continuous_on(owner, p, a)
+            })
     }
 
     fn has_decoy(&self, owner: Seat, p: &Perm) -> Option<crate::effects::dcg::Color> {
@@ -438,6 +443,12 @@ impl Match {
         let mut k: i64 = 0;
         for s in Seat::all(self.seats.len()) {
             for q in &self.z(s).field {
+                let under = &q.cards[..q.cards.len().saturating_sub(1)];
+                if !self.info(q.top()).continuous_dp
+                    && !under.iter().any(|&c| self.info(c).inherited_dp)
+                {
+                    continue;
+                }
                 for (_, _, _, a) in self.abilities_of(q) {
                     if !self.continuous_on(s, q, a) {
                         continue;
@@ -1880,6 +1891,17 @@ impl Match {
                 let p = self.zm(s).field.remove(at);
                 self.zm(s).trash.extend(p.cards.iter().copied());
             }
+        }
+        // A DP of 0 needs a loss of DP somewhere (every printed DP is 1000
+        // or more): look only when there is one.
+        let loss = self.turn_dp.iter().any(|(_, n)| *n < 0)
+            || self.seats.iter().any(|z| {
+                z.field
+                    .iter()
+                    .any(|p| p.cards.iter().any(|&c| self.info(c).continuous_minus))
+            });
+        if !loss {
+            return false;
         }
         let mut zero = Vec::new();
         for s in Seat::all(self.seats.len()) {

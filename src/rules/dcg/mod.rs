@@ -102,13 +102,35 @@ pub(crate) struct Info {
     pub inherited: Vec<Ability>,
     /// Keywords it has by itself (`<Blocker>` alone).
     pub keywords: Vec<Keyword>,
+    /// Whether its own effects hold a continuous DP change (so a DP figure
+    /// needs to look at it).
+    pub continuous_dp: bool,
+    /// The same of its inherited effects.
+    pub inherited_dp: bool,
+    /// Whether its effects (own or inherited) hold a continuous DP loss.
+    pub continuous_minus: bool,
 }
 
 impl Info {
     fn of(card: &Card) -> Option<Info> {
         let c = card.as_dcg()?;
         let effects: Vec<Ability> = c.abilities().cloned().collect();
+        let dp_change = |a: &Ability| {
+            a.is_continuous()
+                && a.effects
+                    .iter()
+                    .any(|e| matches!(e, crate::effects::dcg::Effect::Dp(..)))
+        };
+        let minus = |a: &Ability| {
+            a.is_continuous()
+                && a.effects
+                    .iter()
+                    .any(|e| matches!(e, crate::effects::dcg::Effect::Dp(_, n) if *n < 0))
+        };
         Some(Info {
+            continuous_minus: effects.iter().any(minus) || c.inherited_abilities().any(minus),
+            continuous_dp: effects.iter().any(dp_change),
+            inherited_dp: c.inherited_abilities().any(dp_change),
             number: c.number,
             name: c.name.clone(),
             kind: c.kind,
@@ -637,7 +659,17 @@ impl Match {
         b.extend(self.turn.to_le_bytes());
         b.push(self.turn_player.index() as u8);
         b.push(self.memory as u8);
-        b.extend(format!("{:?}{:?}{:?}", self.phase, self.procs, self.pending).bytes());
+        // What a game's end is: the zones, the gauge, whose turn, the
+        // result and the generator. Work in progress counts by its size
+        // only, so a replay's final hash does not move when the engine's
+        // bookkeeping is reshaped.
+        b.push(self.procs.len() as u8);
+        b.push(self.pending.len() as u8);
+        b.push(match self.outcome {
+            None => 0,
+            Some(Outcome::Draw) => 1,
+            Some(Outcome::Win(s)) => 2 + s.index() as u8,
+        });
         b.extend(self.rng.clone().next_u64().to_le_bytes());
         super::fnv1a(&b)
     }
