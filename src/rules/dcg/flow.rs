@@ -440,6 +440,15 @@ impl Match {
     /// A Digimon's DP (DCG-CARD-7: never below 0).
     pub(crate) fn dp(&self, owner: Seat, p: &Perm) -> u32 {
         let base = i64::from(self.info(p.top()).dp);
+        // DCG-BREED-3, -4: no effect reaches a Digimon in a breeding area.
+        if self
+            .z(owner)
+            .breeding
+            .as_ref()
+            .is_some_and(|b| b.id == p.id)
+        {
+            return base.max(0) as u32;
+        }
         let mut k: i64 = 0;
         for s in Seat::all(self.seats.len()) {
             for q in &self.z(s).field {

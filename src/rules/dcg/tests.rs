@@ -1179,3 +1179,24 @@ fn replays_from_an_earlier_build_still_verify() {
     let end = r.play(set(), |_| {}).unwrap();
     assert!(end.outcome().is_some(), "a whole game");
 }
+
+#[test]
+fn rule_breeding_digimon_unaffected_by_effects() {
+    // Tai Kamiya's "[Your Turn] All of your Digimon get +1000 DP" reaches
+    // the battle area's Agumon, not the breeding area's.
+    let mut m = turn3();
+    let tai = cid(&mut m, numbers(&["Tai Kamiya"])[0]);
+    let mut t = m.new_perm_for_test(vec![tai]);
+    t.since = 0;
+    m.seats[0].field.push(t);
+    let a = put(&mut m, Seat::P1, &["Agumon"], false);
+    let koromon = cid(&mut m, numbers(&["Koromon"])[0]);
+    let agumon = cid(&mut m, numbers(&["Agumon"])[0]);
+    let b = m.new_perm_for_test(vec![koromon, agumon]);
+    let bid = b.id;
+    m.seats[0].breeding = Some(b);
+    assert_eq!(m.dp_of(a), 4000);
+    let bred = m.seats[0].breeding.clone().unwrap();
+    assert_eq!(bred.id, bid);
+    assert_eq!(m.dp(Seat::P1, &bred), 3000);
+}
