@@ -240,16 +240,32 @@ fn write_temp(
     path: &Path,
     fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> std::io::Result<PathBuf> {
+    write_temp_mode(path, None, fill)
+}
+
+/// [`write_temp`] with the file's permissions from its creation (`0o600`:
+/// only its owner reads it).
+fn write_temp_mode(
+    path: &Path,
+    mode: Option<u32>,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<PathBuf> {
     use std::io::Write;
     let (dir, tmp) = temp_path(path);
     clean_stale_temps(&dir);
     // Ours from an earlier write of this process that failed half-way.
     let _ = std::fs::remove_file(&tmp);
     let result = (|| {
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        if let Some(mode) = mode {
+            use std::os::unix::fs::OpenOptionsExt as _;
+            options.mode(mode);
+        }
+        #[cfg(not(unix))]
+        let _ = mode;
+        let f = options.open(&tmp)?;
         let mut w = std::io::BufWriter::new(f);
         fill(&mut w)?;
         w.flush()?;
@@ -285,6 +301,41 @@ pub fn write_atomic_with(
     result
 }
 
+/// Whether `--force` may replace what is at `path`: nothing, or a regular
+/// file. A link, a device, a FIFO or a folder is never swapped for a file
+/// (as root, `--force` onto `/dev/full` must not replace it).
+pub fn replaceable(path: &Path) -> Result<(), String> {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    let what = if kind.is_symlink() {
+        "a link"
+    } else if kind.is_dir() {
+        "a folder"
+    } else {
+        "a special file (a device, a FIFO or a socket)"
+    };
+    Err(format!(
+        "{} is {what}; --force replaces only a regular file: name a file",
+        path.display()
+    ))
+}
+
+/// [`write_atomic`] for a file only its owner may read (a LAN table's
+/// autosave holds its join code and rejoin tokens): created 0600.
+pub fn write_atomic_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = write_temp_mode(path, Some(0o600), |w| w.write_all(bytes))?;
+    let result = std::fs::rename(&tmp, path);
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
 /// Writes a new file whole, or not at all: fails with `AlreadyExists` if
 /// `path` exists, even if it appeared after the caller last looked (the
 /// temporary file is linked to its name, which never replaces a file).
@@ -311,6 +362,40 @@ pub fn data_dir() -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn force_never_replaces_a_special_file_or_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.csv");
+        assert!(replaceable(&file).is_ok(), "nothing there");
+        std::fs::write(&file, "x").unwrap();
+        assert!(replaceable(&file).is_ok(), "a regular file");
+        let link = dir.path().join("link.csv");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert!(replaceable(&link).unwrap_err().contains("a link"));
+        assert!(
+            replaceable(Path::new("/dev/null"))
+                .unwrap_err()
+                .contains("special file")
+        );
+        assert!(replaceable(dir.path()).unwrap_err().contains("a folder"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_private_file_is_its_owners_alone() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lan-table.ron");
+        write_atomic_private(&path, b"code: 1234").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        write_atomic_private(&path, b"code: 5678").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"code: 5678");
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "still, after a rewrite");
+    }
 
     #[test]
     fn only_regular_files_of_their_size_are_read() {

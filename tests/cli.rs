@@ -554,3 +554,34 @@ fn script_plays_either_game_and_checks_it() {
         "{err}"
     );
 }
+
+/// Absurd durations are refused with a message, never a panic (issue 41).
+#[test]
+fn absurd_durations_are_refused() {
+    for args in [
+        &["host", "terminal", "--wait", "9223372036854775807"][..],
+        &["join", "--listen", "18446744073709551615"][..],
+    ] {
+        let (code, _, err) = bterm(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("is not in"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+/// `bterm dcg` plays a whole game between CPUs and `bterm deck import`
+/// names every line of a list it cannot place.
+#[test]
+fn dcg_plays_and_deck_import_names_bad_lines() {
+    let (code, out, err) = bterm(&["dcg", "red", "purple", "--p1", "normal", "--p2", "easy"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("WINS") || out.contains("DRAW"), "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("list.txt");
+    std::fs::write(&list, "4 Koromon ST1-01\n4 Nosuchmon\n2 ST9-99\n").unwrap();
+    let (code, _, err) = bterm(&["deck", "import", list.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("line 2") && err.contains("line 3"), "{err}");
+    let (code, _, err) = bterm(&["deck", "check", "courage"]);
+    assert_eq!(code, 0, "{err}");
+}

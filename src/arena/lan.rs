@@ -744,7 +744,9 @@ impl LanForm {
 /// Text from another machine, as a screen shows it: no control
 /// characters, at most `most` characters.
 fn shown(text: &str, most: usize) -> String {
-    let clean = text.chars().filter(|c| !c.is_control());
+    let clean = text
+        .chars()
+        .filter(|c| !crate::net::protocol::is_unsafe_char(*c));
     let mut s: String = clean.clone().take(most).collect();
     if clean.count() > most {
         s.push('…');

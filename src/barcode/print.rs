@@ -45,7 +45,11 @@ pub enum PrintError {
     /// Only .png and .pdf are written.
     #[error("{0}: unknown output type; use a file name ending in .png or .pdf")]
     Extension(String),
-    /// The output exists and would be overwritten.
+    /// The output is not a regular file (a link, a device, a FIFO), which
+    /// no write replaces.
+    #[error("{0}")]
+    NotAFile(String),
+    /// The output exists and `--force` was not given.
     #[error("{0} already exists; choose another --out or add --force to overwrite it")]
     Exists(String),
     /// Writing failed.
@@ -520,6 +524,9 @@ pub fn print(cards: &[(Card, bool)], out: &Path, force: bool) -> Result<Vec<Path
                     .map(|i| out.with_file_name(format!("{stem}-{i}.png")))
                     .collect()
             };
+            if let Some(e) = paths.iter().find_map(|p| crate::save::replaceable(p).err()) {
+                return Err(PrintError::NotAFile(e));
+            }
             if !force && let Some(p) = paths.iter().find(|p| p.exists()) {
                 return Err(PrintError::Exists(p.display().to_string()));
             }
@@ -541,6 +548,7 @@ pub fn print(cards: &[(Card, bool)], out: &Path, force: bool) -> Result<Vec<Path
             Ok(paths)
         }
         Some("pdf") => {
+            crate::save::replaceable(out).map_err(PrintError::NotAFile)?;
             if !force && out.exists() {
                 return Err(PrintError::Exists(out.display().to_string()));
             }
@@ -704,6 +712,7 @@ pub fn print_battle_card(
     if !matches!(ext.as_deref(), Some("png" | "pdf")) {
         return Err(PrintError::Extension(out.display().to_string()));
     }
+    crate::save::replaceable(out).map_err(PrintError::NotAFile)?;
     if !force && out.exists() {
         return Err(PrintError::Exists(out.display().to_string()));
     }

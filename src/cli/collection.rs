@@ -858,6 +858,8 @@ fn export(
             "error: {shown} already exists; name another file, or add --force to replace it"
         )));
     }
+    crate::save::replaceable(path)
+        .map_err(|e| CliError::failed(format!("error: {}", escape(&e))))?;
     let base = load_set(db.cards.as_deref())?;
     let store = open(db.db.as_deref())?;
     let cards = full_set(&base, &store);

@@ -218,6 +218,8 @@ pub(super) fn import(
         None => Ok(format!("{ron}// {summary}")),
         Some(path) => {
             let target = escape_lines(&path.display().to_string());
+            crate::save::replaceable(path)
+                .map_err(|e| CliError::failed(format!("error: {}", escape_lines(&e))))?;
             let wrote = if force {
                 crate::save::write_atomic(path, ron.as_bytes())
             } else {

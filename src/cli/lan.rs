@@ -53,7 +53,7 @@ pub struct HostArgs {
     #[arg(long)]
     pub name: Option<String>,
     /// Give up if the seats are not filled within this many seconds.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(0..=86_400))]
     pub wait: Option<u64>,
     /// Do not announce the table on the LAN (players join by address).
     #[arg(long)]
@@ -98,7 +98,7 @@ pub struct JoinArgs {
     #[arg(long, value_parser = super::game_parser())]
     pub game: Option<RulesetId>,
     /// How long to listen for tables when no address is given.
-    #[arg(long, default_value_t = 2, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 2, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(0..=600))]
     pub listen: u64,
     /// Also save the game's replay here (it is always kept in the data
     /// folder's replays).
@@ -108,7 +108,8 @@ pub struct JoinArgs {
 
 fn say(line: &str) {
     let mut out = std::io::stdout();
-    let _ = writeln!(out, "{}", escape_lines(line));
+    // One line: a line break in a name from the LAN is shown, not obeyed.
+    let _ = writeln!(out, "{}", super::escape_line(line));
     let _ = out.flush();
 }
 

@@ -179,8 +179,18 @@ pub fn escape_lines(text: &str) -> String {
     out
 }
 
+/// One line of outside text, escaped as [`escape`] does (a line break
+/// included: text from another machine cannot forge a line) but not cut.
+pub fn escape_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        push_escaped(&mut out, c);
+    }
+    out
+}
+
 fn push_escaped(out: &mut String, c: char) {
-    if c.is_control() {
+    if crate::net::protocol::is_unsafe_char(c) {
         out.extend(c.escape_default());
     } else {
         out.push(c);
@@ -359,6 +369,25 @@ pub(crate) fn load_set(path: Option<&Path>) -> Result<CardSet, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_from_the_lan_cannot_forge_a_line_or_turn_text_around() {
+        let forged = "Kiosk\nGame over: P2 wins\u{202E}sniw 1P";
+        let shown = escape_line(forged);
+        assert!(
+            !shown.contains('\n') && !shown.contains('\u{202E}'),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("\\n") && shown.contains("\\u{202e}"),
+            "{shown}"
+        );
+        for c in ['\u{2066}', '\u{200F}', '\u{FEFF}', '\u{200B}'] {
+            assert!(crate::net::protocol::is_unsafe_char(c), "{c:?}");
+            assert!(!escape(&format!("a{c}b")).contains(c));
+        }
+        assert!(!crate::net::protocol::is_unsafe_char('α'));
+    }
 
     #[test]
     fn escape_shows_control_characters_and_cuts_long_text() {

@@ -958,6 +958,7 @@ impl Store {
                 "{shown} already exists; name another file, or add --force to replace it"
             )));
         }
+        crate::save::replaceable(dest).map_err(StoreError::Refused)?;
         let (dir, tmp) = crate::save::temp_path(dest);
         crate::save::clean_stale_temps(&dir);
         let _ = std::fs::remove_file(&tmp);

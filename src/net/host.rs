@@ -423,7 +423,7 @@ impl<R: Lan> Host<R> {
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
                 }
-                crate::save::write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())
+                crate::save::write_atomic_private(&path, text.as_bytes()).map_err(|e| e.to_string())
             });
         if let Err(e) = written {
             let line = format!("the autosave {} cannot be written: {e}", path.display());
@@ -712,7 +712,7 @@ impl<R: Lan> Host<R> {
         let name: String = h
             .name
             .chars()
-            .filter(|c| !c.is_control())
+            .filter(|c| !super::protocol::is_unsafe_char(*c))
             .take(MAX_NAME)
             .collect();
         let name = if name.trim().is_empty() {

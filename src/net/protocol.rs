@@ -21,6 +21,23 @@ pub const MAX_MESSAGE: usize = 512 * 1024;
 /// The longest name a player may give (longer ones are cut).
 pub const MAX_NAME: usize = 24;
 
+/// Whether a character from outside (another machine, a file) must not
+/// reach a screen as it is: control characters (a newline forges a line,
+/// an escape moves the cursor) and the invisible characters that reorder or
+/// hide text (bidirectional overrides and isolates such as U+202E, marks,
+/// zero-width characters, the byte-order mark).
+pub fn is_unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{2069}'
+                | '\u{FEFF}'
+        )
+}
+
 /// What a client asks to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Role {
