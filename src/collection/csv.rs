@@ -39,14 +39,31 @@ fn field(text: &str) -> String {
     }
 }
 
-/// Text a spreadsheet would take for a formula (`=…`, `+…`, `-…`, `@…`)
-/// made plain with a leading apostrophe. Only for the columns the import
-/// does not read back (a custom card's name comes from a QR code).
+/// The characters that make a spreadsheet read a cell as a formula.
+const FORMULA: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// Text a spreadsheet would take for a formula (`=…`, `+…`, `-…`, `@…`,
+/// a tab or a carriage return first) made plain with a leading apostrophe,
+/// and control characters other than a line break made spaces. Every text
+/// column is guarded; [`plain`] reads the apostrophe back off.
 fn inert(text: &str) -> String {
-    if text.starts_with(['=', '+', '-', '@']) {
-        format!("'{text}")
+    let clean: String = text
+        .chars()
+        .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
+        .collect();
+    if text.starts_with(FORMULA) || text.starts_with('\'') && text[1..].starts_with(FORMULA) {
+        format!("'{clean}")
     } else {
-        text.to_string()
+        clean
+    }
+}
+
+/// A guarded cell read back: the apostrophe [`inert`] put before a formula
+/// character is taken off.
+fn plain(text: &str) -> String {
+    match text.strip_prefix('\'') {
+        Some(rest) if rest.starts_with(FORMULA) || rest.starts_with('\'') => rest.to_string(),
+        _ => text.to_string(),
     }
 }
 
@@ -57,7 +74,8 @@ pub fn write(rows: &[Row]) -> String {
     for r in rows {
         let count = r.count.to_string();
         let (name, set) = (inert(&r.name), inert(&r.set));
-        let cells = [&r.number, &name, &set, &count, &r.condition, &r.note];
+        let (condition, note) = (inert(&r.condition), inert(&r.note));
+        let cells = [&r.number, &name, &set, &count, &condition, &note];
         let line: Vec<String> = cells.iter().map(|c| field(c)).collect();
         out.push_str(&line.join(","));
         out.push_str("\r\n");
@@ -200,8 +218,8 @@ fn parse_all(text: &str) -> Result<Parsed, String> {
             name: f[1].clone(),
             set: f[2].clone(),
             count,
-            condition: f[4].trim().to_string(),
-            note: f[5].clone(),
+            condition: plain(f[4].trim()),
+            note: plain(&f[5]),
         });
     }
     Ok((rows, errors))
@@ -246,6 +264,18 @@ mod tests {
         let mut evil = row("CU-001", 1, "", "");
         evil.name = "=HYPERLINK(\"http://x\")".into();
         assert!(write(&[evil]).contains(",\"'=HYPERLINK("));
+        // So is a condition or a note, and it reads back as written.
+        let mut notes = row("Dα-001", 1, "=1+1", "=cmd|' /C calc'!A0");
+        notes.note.push('\u{7}');
+        let text2 = write(std::slice::from_ref(&notes));
+        assert!(
+            text2.contains(",'=1+1,") && text2.contains("\"'=cmd|"),
+            "{text2}"
+        );
+        assert!(!text2.contains('\u{7}'));
+        let back2 = parse(&text2).0;
+        assert_eq!(back2[0].condition, "=1+1");
+        assert_eq!(back2[0].note, "=cmd|' /C calc'!A0 ");
         // As a spreadsheet saves it: LF endings, a byte-order mark.
         let lf = format!("\u{feff}{}", text.replace("\r\n", "\n"));
         assert_eq!(parse(&lf).0[1].note, rows[1].note);
