@@ -398,7 +398,7 @@ impl Store {
                 |r| {
                     Ok((
                         r.get::<_, i32>(0)?,
-                        r.get::<_, u32>(1)?,
+                        r.get::<_, i64>(1)?,
                         r.get::<_, i64>(2)?,
                     ))
                 },
@@ -414,11 +414,26 @@ impl Store {
                 },
             });
         }
+        // The schema version as bterm writes it: 0 (new) to SCHEMA_VERSION.
+        let Ok(version) = u32::try_from(version) else {
+            return Err(StoreError::Corrupt {
+                path: shown,
+                why: format!("its schema version is {version}, which bterm never writes"),
+            });
+        };
         if version > SCHEMA_VERSION {
             return Err(StoreError::Newer {
                 path: shown,
                 found: version,
                 known: SCHEMA_VERSION,
+            });
+        }
+        if version == 0 && tables > 0 {
+            return Err(StoreError::Corrupt {
+                path: shown,
+                why: format!(
+                    "it holds {tables} tables or indexes but no schema version; another program changed it"
+                ),
             });
         }
         if self.path != Path::new(":memory:") {
@@ -1042,7 +1057,7 @@ impl Store {
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .map_err(|e| sql_error(&shown, &e))?;
-        let (app, version): (i32, u32) = conn
+        let (app, version): (i32, i64) = conn
             .query_row(
                 "SELECT (SELECT application_id FROM pragma_application_id),
                         (SELECT user_version FROM pragma_user_version)",
@@ -1056,11 +1071,24 @@ impl Store {
                 why: "no bterm collection inside".into(),
             });
         }
+        // The schema version as bterm writes it: 0 (new) to SCHEMA_VERSION.
+        let Ok(version) = u32::try_from(version) else {
+            return Err(StoreError::Corrupt {
+                path: shown,
+                why: format!("its schema version is {version}, which bterm never writes"),
+            });
+        };
         if version > SCHEMA_VERSION {
             return Err(StoreError::Newer {
                 path: shown,
                 found: version,
                 known: SCHEMA_VERSION,
+            });
+        }
+        if version == 0 {
+            return Err(StoreError::Corrupt {
+                path: shown,
+                why: "it has no schema version: a backup bterm wrote always has one".into(),
             });
         }
         let store = Store {

@@ -391,3 +391,33 @@ fn the_challenger_streak_counts_a_persons_wins_in_a_row_against_the_cpu() {
     assert_eq!((r.cards[0].wins, r.cards[0].losses), (3, 2));
     assert_eq!(r.teams[0].team, team("Dα-001"));
 }
+
+#[test]
+fn a_schema_version_bterm_never_writes_is_named_not_dumped() {
+    let dir = tempfile::tempdir().unwrap();
+    // Tables but no version: another program changed it.
+    let path = dir.path().join("zero.db");
+    at_version(&path, 2);
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch("PRAGMA user_version=0;")
+        .unwrap();
+    let e = Store::open(&path).unwrap_err().to_string();
+    assert!(
+        e.contains("no schema version") && e.contains("restore"),
+        "{e}"
+    );
+    assert!(!e.contains("CREATE"), "no SQL in the message: {e}");
+    // A negative version.
+    let path = dir.path().join("minus.db");
+    at_version(&path, 2);
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch("PRAGMA user_version=-1;")
+        .unwrap();
+    let e = Store::open(&path).unwrap_err().to_string();
+    assert!(
+        e.contains("schema version is -1") && !e.contains("out of range"),
+        "{e}"
+    );
+}
