@@ -248,12 +248,8 @@ impl super::search::Searchable for Match {
     fn to_move(&self) -> Option<(Seat, Vec<Action>)> {
         to_move(self)
     }
-    fn rollout_action(&self, seat: Seat, legal: &[Action], rng: &mut Rng64) -> Action {
-        if rng.below(5) == 0 {
-            legal[rng.below(legal.len())]
-        } else {
-            greedy(self, seat, legal)
-        }
+    fn greedy(&self, seat: Seat, legal: &[Action]) -> Action {
+        greedy(self, seat, legal)
     }
     fn score(&self) -> Vec<f64> {
         score(self)

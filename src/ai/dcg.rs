@@ -73,12 +73,8 @@ impl super::search::Searchable for Match {
         (!legal.is_empty()).then_some((seat, legal))
     }
 
-    fn rollout_action(&self, seat: Seat, legal: &[Action], rng: &mut Rng64) -> Action {
-        if rng.below(5) == 0 {
-            legal[rng.below(legal.len())]
-        } else {
-            greedy(self, seat, legal)
-        }
+    fn greedy(&self, seat: Seat, legal: &[Action]) -> Action {
+        greedy(self, seat, legal)
     }
 
     fn score(&self) -> Vec<f64> {
@@ -338,4 +334,38 @@ fn from_view(view: &View, seat: Seat, legal: &[Action]) -> Action {
             })
         })
         .unwrap_or(legal[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::CardSet;
+    use crate::rules::Ruleset;
+    use crate::rules::dcg::deck;
+
+    #[test]
+    fn a_cpu_cannot_tell_worlds_its_seat_cannot_tell_apart() {
+        // Two matches that differ only in P2's hidden cards (its hand and
+        // deck order): P1's CPUs choose the same, hard included.
+        let cards = CardSet::embedded();
+        let d = |n: &str| deck::embedded(n, &cards).unwrap().unwrap();
+        let mut a = Match::from_setup(
+            &<Match as Ruleset>::setup_for(vec![d("red"), d("purple")], 5),
+            &cards,
+        )
+        .unwrap();
+        let mut rng = Rng64::new(5);
+        while a.waiting() != Some((Seat::P1, Ask::Main)) || a.turn() < 3 {
+            let (seat, _) = a.waiting().expect("the game goes on to P1's third turn");
+            let legal = a.legal_actions(seat);
+            a.apply(seat, legal[rng.below(legal.len())]).unwrap();
+        }
+        let b = a.with_hidden_cards_moved(Seat::P2);
+        let seat = Seat::P1;
+        assert_ne!(a.state_hash(), b.state_hash());
+        assert_eq!(a.view(Some(seat)), b.view(Some(seat)));
+        for s in [Strength::Easy, Strength::Normal, Strength::Hard] {
+            assert_eq!(a.choose(seat, s), b.choose(seat, s), "{s}");
+        }
+    }
 }

@@ -16,8 +16,16 @@ pub trait Searchable: Ruleset {
     /// Who is asked now and the actions the search weighs (all the legal
     /// ones, or a ruleset's sensible part of them), while the game goes on.
     fn to_move(&self) -> Option<(Seat, Vec<Self::Action>)>;
-    /// A rollout's move: the ruleset's greedy player's, mostly.
-    fn rollout_action(&self, seat: Seat, legal: &[Self::Action], rng: &mut Rng64) -> Self::Action;
+    /// The ruleset's greedy player's move (its `normal` CPU).
+    fn greedy(&self, seat: Seat, legal: &[Self::Action]) -> Self::Action;
+    /// A rollout's move: the greedy player's, one time in five a random one.
+    fn rollout_action(&self, seat: Seat, legal: &[Self::Action], rng: &mut Rng64) -> Self::Action {
+        if rng.below(5) == 0 {
+            legal[rng.below(legal.len())]
+        } else {
+            self.greedy(seat, legal)
+        }
+    }
     /// Each seat's standing, 0 (out) to 1 (won).
     fn score(&self) -> Vec<f64>;
 }

@@ -243,3 +243,6 @@ impl<R: Ruleset> Replay<R> {
         Ok(m)
     }
 }
+
+#[cfg(test)]
+mod dcg_tests;

@@ -514,6 +514,31 @@ pub trait Ruleset: Clone + Sized + 'static {
     }
 }
 
+/// A shipped deck for a house seat: the decks in turn by seat and `pick`
+/// (for a ruleset whose seats bring decks; `read` reads one by name).
+pub(crate) fn shipped_deck<E>(
+    decks: &[(&str, &str)],
+    read: impl Fn(&str) -> Option<Result<Vec<CardNumber>, E>>,
+    seat: Seat,
+    pick: u64,
+) -> Vec<CardNumber> {
+    let n = decks.len().max(1) as u64;
+    let at = (seat.index() as u64).wrapping_add(pick) % n;
+    decks
+        .get(usize::try_from(at).unwrap_or(0))
+        .and_then(|(name, _)| read(name))
+        .and_then(Result::ok)
+        .unwrap_or_default()
+}
+
+/// The name of the shipped deck `pick` picks.
+pub(crate) fn shipped_deck_name<'a>(decks: &[(&'a str, &str)], pick: u64) -> &'a str {
+    let n = decks.len().max(1) as u64;
+    decks
+        .get(usize::try_from(pick % n).unwrap_or(0))
+        .map_or("?", |d| d.0)
+}
+
 /// Something to do with a ruleset chosen at run time (from a replay file,
 /// say): [`dispatch`] calls `visit` with the ruleset's type.
 pub trait RulesetVisitor {

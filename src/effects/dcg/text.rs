@@ -8,17 +8,8 @@ use super::{
     Whose,
 };
 
-/// Why a sentence is not one [`render`] would write.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("at character {column}: expected {expected}, found \"{found}\"")]
-pub struct ParseError {
-    /// 1-based character column.
-    pub column: usize,
-    /// What the grammar wanted there.
-    pub expected: String,
-    /// The text found there (shortened).
-    pub found: String,
-}
+pub use crate::effects::cursor::ParseError;
+use crate::effects::cursor::{Cursor, PResult};
 
 /// The sentence a card prints for an ability.
 pub fn render(a: &Ability) -> String {
@@ -200,101 +191,15 @@ fn effect_words(e: &Effect) -> String {
     }
 }
 
-struct Cursor<'a> {
-    text: &'a str,
-    pos: usize,
-}
-
-type PResult<T> = Result<T, ParseError>;
-
-impl<'a> Cursor<'a> {
-    fn rest(&self) -> &'a str {
-        &self.text[self.pos..]
+/// A DP figure written in thousands ("4000"), as the number of thousands.
+fn thousands(c: &mut Cursor) -> PResult<u32> {
+    let at = c.pos;
+    let n: u32 = c.number()?;
+    if n == 0 || !n.is_multiple_of(1000) {
+        c.pos = at;
+        return c.error("DP in thousands (4000)");
     }
-
-    fn error<T>(&self, expected: impl Into<String>) -> PResult<T> {
-        Err(ParseError {
-            column: self.text[..self.pos].chars().count() + 1,
-            expected: expected.into(),
-            found: self.rest().chars().take(30).collect(),
-        })
-    }
-
-    fn eat(&mut self, lit: &str) -> bool {
-        if self.rest().starts_with(lit) {
-            self.pos += lit.len();
-            true
-        } else {
-            false
-        }
-    }
-
-    /// Eats an ASCII literal whatever the case of its first letter.
-    fn eat_any_case(&mut self, lit: &str) -> bool {
-        let rest = self.rest();
-        let Some(head) = rest.get(..lit.len()) else {
-            return false;
-        };
-        if head.is_char_boundary(1)
-            && head[..1].eq_ignore_ascii_case(&lit[..1])
-            && head[1..] == lit[1..]
-        {
-            self.pos += lit.len();
-            true
-        } else {
-            false
-        }
-    }
-
-    fn expect(&mut self, lit: &str) -> PResult<()> {
-        if self.eat(lit) {
-            Ok(())
-        } else {
-            self.error(format!("\"{lit}\""))
-        }
-    }
-
-    fn number<T: std::str::FromStr>(&mut self) -> PResult<T> {
-        let digits = self
-            .rest()
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(self.rest().len());
-        if digits == 0 {
-            return self.error("a number");
-        }
-        match self.rest()[..digits].parse() {
-            Ok(n) => {
-                self.pos += digits;
-                Ok(n)
-            }
-            Err(_) => self.error("a smaller number"),
-        }
-    }
-
-    /// A name in brackets: `[Greymon]`.
-    fn bracketed(&mut self) -> PResult<String> {
-        self.expect("[")?;
-        let Some(end) = self.rest().find(']') else {
-            return self.error("\"]\"");
-        };
-        let name = self.rest()[..end].to_string();
-        if name.is_empty() {
-            return self.error("a name");
-        }
-        self.pos += end + 1;
-        Ok(name)
-    }
-
-    /// A DP figure written in thousands ("4000"), as the number of thousands.
-    fn thousands(&mut self) -> PResult<u32> {
-        let at = self.pos;
-        let n: u32 = self.number()?;
-        if n == 0 || !n.is_multiple_of(1000) {
-            self.pos = at;
-            return self.error("DP in thousands (4000)");
-        }
-        Ok(n / 1000)
-    }
+    Ok(n / 1000)
 }
 
 /// Reads a sentence [`render`] writes.
@@ -500,7 +405,7 @@ fn target(c: &mut Cursor) -> PResult<Target> {
             } else if c.eat("no digivolution cards") {
                 filters.push(Filter::Bare);
             } else {
-                let n = c.thousands()?;
+                let n = thousands(c)?;
                 c.expect(" DP or ")?;
                 if c.eat("less") {
                     filters.push(Filter::DpAtMost(n));
@@ -596,7 +501,7 @@ fn effect(c: &mut Cursor) -> PResult<Effect> {
         } else {
             return c.error("\"+\" or \"-\"");
         };
-        let n = c.thousands()?;
+        let n = thousands(c)?;
         c.expect(" DP")?;
         return Ok(Effect::Dp(t, sign * n as i32));
     }

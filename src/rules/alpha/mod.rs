@@ -949,19 +949,14 @@ impl super::Ruleset for Match {
 
     /// A shipped deck, picked by `pick` and the seat.
     fn house_cards(seat: Seat, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
-        let decks = deck::EMBEDDED;
-        let at = (seat.index() as u64).wrapping_add(pick) % decks.len() as u64;
-        decks
-            .get(usize::try_from(at).unwrap_or(0))
-            .and_then(|(name, _)| deck::embedded(name, cards))
-            .and_then(Result::ok)
-            .unwrap_or_default()
+        super::shipped_deck(deck::EMBEDDED, |n| deck::embedded(n, cards), seat, pick)
     }
 
     fn house_label(pick: u64, _: &CardSet) -> String {
-        let decks = deck::EMBEDDED;
-        let at = usize::try_from(pick % decks.len() as u64).unwrap_or(0);
-        format!("the {} deck", decks.get(at).map_or("?", |d| d.0))
+        format!(
+            "the {} deck",
+            super::shipped_deck_name(deck::EMBEDDED, pick)
+        )
     }
 
     fn brought_label(brought: &[CardNumber], _: &CardSet) -> String {

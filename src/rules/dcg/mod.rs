@@ -626,6 +626,23 @@ impl Match {
         w
     }
 
+    /// The same match but for `seat`'s hidden cards: its first hand card
+    /// swapped with its deck's top card, the deck turned over (for tests
+    /// that a view hides them).
+    #[cfg(test)]
+    pub(crate) fn with_hidden_cards_moved(&self, seat: Seat) -> Match {
+        let mut b = self.clone();
+        let z = &mut b.seats[seat.index()];
+        if let (Some(h), Some(d)) = (z.hand.first().copied(), z.deck.last().copied()) {
+            z.hand[0] = d;
+            if let Some(top) = z.deck.last_mut() {
+                *top = h;
+            }
+        }
+        z.deck.reverse();
+        b
+    }
+
     /// A seed from what `seat` may see (its view), so that two matches the
     /// seat cannot tell apart give its CPU the same choice.
     pub fn view_seed(&self, seat: Seat) -> u64 {
@@ -753,18 +770,13 @@ impl super::Ruleset for Match {
         view.lines(cards)
     }
     fn house_cards(seat: Seat, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
-        let decks = deck::EMBEDDED;
-        let at = (seat.index() as u64).wrapping_add(pick) % decks.len() as u64;
-        decks
-            .get(usize::try_from(at).unwrap_or(0))
-            .and_then(|(name, _)| deck::embedded(name, cards))
-            .and_then(Result::ok)
-            .unwrap_or_default()
+        super::shipped_deck(deck::EMBEDDED, |n| deck::embedded(n, cards), seat, pick)
     }
     fn house_label(pick: u64, _: &CardSet) -> String {
-        let decks = deck::EMBEDDED;
-        let at = usize::try_from(pick % decks.len() as u64).unwrap_or(0);
-        format!("the {} starter deck", decks.get(at).map_or("?", |d| d.0))
+        format!(
+            "the {} starter deck",
+            super::shipped_deck_name(deck::EMBEDDED, pick)
+        )
     }
     fn brought_label(brought: &[CardNumber], _: &CardSet) -> String {
         format!("your deck ({} cards)", brought.len())
