@@ -32,16 +32,17 @@ impl Cpu for Match {
         if legal.len() == 1 {
             return Some(legal[0]);
         }
-        let mut rng = Rng64::new(self.view_seed(seat) ^ strength as u64);
+        // Seeded from the seat's view only, never from the hidden cards.
+        let seed = || self.view_seed(seat) ^ strength as u64;
         Some(match strength {
-            Strength::Easy => legal[rng.below(legal.len())],
             Strength::Normal => greedy(self, seat, &legal),
+            Strength::Easy => legal[Rng64::new(seed()).below(legal.len())],
             Strength::Hard => super::search::search(
                 &legal,
                 |rng| self.sample_for(seat, rng),
                 HARD_ITERATIONS,
                 HARD_TIME,
-                &mut rng,
+                &mut Rng64::new(seed()),
             ),
         })
     }
