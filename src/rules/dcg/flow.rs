@@ -560,6 +560,28 @@ impl Match {
 
     // ----- triggers -----
 
+    /// The effects of a card in play (`owner`'s, `p`) that `fires` picks,
+    /// as waiting effects from `source`.
+    fn trigs_of(
+        &self,
+        owner: Seat,
+        p: &Perm,
+        source: Source,
+        fires: impl Fn(&Ability, bool) -> bool,
+    ) -> Vec<Trig> {
+        self.abilities_of(p)
+            .filter(|(_, _, inh, a)| fires(a, *inh))
+            .map(|(card, slot, inherited, _)| Trig {
+                owner,
+                source,
+                card,
+                slot,
+                inherited,
+                group: 0,
+            })
+            .collect()
+    }
+
     /// Puts the triggered effects of a card in play with `timing` (and no
     /// trigger) to wait.
     fn trigger_timing(&mut self, owner: Seat, id: u16, timing: Timing, inherited_too: bool) {
@@ -572,20 +594,9 @@ impl Match {
         }) else {
             return;
         };
-        let found: Vec<Trig> = self
-            .abilities_of(p)
-            .filter(|(_, _, inh, a)| {
-                a.timing == timing && a.trigger.is_none() && (inherited_too || !inh)
-            })
-            .map(|(card, slot, inherited, _)| Trig {
-                owner,
-                source: Source::Perm(id),
-                card,
-                slot,
-                inherited,
-                group: 0,
-            })
-            .collect();
+        let found = self.trigs_of(owner, p, Source::Perm(id), |a, inh| {
+            a.timing == timing && a.trigger.is_none() && (inherited_too || !inh)
+        });
         self.wait(found);
     }
 
@@ -598,18 +609,9 @@ impl Match {
                 if Some(p.id) == except {
                     continue;
                 }
-                for (card, slot, inherited, a) in self.abilities_of(p) {
-                    if a.trigger == Some(Trigger::When(h)) && self.timing_on(a.timing, s) {
-                        found.push(Trig {
-                            owner: s,
-                            source: Source::Perm(p.id),
-                            card,
-                            slot,
-                            inherited,
-                            group: 0,
-                        });
-                    }
-                }
+                found.extend(self.trigs_of(s, p, Source::Perm(p.id), |a, _| {
+                    a.trigger == Some(Trigger::When(h)) && self.timing_on(a.timing, s)
+                }));
             }
         }
         self.wait(found);
@@ -1450,20 +1452,9 @@ impl Match {
     /// "When this Digimon blocks": the blocker's own watching effects.
     fn trigger_timing_when(&mut self, seat: Seat, id: u16, h: Happening) {
         let Some((_, p)) = self.find(id) else { return };
-        let found: Vec<Trig> = self
-            .abilities_of(p)
-            .filter(|(_, _, _, a)| {
-                a.trigger == Some(Trigger::When(h)) && self.timing_on(a.timing, seat)
-            })
-            .map(|(card, slot, inherited, _)| Trig {
-                owner: seat,
-                source: Source::Perm(id),
-                card,
-                slot,
-                inherited,
-                group: 0,
-            })
-            .collect();
+        let found = self.trigs_of(seat, p, Source::Perm(id), |a, _| {
+            a.trigger == Some(Trigger::When(h)) && self.timing_on(a.timing, seat)
+        });
         self.wait(found);
     }
 
@@ -1942,23 +1933,14 @@ impl Match {
                 let other = ids
                     .iter()
                     .any(|id| *id != p.id && self.find(*id).is_some_and(|(o, _)| o == s));
-                for (card, slot, inherited, a) in self.abilities_of(p) {
+                found.extend(self.trigs_of(s, p, Source::Perm(p.id), |a, _| {
                     let fires = match a.trigger {
                         Some(Trigger::WhenWould(Happening::ThisDeleted)) => target,
                         Some(Trigger::WhenWould(Happening::OtherOfYoursDeleted)) => other,
                         _ => false,
                     };
-                    if fires && self.timing_on(a.timing, s) {
-                        found.push(Trig {
-                            owner: s,
-                            source: Source::Perm(p.id),
-                            card,
-                            slot,
-                            inherited,
-                            group: 0,
-                        });
-                    }
-                }
+                    fires && self.timing_on(a.timing, s)
+                }));
             }
         }
         let tp = self.turn_player;
@@ -1978,22 +1960,11 @@ impl Match {
             };
             let p = p.clone();
             // [On Deletion] reads the effects it had just before (DCG-EFF-9).
-            let trigs: Vec<Trig> = self
-                .abilities_of(&p)
-                .filter(|(_, _, _, a)| {
-                    (a.timing == Timing::OnDeletion && a.trigger.is_none())
-                        || (a.trigger == Some(Trigger::When(Happening::ThisDeleted))
-                            && self.timing_on(a.timing, s))
-                })
-                .map(|(card, slot, inherited, _)| Trig {
-                    owner: s,
-                    source: Source::Card,
-                    card,
-                    slot,
-                    inherited,
-                    group: 0,
-                })
-                .collect();
+            let trigs = self.trigs_of(s, &p, Source::Card, |a, _| {
+                (a.timing == Timing::OnDeletion && a.trigger.is_none())
+                    || (a.trigger == Some(Trigger::When(Happening::ThisDeleted))
+                        && self.timing_on(a.timing, s))
+            });
             let retaliation = self.has(s, &p, Keyword::Retaliation);
             let z = self.zm(s);
             z.field.retain(|q| q.id != id);
