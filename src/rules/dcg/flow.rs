@@ -1493,28 +1493,28 @@ impl Match {
         } else {
             self.zm(seat).trash.push(c);
         }
-        for slot in mains.into_iter().rev() {
-            self.procs.push(Proc::Resolve(Resolving {
-                trig: Trig {
-                    owner: seat,
-                    source: Source::Card,
-                    card: c,
-                    slot,
-                    inherited: false,
-                    group: 0,
-                },
-                at: 0,
-                agreed: false,
-                checked: false,
-                chosen: Vec::new(),
-            }));
-        }
+        self.resolve_now(seat, c, &mains);
     }
 
     /// A waiting effect starts to resolve: what it triggers is newer.
     fn start_waiting(&mut self, t: Trig) {
         self.group += 1;
         self.start_resolving(t);
+    }
+
+    /// Effects of a card out of play (an Option used, a security card)
+    /// resolve now, in their printed order.
+    fn resolve_now(&mut self, owner: Seat, card: Cid, slots: &[u8]) {
+        for &slot in slots.iter().rev() {
+            self.start_resolving(Trig {
+                owner,
+                source: Source::Card,
+                card,
+                slot,
+                inherited: false,
+                group: 0,
+            });
+        }
     }
 
     fn start_resolving(&mut self, t: Trig) {
@@ -2326,22 +2326,7 @@ impl Match {
                     .filter(|(_, x)| matches!(x.timing, Timing::Main | Timing::MainDelay))
                     .map(|(i, _)| i as u8)
                     .collect();
-                for slot in mains.into_iter().rev() {
-                    self.procs.push(Proc::Resolve(Resolving {
-                        trig: Trig {
-                            owner,
-                            source: Source::Card,
-                            card: c,
-                            slot,
-                            inherited: false,
-                            group: 0,
-                        },
-                        at: 0,
-                        agreed: false,
-                        checked: false,
-                        chosen: Vec::new(),
-                    }));
-                }
+                self.resolve_now(owner, c, &mains);
             }
             Effect::AddToHand | Effect::PlayThis => {
                 let c = r.trig.card;
