@@ -73,7 +73,7 @@ impl super::search::Searchable for Match {
     }
 
     fn score(&self) -> Vec<f64> {
-        let seats = [Seat::P1, Seat::P2];
+        let seats: Vec<Seat> = Seat::all(self.z_count()).collect();
         if let Some(o) = self.outcome() {
             return seats
                 .iter()
@@ -84,10 +84,15 @@ impl super::search::Searchable for Match {
                 })
                 .collect();
         }
+        let full = if seats.len() > 2 { 6.0 } else { 5.0 };
         let raw: Vec<f64> = seats
             .iter()
             .map(|&s| {
-                let security = self.security_count(s) as f64 / 5.0;
+                if self.z(s).defeated {
+                    return 0.0;
+                }
+                let mega = f64::from(self.z(s).mega) / 10.0;
+                let security = self.security_count(s) as f64 / full - 0.5 * mega;
                 let board: f64 = self
                     .field(s)
                     .iter()
@@ -188,10 +193,62 @@ fn greedy(m: &Match, seat: Seat, legal: &[Action]) -> Action {
         }
         Ask::Order => legal[0],
         Ask::Main => main(m, seat, legal, memory, opp),
+        Ask::Target => best_target(m, seat, legal).unwrap_or(Action::KeepTarget),
+        // Keep the Player card while taking it back stays cheap.
+        Ask::Corrupt => {
+            if m.z(seat).corruption < 3 {
+                Action::Yes
+            } else {
+                Action::No
+            }
+        }
     }
 }
 
+/// How much `seat` wants `other` as its Target Opponent: the weakest (few
+/// security cards, much Mega Damage), and the one that targets it.
+fn target_value(m: &Match, seat: Seat, other: Seat) -> i32 {
+    let z = m.z(other);
+    let finish = if z.security.is_empty() { 100 } else { 0 };
+    let threat = if usize::from(z.target) == seat.index() {
+        3
+    } else {
+        0
+    };
+    let board: i32 = m.field(other).iter().filter(|p| p.suspended).count().min(3) as i32;
+    finish + 4 * (6 - z.security.len() as i32) + i32::from(z.mega) / 2 + threat + board
+}
+
+/// The switch to the player `seat` most wants to target, when that is not
+/// its target already (the `target` answers among `legal`).
+fn best_target(m: &Match, seat: Seat, legal: &[Action]) -> Option<Action> {
+    let now = m.opponent(seat);
+    let now_value = target_value(m, seat, now);
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Target { seat: t } => Some((*t, *a)),
+            _ => None,
+        })
+        .map(|(t, a)| (target_value(m, seat, t), std::cmp::Reverse(t.index()), a))
+        .filter(|(v, _, _)| *v > now_value)
+        .max_by_key(|(v, r, _)| (*v, *r))
+        .map(|(_, _, a)| a)
+}
+
 fn main(m: &Match, seat: Seat, legal: &[Action], memory: i32, opp: Seat) -> Action {
+    // 3 and 4 seats: the Target Opponent first (a free action), then a
+    // Player card from the Offline Area while it fits this turn's memory.
+    if let Some(a) = best_target(m, seat, legal) {
+        return a;
+    }
+    if let Some(a) = legal
+        .iter()
+        .find(|a| matches!(a, Action::TakeOffline { .. }))
+        && i32::from(m.offline_cost(seat)) <= memory
+    {
+        return *a;
+    }
     let blockers_up = m
         .field(opp)
         .iter()
@@ -304,12 +361,29 @@ fn from_view(view: &View, seat: Seat, legal: &[Action]) -> Action {
             .find(|p| p.id == id)
             .map_or(0, |p| p.dp)
     };
+    let me = view.seats.iter().find(|s| s.seat == seat);
+    let target = me.and_then(|s| s.opponent);
     let opp = view
         .seats
         .iter()
-        .find(|s| s.seat != seat)
+        .find(|s| s.seat != seat && target.is_none_or(|t| t == s.seat))
         .map(|s| s.security)
         .unwrap_or(5);
+    // 3 and 4 seats: target the player with the fewest security cards.
+    let weakest = view
+        .seats
+        .iter()
+        .filter(|s| s.seat != seat && !s.defeated)
+        .min_by_key(|s| (s.security, std::cmp::Reverse(s.mega)))
+        .map(|s| s.seat);
+    if let Some(w) = weakest
+        && target.is_some_and(|t| t != w)
+        && let Some(a) = legal
+            .iter()
+            .find(|a| matches!(a, Action::Target { seat } if *seat == w))
+    {
+        return *a;
+    }
     let first = |f: &dyn Fn(&Action) -> bool| legal.iter().copied().find(|a| f(a));
     if opp == 0
         && let Some(a) = first(&|a| matches!(a, Action::Attack { target: None, .. }))
@@ -338,7 +412,11 @@ fn from_view(view: &View, seat: Seat, legal: &[Action]) -> Action {
             first(&|a| {
                 matches!(
                     a,
-                    Action::Pass | Action::NoBlock | Action::No | Action::StayBreeding
+                    Action::Pass
+                        | Action::NoBlock
+                        | Action::No
+                        | Action::StayBreeding
+                        | Action::KeepTarget
                 )
             })
         })

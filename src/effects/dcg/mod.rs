@@ -170,11 +170,14 @@ pub enum Timing {
     StartOfYourTurn,
     /// `[End of Your Turn]`.
     EndOfYourTurn,
+    /// `[End of Opponent's Turn]` (at 3 and 4 seats: before the start of
+    /// its player's next turn, DCG-LAN-28).
+    EndOfOpponentsTurn,
 }
 
 impl Timing {
     /// Every timing with its bracket (`[Main] <Delay>` before `[Main]`).
-    pub const WORDS: [(&'static str, Timing); 13] = [
+    pub const WORDS: [(&'static str, Timing); 14] = [
         ("[On Play]", Timing::OnPlay),
         ("[When Digivolving]", Timing::WhenDigivolving),
         ("[When Attacking]", Timing::WhenAttacking),
@@ -188,6 +191,7 @@ impl Timing {
         ("[All Turns]", Timing::AllTurns),
         ("[Start of Your Turn]", Timing::StartOfYourTurn),
         ("[End of Your Turn]", Timing::EndOfYourTurn),
+        ("[End of Opponent's Turn]", Timing::EndOfOpponentsTurn),
     ];
 
     /// Whether the timing names turns (continuous without a trigger).

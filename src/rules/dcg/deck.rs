@@ -14,6 +14,10 @@ pub const MAIN_DECK: usize = 50;
 pub const EGG_DECK_MOST: usize = 5;
 /// The most cards of one number in a deck.
 pub const COPIES: usize = 4;
+/// Main-deck cards of a Players Format deck (DCG-LAN-29).
+pub const PLAYERS_MAIN: usize = 60;
+/// Digi-Eggs of a Players Format deck (DCG-LAN-29).
+pub const PLAYERS_EGGS: usize = 6;
 
 /// The shipped decks: (name, file text).
 pub const EMBEDDED: &[(&str, &str)] = &[
@@ -67,6 +71,62 @@ pub enum DeckError {
         "the Digi-Egg deck has {0} cards; it may have 0 to {EGG_DECK_MOST} Digi-Eggs (DCG-DECK-3)"
     )]
     EggSize(usize),
+    /// A Players Format deck without its Player cards.
+    #[error(
+        "a Players Format deck names its Player Tamer and Player Digimon (the deck file's player_tamer and player_digimon) (DCG-LAN-29)"
+    )]
+    NoPlayerCards,
+    /// The Player Tamer is not a Tamer, or the Player Digimon not a Digimon
+    /// or Digi-Egg.
+    #[error("{name} ({number}) cannot be the Player {role}: it is a {kind} (DCG-LAN-29)")]
+    PlayerCard {
+        /// "Tamer" or "Digimon".
+        role: &'static str,
+        /// The card's name.
+        name: String,
+        /// Its number.
+        number: CardNumber,
+        /// What it is.
+        kind: String,
+    },
+    /// Not 60 main-deck cards in the Players Format.
+    #[error(
+        "the main deck has {0} cards; a Players Format deck has exactly {PLAYERS_MAIN} (the Player cards count among them) (DCG-LAN-29)"
+    )]
+    PlayersMainSize(usize),
+    /// Not 6 Digi-Eggs in the Players Format.
+    #[error(
+        "the Digi-Egg deck has {0} cards; a Players Format deck has exactly {PLAYERS_EGGS} Digi-Eggs (DCG-LAN-29)"
+    )]
+    PlayersEggSize(usize),
+    /// Two of a number in the Players Format.
+    #[error(
+        "{count} copies of {name} ({number}); a Players Format deck holds 1 card of each number, Digi-Eggs too (DCG-LAN-29)"
+    )]
+    Single {
+        /// The card's name.
+        name: String,
+        /// Its number.
+        number: CardNumber,
+        /// How many.
+        count: usize,
+    },
+    /// A colour the Player cards do not have.
+    #[error(
+        "card {position}: {name} ({number}) is {colours}; this deck may hold only {allowed} cards, the colours of its Player Tamer and Player Digimon (DCG-LAN-30)"
+    )]
+    Colour {
+        /// 1-based position in the list.
+        position: usize,
+        /// The card's name.
+        name: String,
+        /// Its number.
+        number: CardNumber,
+        /// Its colours.
+        colours: String,
+        /// The colours allowed.
+        allowed: String,
+    },
     /// Too many of one number.
     #[error(
         "{count} copies of {name} ({number}); a deck may hold at most {COPIES} cards of one card number (DCG-DECK-2)"
@@ -132,6 +192,82 @@ pub fn check(deck: &[CardNumber], cards: &CardSet) -> Result<(), DeckError> {
     }
     if eggs.len() > EGG_DECK_MOST {
         return Err(DeckError::EggSize(eggs.len()));
+    }
+    Ok(())
+}
+
+/// Checks a Players Format deck: its first two cards are the Player Tamer
+/// and the Player Digimon (which count among its cards, L17); `exempt`
+/// (a scripted scenario) checks only those two.
+pub fn check_players(deck: &[CardNumber], cards: &CardSet, exempt: bool) -> Result<(), DeckError> {
+    if deck.len() < 2 {
+        return Err(DeckError::NoPlayerCards);
+    }
+    split(deck, cards)?;
+    let dcg = |n: &CardNumber| cards.get(n).and_then(|c| c.as_dcg());
+    for (i, role) in [(0, "Tamer"), (1, "Digimon")] {
+        let Some(c) = dcg(&deck[i]) else {
+            return Err(DeckError::NoPlayerCards);
+        };
+        let fits = match role {
+            "Tamer" => c.kind == DcgKind::Tamer,
+            _ => matches!(c.kind, DcgKind::Digimon | DcgKind::DigiEgg),
+        };
+        if !fits {
+            return Err(DeckError::PlayerCard {
+                role,
+                name: c.name.clone(),
+                number: c.number,
+                kind: c.kind.to_string(),
+            });
+        }
+    }
+    if exempt {
+        return Ok(());
+    }
+    let (main, eggs) = split(deck, cards)?;
+    let mut counts: BTreeMap<CardNumber, usize> = BTreeMap::new();
+    for n in deck {
+        *counts.entry(*n).or_default() += 1;
+    }
+    if let Some((number, count)) = counts.into_iter().find(|(_, c)| *c > 1) {
+        return Err(DeckError::Single {
+            name: cards
+                .get(&number)
+                .map_or(String::new(), |c| c.name().to_string()),
+            number,
+            count,
+        });
+    }
+    if main.len() != PLAYERS_MAIN {
+        return Err(DeckError::PlayersMainSize(main.len()));
+    }
+    if eggs.len() != PLAYERS_EGGS {
+        return Err(DeckError::PlayersEggSize(eggs.len()));
+    }
+    let mut allowed = Vec::new();
+    for n in &deck[..2] {
+        for c in dcg(n).map(|c| c.colors.clone()).unwrap_or_default() {
+            if !allowed.contains(&c) {
+                allowed.push(c);
+            }
+        }
+    }
+    let words = |list: &[crate::effects::dcg::Color]| {
+        list.iter().map(|c| c.word()).collect::<Vec<_>>().join(", ")
+    };
+    for (i, n) in deck.iter().enumerate() {
+        if let Some(c) = dcg(n)
+            && !c.colors.iter().all(|k| allowed.contains(k))
+        {
+            return Err(DeckError::Colour {
+                position: i + 1,
+                name: c.name.clone(),
+                number: c.number,
+                colours: words(&c.colors),
+                allowed: words(&allowed),
+            });
+        }
     }
     Ok(())
 }

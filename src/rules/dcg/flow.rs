@@ -10,8 +10,8 @@
 use std::sync::Arc;
 
 use super::{
-    Action, Ask, Cid, Event, HAND, Info, MEMORY_MOST, Match, PASS_MEMORY, Perm, SECURITY, Setup,
-    SetupError, TURN_LIMIT, Zones, deck,
+    Action, Ask, BANK_MOST, Cid, Event, Format, HAND, Info, MEGA_DAMAGE_DEFEATS, MEMORY_MOST,
+    Match, PASS_MEMORY, Perm, SECURITY, SECURITY_LAN, Setup, SetupError, TURN_LIMIT, Zones, deck,
 };
 use crate::cards::{CardSet, DcgKind};
 use crate::effects::dcg::{
@@ -35,6 +35,19 @@ pub(crate) enum Phase {
     /// [End of Your Turn] effects have been put to wait; the turn ends
     /// once they resolve (unless memory came back, DCG decision 19).
     Ending,
+    /// 3 and 4 seats: the turn has ended and its X is stored; its player
+    /// may switch their Target Opponent (DCG-LAN-13).
+    AfterTurn,
+    /// 3 and 4 seats: the next player's turn is to begin.
+    Turnover,
+    /// 3 and 4 seats: the bank step is done; the new turn player may
+    /// switch their Target Opponent (DCG-LAN-13, L6).
+    BeforeTurn,
+    /// 3 and 4 seats: [End of Opponent's Turn] effects moved to now wait
+    /// (DCG-LAN-28).
+    Opens,
+    /// 3 and 4 seats: [Start of Your Turn] effects wait, then the start.
+    Starting,
     /// The game is over.
     Over,
 }
@@ -113,6 +126,8 @@ pub(crate) enum AttackStage {
 pub(crate) struct Attack {
     pub attacker: u16,
     pub seat: Seat,
+    /// The player attacked (the attacker's Target Opponent when declared).
+    pub def: Seat,
     pub target: Option<u16>,
     pub stage: AttackStage,
     pub blocked: bool,
@@ -169,9 +184,16 @@ fn illegal(seat: Seat, reason: impl Into<String>) -> IllegalAction {
 
 /// Starts a match: checks the decks, shuffles, draws the opening hands.
 pub(super) fn start(setup: &Setup, set: &CardSet) -> Result<Match, SetupError> {
-    if setup.decks.len() != 2 {
-        return Err(SetupError::Seats(setup.decks.len()));
+    let n = setup.decks.len();
+    if !(2..=4).contains(&n) {
+        return Err(SetupError::Seats(n));
     }
+    if n == 2 && setup.format == Format::Players {
+        return Err(SetupError::PlayersFormatAtTwo);
+    }
+    let lan = n > 2;
+    let security = if lan { SECURITY_LAN } else { SECURITY };
+    let players_format = setup.format == Format::Players;
     for (seat, why) in &setup.exempt {
         if why.trim().is_empty() {
             return Err(SetupError::Exempt(format!(
@@ -187,9 +209,19 @@ pub(super) fn start(setup: &Setup, set: &CardSet) -> Result<Match, SetupError> {
     for (i, list) in setup.decks.iter().enumerate() {
         let seat = Seat::new(i).unwrap_or(Seat::P1);
         let exempt = setup.exempt.iter().any(|(s, _)| *s == seat);
-        if !exempt {
+        if players_format {
+            deck::check_players(list, set, exempt)
+                .map_err(|error| SetupError::Deck { seat, error })?;
+        } else if !exempt {
             deck::check(list, set).map_err(|error| SetupError::Deck { seat, error })?;
         }
+        // The Players Format: the first two cards are the Player cards,
+        // out of the deck in the Offline Area (DCG-LAN-31).
+        let (player_cards, list) = if players_format {
+            list.split_at(2)
+        } else {
+            list.split_at(0)
+        };
         let (main, eggs) =
             deck::split(list, set).map_err(|error| SetupError::Deck { seat, error })?;
         let mut cid = |n: &crate::cards::CardNumber| -> Cid {
@@ -202,16 +234,26 @@ pub(super) fn start(setup: &Setup, set: &CardSet) -> Result<Match, SetupError> {
                 (table.len() - 1) as Cid
             })
         };
+        let players: Vec<Cid> = player_cards.iter().map(&mut cid).collect();
         let mut z = Zones {
             deck: main.iter().map(&mut cid).collect(),
             eggs: eggs.iter().map(&mut cid).collect(),
+            banks: if lan { vec![1; n - 1] } else { Vec::new() },
+            target: ((i + 1) % n) as u8,
+            offline: players.clone(),
+            players,
             ..Zones::default()
         };
-        if z.deck.len() < HAND + SECURITY && exempt {
+        z.watched = z
+            .players
+            .iter()
+            .map(|p| z.deck.iter().chain(&z.eggs).filter(|c| *c == p).count() as u8)
+            .collect();
+        if z.deck.len() < HAND + security && exempt {
             return Err(SetupError::Exempt(format!(
                 "{seat}'s exempt deck has {} cards; a game needs at least {} to deal the hand and security",
                 z.deck.len(),
-                HAND + SECURITY
+                HAND + security
             )));
         }
         if setup.stacked.is_some() {
@@ -226,7 +268,8 @@ pub(super) fn start(setup: &Setup, set: &CardSet) -> Result<Match, SetupError> {
     }
     let first = setup
         .stacked
-        .unwrap_or_else(|| Seat::new(rng.below(2)).unwrap_or(Seat::P1));
+        .filter(|s| s.index() < n)
+        .unwrap_or_else(|| Seat::new(rng.below(n)).unwrap_or(Seat::P1));
     let mut m = Match {
         setup: setup.clone(),
         cards: Arc::from(table),
@@ -236,6 +279,7 @@ pub(super) fn start(setup: &Setup, set: &CardSet) -> Result<Match, SetupError> {
         turn_player: first,
         memory: 0,
         phase: Phase::Opening,
+        offer: None,
         procs: Vec::new(),
         pending: Vec::new(),
         group: 0,
@@ -249,7 +293,7 @@ pub(super) fn start(setup: &Setup, set: &CardSet) -> Result<Match, SetupError> {
         log: Vec::new(),
     };
     m.log.push(Event::First(first));
-    for s in Seat::all(2) {
+    for s in Seat::all(n) {
         m.draw(s, HAND);
     }
     m.opening = std::mem::take(&mut m.log);
@@ -269,8 +313,158 @@ impl Match {
         &mut self.seats[s.index()]
     }
 
+    /// `s`'s opponent now: at 2 seats the other; at 3 and 4 its Target
+    /// Opponent, or the turn player while the turn player targets it
+    /// (DCG-LAN-14, -15).
     pub(crate) fn opponent(&self, s: Seat) -> Seat {
-        Seat::new((s.index() + 1) % self.seats.len()).unwrap_or(Seat::P1)
+        let n = self.seats.len();
+        if n == 2 {
+            return Seat::new((s.index() + 1) % n).unwrap_or(Seat::P1);
+        }
+        let tp = self.turn_player;
+        if s != tp && usize::from(self.z(tp).target) == s.index() && !self.z(tp).defeated {
+            return tp;
+        }
+        Seat::new(usize::from(self.z(s).target)).unwrap_or(Seat::P1)
+    }
+
+    /// Whether the before-turn switch is asked now (else the after-turn).
+    pub(crate) fn is_before_turn(&self) -> bool {
+        self.phase == Phase::BeforeTurn
+    }
+
+    /// The Player card whose Corruption is asked about.
+    pub(crate) fn offered(&self) -> Option<Cid> {
+        self.offer.map(|(_, c)| c)
+    }
+
+    /// How many seats the match has.
+    pub(crate) fn z_count(&self) -> usize {
+        self.seats.len()
+    }
+
+    /// Whether this is the LAN format (3 or 4 seats).
+    pub(crate) fn lan(&self) -> bool {
+        self.seats.len() > 2
+    }
+
+    /// The players whose opponent `s` is now (those its Digimon's plays
+    /// and attacks are "an opponent's" to, DCG-LAN-17).
+    pub(crate) fn opponents_of(&self, s: Seat) -> Vec<Seat> {
+        Seat::all(self.seats.len())
+            .filter(|&w| w != s && !self.z(w).defeated && self.opponent(w) == s)
+            .collect()
+    }
+
+    /// The seats in turn order from `from` (itself first), defeated ones
+    /// left out.
+    pub(crate) fn in_turn_order(&self, from: Seat) -> Vec<Seat> {
+        let n = self.seats.len();
+        (0..n)
+            .filter_map(|k| Seat::new((from.index() + k) % n))
+            .filter(|s| !self.z(*s).defeated)
+            .collect()
+    }
+
+    /// The next remaining player after `s` in turn order.
+    pub(crate) fn next_after(&self, s: Seat) -> Seat {
+        let n = self.seats.len();
+        (1..n)
+            .filter_map(|k| Seat::new((s.index() + k) % n))
+            .find(|x| !self.z(*x).defeated)
+            .unwrap_or(s)
+    }
+
+    /// The players `s` may switch its Target Opponent to (DCG-LAN-12).
+    pub(crate) fn switch_targets(&self, s: Seat) -> Vec<Seat> {
+        if !self.lan() || self.z(s).defeated {
+            return Vec::new();
+        }
+        Seat::all(self.seats.len())
+            .filter(|&w| {
+                w != s && !self.z(w).defeated && w.index() != usize::from(self.z(s).target)
+            })
+            .collect()
+    }
+
+    /// `seat` loses: at 2 seats the game ends; at 3 and 4 the seat is
+    /// defeated and leaves, and the others play on (DCG-LAN-22..27).
+    pub(crate) fn lose(&mut self, seat: Seat, why: String) {
+        if !self.lan() {
+            let winner = self.opponent(seat);
+            self.finish(Outcome::Win(winner), why);
+            return;
+        }
+        if self.z(seat).defeated || self.outcome.is_some() {
+            return;
+        }
+        self.zm(seat).defeated = true;
+        self.log.push(Event::Defeated {
+            seat,
+            why: why.clone(),
+        });
+        // DCG-LAN-23, L8: its cards leave the game, its effects end.
+        let z = self.zm(seat);
+        let mut gone: Vec<Cid> = z.field.drain(..).flat_map(|p| p.cards).collect();
+        if let Some(b) = z.breeding.take() {
+            gone.extend(b.cards);
+        }
+        z.trash.extend(gone);
+        self.pending.retain(|t| t.owner != seat);
+        self.procs.retain(|p| match p {
+            Proc::Resolve(r) => r.trig.owner != seat,
+            Proc::Attack(a) => a.seat != seat,
+            Proc::Delete(_) => true,
+        });
+        for p in &mut self.procs {
+            if let Proc::Attack(a) = p
+                && a.def == seat
+            {
+                a.stage = AttackStage::End;
+            }
+        }
+        if self.offer.is_some_and(|(s, _)| s == seat) {
+            self.offer = None;
+        }
+        // DCG-LAN-24: each remaining player removes its lowest bank.
+        let left = self.in_turn_order(self.turn_player);
+        for &s in &left {
+            let z = self.zm(s);
+            if let Some(at) = (0..z.banks.len()).min_by_key(|&i| (z.banks[i], i)) {
+                z.banks.remove(at);
+            }
+            let banks = self.z(s).banks.clone();
+            self.log.push(Event::Banks { seat: s, banks });
+        }
+        // DCG-LAN-25, L8: a target on the defeated moves on.
+        for &s in &left {
+            if usize::from(self.z(s).target) == seat.index() {
+                let next = self.next_after(s);
+                self.zm(s).target = next.index() as u8;
+                self.log.push(Event::Targeted {
+                    seat: s,
+                    target: next,
+                });
+            }
+        }
+        if let [last] = left.as_slice() {
+            // DCG-LAN-27.
+            self.finish(
+                Outcome::Win(*last),
+                format!("{last} is the last player left ({why})"),
+            );
+            return;
+        }
+        if seat == self.turn_player && self.phase != Phase::Opening {
+            // DCG-LAN-26, L15: the turn ends at once, nothing stored.
+            self.procs.clear();
+            self.pending.clear();
+            self.log.push(Event::TurnEnded(seat));
+            self.turn_dp.clear();
+            self.turn_keywords.clear();
+            self.used.clear();
+            self.phase = Phase::Turnover;
+        }
     }
 
     /// A card in the battle area by id, with its owner.
@@ -350,7 +544,11 @@ impl Match {
     fn timing_on(&self, t: Timing, owner: Seat) -> bool {
         match t {
             Timing::YourTurn | Timing::Main => owner == self.turn_player,
-            Timing::OpponentsTurn => owner != self.turn_player,
+            // DCG-LAN-17, L9: at 3 and 4 seats, only in the turn of the
+            // player's opponent.
+            Timing::OpponentsTurn => {
+                owner != self.turn_player && self.opponent(owner) == self.turn_player
+            }
             _ => true,
         }
     }
@@ -643,10 +841,14 @@ impl Match {
             return None;
         }
         if self.phase == Phase::Opening {
-            let s = [self.first, self.opponent(self.first)]
+            let s = self
+                .in_turn_order(self.first)
                 .into_iter()
                 .find(|s| !self.z(*s).settled)?;
             return Some((s, Ask::Mulligan));
+        }
+        if let Some((s, _)) = self.offer {
+            return Some((s, Ask::Corrupt));
         }
         match self.procs.last() {
             Some(Proc::Resolve(r)) => {
@@ -667,7 +869,7 @@ impl Match {
                 AttackStage::Offer(k) => return Some((a.seat, Ask::Offer(k))),
                 AttackStage::Blitz => return Some((a.seat, Ask::Blitz)),
                 AttackStage::Block => {
-                    return Some((self.opponent(a.seat), Ask::Block));
+                    return Some((a.def, Ask::Block));
                 }
                 _ => {}
             },
@@ -680,6 +882,7 @@ impl Match {
         match self.phase {
             Phase::Breeding => Some((self.turn_player, Ask::Breeding)),
             Phase::Main => Some((self.turn_player, Ask::Main)),
+            Phase::AfterTurn | Phase::BeforeTurn => Some((self.turn_player, Ask::Target)),
             _ => None,
         }
     }
@@ -705,15 +908,16 @@ impl Match {
         let Some(newest) = self.pending.iter().map(|t| t.group).max() else {
             return Vec::new();
         };
-        let tp = self.turn_player;
-        let seat = if self
-            .pending
-            .iter()
-            .any(|t| t.group == newest && t.owner == tp)
-        {
-            tp
-        } else {
-            self.opponent(tp)
+        // The turn player first, then the others in turn order (L at 3
+        // and 4 seats; at 2 the other player).
+        let n = self.seats.len();
+        let tp = self.turn_player.index();
+        let Some(seat) = (0..n).filter_map(|k| Seat::new((tp + k) % n)).find(|s| {
+            self.pending
+                .iter()
+                .any(|t| t.group == newest && t.owner == *s)
+        }) else {
+            return Vec::new();
         };
         self.pending
             .iter()
@@ -872,6 +1076,16 @@ impl Match {
                 v
             }
             Ask::Main => self.main_actions(seat),
+            Ask::Target => {
+                let mut v: Vec<Action> = self
+                    .switch_targets(seat)
+                    .into_iter()
+                    .map(|seat| Action::Target { seat })
+                    .collect();
+                v.push(Action::KeepTarget);
+                v
+            }
+            Ask::Corrupt => vec![Action::Yes, Action::No],
         }
     }
 
@@ -903,6 +1117,15 @@ impl Match {
                     }
                 }
             }
+        }
+        // DCG-LAN-12, -32: the LAN format's own actions.
+        v.extend(
+            self.switch_targets(seat)
+                .into_iter()
+                .map(|seat| Action::Target { seat }),
+        );
+        if self.can_pay(self.offline_cost(seat)) {
+            v.extend((0..z.offline.len().min(8)).map(|i| Action::TakeOffline { card: i as u8 }));
         }
         let opp = self.opponent(seat);
         for p in &z.field {
@@ -973,11 +1196,17 @@ impl Match {
         })
     }
 
+    /// What taking a card from the Offline Area costs (DCG-LAN-32).
+    pub(crate) fn offline_cost(&self, seat: Seat) -> u8 {
+        self.z(seat).corruption.saturating_mul(2)
+    }
+
     fn blockers(&self, a: &Attack) -> Vec<u16> {
         if self.find(a.attacker).is_none() {
             return Vec::new();
         }
-        let def = self.opponent(a.seat);
+        // DCG-LAN-18: only the attacked player blocks.
+        let def = a.def;
         self.z(def)
             .field
             .iter()
@@ -992,7 +1221,7 @@ impl Match {
     }
 
     fn raid_targets(&self, a: &Attack) -> Vec<u16> {
-        let def = self.opponent(a.seat);
+        let def = a.def;
         let open: Vec<(&Perm, u32)> = self
             .z(def)
             .field
@@ -1051,9 +1280,12 @@ impl Match {
             if seat.index() >= self.seats.len() {
                 return Err(illegal(seat, "no such seat"));
             }
+            if self.z(seat).defeated {
+                return Err(illegal(seat, "you are out of the game already"));
+            }
             self.log.clear();
-            let winner = self.opponent(seat);
-            self.finish(Outcome::Win(winner), format!("{seat} conceded"));
+            self.lose(seat, format!("{seat} conceded"));
+            self.advance();
             return Ok(std::mem::take(&mut self.log));
         }
         if !self.legal_actions(seat).contains(&action) {
@@ -1202,6 +1434,11 @@ impl Match {
                     return format!("{} cannot attack: {why}", self.info(p.top()).name);
                 }
                 match target.and_then(|t| self.find(t)) {
+                    Some((owner, t)) if owner != self.opponent(seat) && owner != seat => format!(
+                        "{} is {owner}'s, and {owner} is not your Target Opponent ({}): you may attack only your Target Opponent and its suspended Digimon (DCG-LAN-16)",
+                        self.info(t.top()).name,
+                        self.opponent(seat)
+                    ),
                     Some((_, t)) if !self.is_digimon(t) => format!(
                         "{} is a {}; only the player or a suspended Digimon may be attacked (DCG-ATK-4)",
                         self.info(t.top()).name,
@@ -1255,21 +1492,9 @@ impl Match {
                     });
                 }
                 self.zm(seat).settled = true;
-                if self.seats.iter().all(|z| z.settled) {
-                    // DCG-SETUP-5: one card at a time, the deck's top card
-                    // ends at the bottom of security.
-                    for s in Seat::all(self.seats.len()) {
-                        for _ in 0..SECURITY {
-                            if let Some(c) = self.zm(s).deck.pop() {
-                                self.zm(s).security.push(c);
-                            }
-                        }
-                    }
-                    self.log.push(Event::SecuritySet);
-                    self.begin_turn(self.first);
-                }
             }
             Action::Hatch => {
+                self.zm(seat).open_egg = false;
                 if let Some(c) = self.zm(seat).eggs.pop() {
                     let p = self.new_perm(vec![c]);
                     self.zm(seat).breeding = Some(p);
@@ -1379,16 +1604,19 @@ impl Match {
                     self.find(attacker).map(|(_, p)| self.info(p.top()).number),
                     target.and_then(|t| self.find(t).map(|(_, p)| self.info(p.top()).number)),
                 );
+                let def = self.opponent(seat);
                 if let Some(a_card) = a_card {
                     self.log.push(Event::Attacked {
                         seat,
                         attacker: a_card,
                         target: t_card,
+                        player: (self.lan() && target.is_none()).then_some(def),
                     });
                 }
                 self.procs.push(Proc::Attack(Attack {
                     attacker,
                     seat,
+                    def,
                     target,
                     stage: AttackStage::Declared,
                     blocked: false,
@@ -1438,7 +1666,17 @@ impl Match {
             Action::Evade => self.save(seat, Save::Evade),
             Action::ArmorPurge => self.save(seat, Save::ArmorPurge),
             Action::Decoy { id } => self.save(seat, Save::Decoy(id)),
+            Action::Yes | Action::No if self.offer.is_some() => {
+                self.answer_corruption(action == Action::Yes);
+            }
             Action::Yes | Action::No => self.answer_yes_no(seat, action == Action::Yes),
+            Action::Target { seat: target } => {
+                self.zm(seat).target = target.index() as u8;
+                self.log.push(Event::Targeted { seat, target });
+                self.leave_window();
+            }
+            Action::KeepTarget => self.leave_window(),
+            Action::TakeOffline { card } => self.take_offline(seat, card),
             Action::Concede => {}
             Action::Choose { id } => self.answer_choose(seat, id),
             Action::Done => {
@@ -1446,6 +1684,123 @@ impl Match {
                     self.finish_effect();
                 }
             }
+        }
+    }
+
+    /// The before- or after-turn switch is answered: the turn goes on.
+    fn leave_window(&mut self) {
+        match self.phase {
+            Phase::AfterTurn => self.phase = Phase::Turnover,
+            Phase::BeforeTurn => self.phase = Phase::Opens,
+            _ => {}
+        }
+    }
+
+    /// DCG-LAN-32: a card of the Offline Area to the hand (a Digi-Egg to
+    /// the breeding area, or face up on top of the Digi-Egg deck).
+    fn take_offline(&mut self, seat: Seat, at: u8) {
+        let cost = self.offline_cost(seat);
+        let Some(c) = self.z(seat).offline.get(usize::from(at)).copied() else {
+            return;
+        };
+        self.zm(seat).offline.remove(usize::from(at));
+        self.log.push(Event::TookOffline {
+            seat,
+            card: self.info(c).number,
+            cost,
+        });
+        if self.info(c).kind == DcgKind::DigiEgg {
+            if self.z(seat).breeding.is_none() {
+                let p = self.new_perm(vec![c]);
+                self.zm(seat).breeding = Some(p);
+            } else {
+                // L18, L19: on top, face up; the rule's own move asks no
+                // Corruption.
+                let z = self.zm(seat);
+                z.eggs.push(c);
+                z.open_egg = true;
+                if let Some(i) = z.players.iter().position(|p| *p == c) {
+                    z.watched[i] = z.watched[i].saturating_add(1);
+                }
+            }
+        } else {
+            self.zm(seat).hand.push(c);
+        }
+        self.pay(seat, cost);
+    }
+
+    /// How many of a seat's Player card `c` lie in its trash or decks.
+    fn player_card_count(&self, seat: Seat, c: Cid) -> u8 {
+        let z = self.z(seat);
+        z.trash
+            .iter()
+            .chain(&z.deck)
+            .chain(&z.eggs)
+            .filter(|x| **x == c)
+            .count()
+            .min(255) as u8
+    }
+
+    /// L19: a Player card that has just gone to the trash or a deck makes
+    /// its owner an offer (true when one is made).
+    fn look_for_offers(&mut self) -> bool {
+        if self.offer.is_some() {
+            return true;
+        }
+        for s in Seat::all(self.seats.len()) {
+            if self.z(s).defeated {
+                continue;
+            }
+            for i in 0..self.z(s).players.len() {
+                let c = self.z(s).players[i];
+                let now = self.player_card_count(s, c);
+                let was = self.z(s).watched[i];
+                if now > was && !self.z(s).offline.contains(&c) {
+                    self.offer = Some((s, c));
+                    return true;
+                }
+                self.zm(s).watched[i] = now;
+            }
+        }
+        false
+    }
+
+    /// DCG-LAN-33: yes, 1 Corruption and the card to the Offline Area; no,
+    /// it stays where it went.
+    fn answer_corruption(&mut self, yes: bool) {
+        let Some((s, c)) = self.offer.take() else {
+            return;
+        };
+        if yes {
+            let z = self.zm(s);
+            let from_top_egg = z.eggs.last() == Some(&c);
+            let removed =
+                [&mut z.trash, &mut z.deck, &mut z.eggs]
+                    .into_iter()
+                    .any(|zone| match zone.iter().rposition(|x| *x == c) {
+                        Some(at) => {
+                            zone.remove(at);
+                            true
+                        }
+                        None => false,
+                    });
+            if removed {
+                if from_top_egg {
+                    z.open_egg = false;
+                }
+                z.offline.push(c);
+                z.corruption = z.corruption.saturating_add(1);
+                let total = z.corruption;
+                self.log.push(Event::Corrupted {
+                    seat: s,
+                    card: self.info(c).number,
+                    total,
+                });
+            }
+        }
+        if let Some(i) = self.z(s).players.iter().position(|p| *p == c) {
+            let now = self.player_card_count(s, c);
+            self.zm(s).watched[i] = now;
         }
     }
 
@@ -1472,8 +1827,8 @@ impl Match {
         self.zm(seat).field.push(p);
         self.trigger_timing(seat, id, Timing::OnPlay, false);
         if self.info(c).kind == DcgKind::Digimon {
-            let opp = self.opponent(seat);
-            self.trigger_when(&[opp], Happening::OpponentPlays, None);
+            let watchers = self.opponents_of(seat);
+            self.trigger_when(&watchers, Happening::OpponentPlays, None);
         }
     }
 
@@ -1672,9 +2027,13 @@ impl Match {
 
     /// Runs everything that needs no answer, up to the next question.
     pub(crate) fn advance(&mut self) {
+        let players_format = self.setup.format == Format::Players;
         for _ in 0..10_000 {
             if self.outcome.is_some() {
                 self.phase = Phase::Over;
+                return;
+            }
+            if players_format && self.look_for_offers() {
                 return;
             }
             match self.procs.last().cloned() {
@@ -1743,7 +2102,50 @@ impl Match {
                 None => {}
             }
             match self.phase {
-                Phase::Opening | Phase::Over => return,
+                Phase::Opening => {
+                    if !self.seats.iter().all(|z| z.settled || z.defeated) {
+                        return;
+                    }
+                    self.deal_security();
+                    let first = self.in_turn_order(self.first)[0];
+                    self.begin_turn(first);
+                }
+                Phase::Over => return,
+                Phase::AfterTurn => {
+                    if !self.switch_targets(self.turn_player).is_empty()
+                        && !self.z(self.turn_player).defeated
+                    {
+                        return;
+                    }
+                    self.phase = Phase::Turnover;
+                }
+                Phase::Turnover => {
+                    let next = self.next_after(self.turn_player);
+                    self.begin_turn(next);
+                }
+                Phase::BeforeTurn => {
+                    if !self.switch_targets(self.turn_player).is_empty() {
+                        return;
+                    }
+                    self.phase = Phase::Opens;
+                }
+                Phase::Opens => {
+                    // DCG-LAN-28: [End of Opponent's Turn] effects, moved.
+                    let tp = self.turn_player;
+                    let ids: Vec<u16> = self.z(tp).field.iter().map(|p| p.id).collect();
+                    for id in ids {
+                        self.trigger_timing(tp, id, Timing::EndOfOpponentsTurn, true);
+                    }
+                    self.phase = Phase::Starting;
+                }
+                Phase::Starting => {
+                    let tp = self.turn_player;
+                    let ids: Vec<u16> = self.z(tp).field.iter().map(|p| p.id).collect();
+                    for id in ids {
+                        self.trigger_timing(tp, id, Timing::StartOfYourTurn, true);
+                    }
+                    self.phase = Phase::Start;
+                }
                 Phase::Start => self.unsuspend_and_draw(),
                 Phase::Breeding => {
                     let z = self.z(self.turn_player);
@@ -1770,6 +2172,15 @@ impl Match {
                         for id in ids {
                             self.trigger_timing(tp, id, Timing::EndOfYourTurn, true);
                         }
+                        if !self.lan() {
+                            // DCG-TURN-11 (at 3 and 4 seats they move,
+                            // DCG-LAN-28).
+                            let opp = self.opponent(tp);
+                            let ids: Vec<u16> = self.z(opp).field.iter().map(|p| p.id).collect();
+                            for id in ids {
+                                self.trigger_timing(opp, id, Timing::EndOfOpponentsTurn, true);
+                            }
+                        }
                         continue;
                     }
                     return;
@@ -1794,9 +2205,48 @@ impl Match {
         self.turn_dp.clear();
         self.turn_keywords.clear();
         self.used.clear();
+        if self.lan() {
+            // DCG-LAN-5, L7: X into each other player's lowest bank.
+            let x = u8::try_from(-i16::from(self.memory))
+                .unwrap_or(0)
+                .min(BANK_MOST);
+            for s in self.in_turn_order(tp).into_iter().skip(1) {
+                let z = self.zm(s);
+                if let Some(at) = (0..z.banks.len()).min_by_key(|&i| (z.banks[i], i))
+                    && z.banks[at] < x
+                {
+                    z.banks[at] = x;
+                    let banks = z.banks.clone();
+                    self.log.push(Event::Banks { seat: s, banks });
+                }
+            }
+            self.phase = Phase::AfterTurn;
+            return;
+        }
         let next = self.opponent(tp);
         self.memory = -self.memory;
         self.begin_turn(next);
+    }
+
+    /// Security is dealt (DCG-SETUP-5: one card at a time, the deck's top
+    /// card ends at the bottom; 6 at 3 and 4 seats, DCG-LAN-3).
+    fn deal_security(&mut self) {
+        let count = if self.lan() { SECURITY_LAN } else { SECURITY };
+        for s in Seat::all(self.seats.len()) {
+            if self.z(s).defeated {
+                continue;
+            }
+            for _ in 0..count {
+                if let Some(c) = self.zm(s).deck.pop() {
+                    self.zm(s).security.push(c);
+                }
+            }
+        }
+        self.log.push(if self.lan() {
+            Event::SecurityOf(count as u8)
+        } else {
+            Event::SecuritySet
+        });
     }
 
     fn begin_turn(&mut self, seat: Seat) {
@@ -1807,6 +2257,25 @@ impl Match {
                 Outcome::Draw,
                 format!("{TURN_LIMIT} turns were played without a winner"),
             );
+            return;
+        }
+        if self.lan() {
+            // DCG-LAN-6: memory from the largest bank, which goes back to 1.
+            let z = self.zm(seat);
+            let at = (0..z.banks.len()).max_by_key(|&i| (z.banks[i], std::cmp::Reverse(i)));
+            let memory = at.map_or(0, |i| z.banks[i]);
+            if let Some(i) = at {
+                z.banks[i] = 1;
+            }
+            let banks = z.banks.clone();
+            self.memory = memory.min(BANK_MOST) as i8;
+            self.log.push(Event::TurnBegan {
+                seat,
+                turn: self.turn,
+                memory: self.memory,
+            });
+            self.log.push(Event::Banks { seat, banks });
+            self.phase = Phase::BeforeTurn;
             return;
         }
         self.log.push(Event::TurnBegan {
@@ -1845,14 +2314,10 @@ impl Match {
             }
         }
         // DCG-TURN-4, DCG-SETUP-8, DCG-TURN-5.
-        if !(self.turn == 1 && seat == self.first) {
+        if self.turn != 1 {
             if self.z(seat).deck.is_empty() {
                 self.log.push(Event::DeckedOut(seat));
-                let winner = self.opponent(seat);
-                self.finish(
-                    Outcome::Win(winner),
-                    format!("{seat} had to draw from an empty deck"),
-                );
+                self.lose(seat, format!("{seat} had to draw from an empty deck"));
                 return;
             }
             self.draw(seat, 1);
@@ -1943,8 +2408,10 @@ impl Match {
                 }));
             }
         }
-        let tp = self.turn_player;
-        found.sort_by_key(|t| t.owner == tp);
+        // Pushed last resolves first: the turn player's, then the others'
+        // in turn order.
+        let (tp, n) = (self.turn_player.index(), self.seats.len());
+        found.sort_by_key(|t| std::cmp::Reverse((t.owner.index() + n - tp) % n));
         for t in found {
             self.start_resolving(t);
         }
@@ -2152,6 +2619,7 @@ impl Match {
                         Proc::Attack(Attack {
                             attacker: id,
                             seat: owner,
+                            def: self.opponent(owner),
                             target: None,
                             stage: AttackStage::Blitz,
                             blocked: false,
@@ -2362,7 +2830,7 @@ impl Match {
 
     /// One step of the attack on top; false when a question waits.
     fn step_attack(&mut self, a: Attack) -> bool {
-        let def = self.opponent(a.seat);
+        let def = a.def;
         let set = |m: &mut Match, stage: AttackStage| {
             if let Some(Proc::Attack(x)) = m.procs.last_mut() {
                 x.stage = stage;
@@ -2375,7 +2843,8 @@ impl Match {
                     // DCG-ATK-6: the declaration's effects wait, then the
                     // keyword offers (decision 24).
                     self.trigger_timing(a.seat, a.attacker, Timing::WhenAttacking, true);
-                    self.trigger_when(&[def], Happening::OpponentAttacks, None);
+                    let watchers = self.opponents_of(a.seat);
+                    self.trigger_when(&watchers, Happening::OpponentAttacks, None);
                     let mut offers = Vec::new();
                     if let Some((s, p)) = self.find(a.attacker) {
                         if self.has(s, p, Keyword::Alliance) {
@@ -2471,8 +2940,8 @@ impl Match {
                         let n = self.checks_for_attack(&a, s, &p);
                         if self.z(def).security.is_empty() {
                             if n >= 1 {
-                                self.finish(
-                                    Outcome::Win(a.seat),
+                                self.lose(
+                                    def,
                                     format!(
                                         "{}'s {} attacked {def}, who had no security cards left",
                                         a.seat,
@@ -2501,6 +2970,22 @@ impl Match {
                     seat: def,
                     card: self.info(c).number,
                 });
+                // DCG-LAN-19, -20, L11: a level 6+ attacker's check.
+                if self.lan()
+                    && self
+                        .find(a.attacker)
+                        .is_some_and(|(_, p)| self.info(p.top()).level >= 6)
+                {
+                    let z = self.zm(def);
+                    z.mega = z.mega.saturating_add(1);
+                    let total = z.mega;
+                    self.log.push(Event::MegaDamage { seat: def, total });
+                    if total >= MEGA_DAMAGE_DEFEATS {
+                        self.zm(def).trash.push(c);
+                        self.lose(def, format!("{def} took {MEGA_DAMAGE_DEFEATS} Mega Damage"));
+                        return true;
+                    }
+                }
                 if let Some(Proc::Attack(x)) = self.procs.last_mut() {
                     x.revealed = Some(c);
                     x.stage = AttackStage::Checked(left);

@@ -8,8 +8,10 @@
 //! becomes a [`Match`]; the seat the match waits on answers its question
 //! ([`Match::legal_actions`], [`Match::apply`]); every step is an [`Event`]
 //! that holds no hidden card; [`Match::view`] is what one seat may know.
-//! The state is laid out for 2 to 4 seats (each seat's zones; the memory
-//! gauge seen from the turn player), though this ruleset seats 2.
+//! Two seats play the standard game; three and four play the LAN format of
+//! the seed (docs/dcg-rules.md section 18): memory banks, Target
+//! Opponents, 6 security cards, Mega Damage, and the Players Format's
+//! Offline Area and Corruption.
 
 pub mod deck;
 mod flow;
@@ -42,6 +44,12 @@ pub const SECURITY: usize = 5;
 pub const MEMORY_MOST: i8 = 10;
 /// Where passing puts the gauge, on the opponent's side.
 pub const PASS_MEMORY: i8 = 3;
+/// Security cards each player starts with at 3 and 4 seats (DCG-LAN-3).
+pub const SECURITY_LAN: usize = 6;
+/// Mega Damage that defeats a player (DCG-LAN-20).
+pub const MEGA_DAMAGE_DEFEATS: u8 = 10;
+/// The most a memory bank holds (DCG-LAN-4).
+pub const BANK_MOST: u8 = 10;
 /// The game is a draw after this many turns (no source sets one; bterm's
 /// guard against a game without end, docs/dcg-rules.md).
 pub const TURN_LIMIT: u32 = 300;
@@ -63,14 +71,53 @@ pub struct Setup {
     /// shuffled, and this seat first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stacked: Option<Seat>,
+    /// The deck format (3 and 4 seats only): in the Players Format each
+    /// seat's list starts with its Player Tamer and Player Digimon, which
+    /// count among its cards (DCG-LAN-29, L17).
+    #[serde(default, skip_serializing_if = "Format::is_standard")]
+    pub format: Format,
+}
+
+/// The deck format of a LAN-format game.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Format {
+    /// Standard decks (DCG-DECK-1..4).
+    #[default]
+    Standard,
+    /// The Players Format (DCG-LAN-29..34): 60 cards and 6 Digi-Eggs, one
+    /// of a number, a Player Tamer and a Player Digimon in the Offline Area.
+    Players,
+}
+
+impl Format {
+    /// Whether this is the standard format.
+    pub fn is_standard(&self) -> bool {
+        *self == Format::Standard
+    }
+
+    /// The format a word names (`standard`, `players`).
+    pub fn from_word(word: &str) -> Option<Format> {
+        match word.trim().to_ascii_lowercase().as_str() {
+            "standard" => Some(Format::Standard),
+            "players" | "player" => Some(Format::Players),
+            _ => None,
+        }
+    }
 }
 
 /// Why a setup is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
-    /// Not two seats.
-    #[error("the Digimon Card Game is played by 2 players here; this setup has {0} decks")]
+    /// Not 2 to 4 seats.
+    #[error(
+        "the Digimon Card Game is played by 2 to 4 players here (3 and 4 in the LAN format); this setup has {0} decks"
+    )]
     Seats(usize),
+    /// The Players Format with 2 seats.
+    #[error(
+        "the Players Format belongs to the 3 and 4 player LAN format (DCG-LAN-29); a game of 2 plays standard decks"
+    )]
+    PlayersFormatAtTwo,
     /// A deck breaks the deck rules.
     #[error("{seat}'s deck: {error}")]
     Deck {
@@ -183,6 +230,25 @@ pub(crate) struct Zones {
     pub field: Vec<Perm>,
     /// Whether the seat has settled its opening hand.
     pub settled: bool,
+    /// The LAN format: the memory banks (DCG-LAN-4), empty at 2 seats.
+    pub banks: Vec<u8>,
+    /// The Target Opponent set (DCG-LAN-11; at 2 seats the other seat).
+    pub target: u8,
+    /// Mega Damage taken (DCG-LAN-19).
+    pub mega: u8,
+    /// Defeated and out of the game (DCG-LAN-23).
+    pub defeated: bool,
+    /// The Players Format: the Offline Area (DCG-LAN-31).
+    pub offline: Vec<Cid>,
+    /// The Player Tamer and the Player Digimon.
+    pub players: Vec<Cid>,
+    /// Corruption (DCG-LAN-33).
+    pub corruption: u8,
+    /// How many of each Player card were in the trash or a deck when last
+    /// looked at (a rise is a card on its way there, L19).
+    pub watched: Vec<u8>,
+    /// The Digi-Egg deck's top card is face up (DCG-LAN-34).
+    pub open_egg: bool,
 }
 
 /// A seat's move.
@@ -264,6 +330,19 @@ pub enum Action {
     Order {
         /// Position among the seat's waiting effects.
         index: u8,
+    },
+    /// Make this player the Target Opponent (DCG-LAN-12, -13).
+    Target {
+        /// The new Target Opponent.
+        seat: Seat,
+    },
+    /// Keep the Target Opponent (the before- and after-turn switch).
+    KeepTarget,
+    /// Put the card at this place of the Offline Area into the hand
+    /// (DCG-LAN-32).
+    TakeOffline {
+        /// Place in the Offline Area.
+        card: u8,
     },
 }
 
@@ -373,6 +452,9 @@ pub enum Event {
         attacker: CardNumber,
         /// The Digimon attacked, or none for the player.
         target: Option<CardNumber>,
+        /// The player attacked, at 3 and 4 seats.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<Seat>,
     },
     /// A <Raid> moved the attack.
     Redirected {
@@ -477,6 +559,56 @@ pub enum Event {
     },
     /// The turn player passed.
     Passed(Seat),
+    /// The security stacks were set with this many cards each (3 and 4
+    /// seats).
+    SecurityOf(u8),
+    /// A player set a Target Opponent.
+    Targeted {
+        /// Who.
+        seat: Seat,
+        /// Whom.
+        target: Seat,
+    },
+    /// A player's memory banks now.
+    Banks {
+        /// Whose.
+        seat: Seat,
+        /// Their values.
+        banks: Vec<u8>,
+    },
+    /// A player took Mega Damage.
+    MegaDamage {
+        /// Who.
+        seat: Seat,
+        /// Their Mega Damage now.
+        total: u8,
+    },
+    /// A player was defeated and left the game (the others play on).
+    Defeated {
+        /// Who.
+        seat: Seat,
+        /// Why, in words.
+        why: String,
+    },
+    /// A card went from the Offline Area to the hand (or the breeding
+    /// area, or on top of the Digi-Egg deck).
+    TookOffline {
+        /// Whose.
+        seat: Seat,
+        /// The card.
+        card: CardNumber,
+        /// What it cost.
+        cost: u8,
+    },
+    /// A Player card went back to the Offline Area for 1 Corruption.
+    Corrupted {
+        /// Whose.
+        seat: Seat,
+        /// The card.
+        card: CardNumber,
+        /// Their Corruption now.
+        total: u8,
+    },
     /// A turn ended.
     TurnEnded(Seat),
     /// The game is over.
@@ -500,6 +632,9 @@ pub struct Match {
     /// The turn player's memory (negative: on the opponent's side).
     memory: i8,
     phase: flow::Phase,
+    /// A Player card on its way to the trash or a deck: its owner is asked
+    /// about Corruption (DCG-LAN-33).
+    offer: Option<(Seat, Cid)>,
     procs: Vec<flow::Proc>,
     pending: Vec<flow::Trig>,
     /// The newest group of waiting effects (DCG-EFF-16).
@@ -618,8 +753,11 @@ impl Match {
             for c in z.deck.iter_mut().chain(z.security.iter_mut()) {
                 *c = it.next().unwrap_or(*c);
             }
+            // A face-up top Digi-Egg is seen (DCG-LAN-34).
+            let open = if z.open_egg { z.eggs.pop() } else { None };
             z.eggs.sort_unstable();
             rng.shuffle(&mut z.eggs);
+            z.eggs.extend(open);
         }
         w.rng = Rng64::new(rng.next_u64());
         w.log.clear();
@@ -697,7 +835,7 @@ impl super::Ruleset for Match {
     const NAME: &'static str = "Digimon Card Game";
     const KEY: &'static str = "dcg";
     const CODE: u8 = 2;
-    const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
+    const SEATS: std::ops::RangeInclusive<usize> = 2..=4;
     const BRINGS: &'static str = "deck";
     const HOUSE_PICKS: u64 = deck::EMBEDDED.len() as u64;
     type View = View;
@@ -758,6 +896,7 @@ impl super::Ruleset for Match {
             seed,
             exempt: Vec::new(),
             stacked: None,
+            format: Format::Standard,
         }
     }
     fn seat_view(&self, seat: Option<Seat>) -> View {

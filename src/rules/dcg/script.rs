@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Action, Match, Setup};
+use super::{Action, Format, Match, Setup};
 use crate::cards::{CardNumber, CardSet};
 use crate::rules::script::{Report, Scripted, failures, play_steps, report_events};
 use crate::rules::{Outcome, Reply, Ruleset, RulesetId, Seat};
@@ -29,6 +29,13 @@ pub struct Script {
     /// Seats whose decks the deck rules do not hold, each with the reason.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exempt: Vec<(Seat, String)>,
+    /// The deck format of a 3 or 4 seat game (DCG-LAN-29).
+    #[serde(default, skip_serializing_if = "Format::is_standard")]
+    pub format: Format,
+    /// The Players Format: each seat's Player Tamer and Player Digimon,
+    /// not listed in `decks` (they start in the Offline Area).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub player_cards: Vec<(Seat, String, String)>,
     /// The steps, in order: who, and what in words.
     pub steps: Vec<(Seat, String)>,
     /// What must hold when the steps are done.
@@ -87,14 +94,55 @@ pub enum Expect {
     Suspended(Seat, String, bool),
     /// This seat is asked next.
     Waiting(Seat),
+    /// A seat's memory banks, in any order (DCG-LAN-4).
+    Banks(Seat, Vec<u8>),
+    /// The Target Opponent a seat has set (DCG-LAN-11).
+    Target(Seat, Seat),
+    /// A seat's opponent now (DCG-LAN-14).
+    Opponent(Seat, Seat),
+    /// A seat's Mega Damage (DCG-LAN-19).
+    MegaDamage(Seat, u8),
+    /// A seat's Corruption (DCG-LAN-33).
+    Corruption(Seat, u8),
+    /// The Offline Area holds a card of this name (DCG-LAN-31).
+    OfflineHas(Seat, String),
+    /// This seat is defeated (DCG-LAN-22).
+    Defeated(Seat),
 }
 
 impl Script {
     /// The match setup: decks resolved in order, not shuffled.
     pub fn setup(&self, cards: &CardSet) -> Result<Setup, String> {
         let mut decks = Vec::new();
+        if self.format == Format::Players {
+            for (s, _, _) in &self.player_cards {
+                if s.index() >= self.decks.len() {
+                    return Err(format!(
+                        "player_cards names {s}, and the script has {} decks",
+                        self.decks.len()
+                    ));
+                }
+            }
+        } else if !self.player_cards.is_empty() {
+            return Err("player_cards is for format: Players".into());
+        }
         for (i, list) in self.decks.iter().enumerate() {
             let mut deck: Vec<CardNumber> = Vec::new();
+            if self.format == Format::Players {
+                let Some((_, tamer, digimon)) =
+                    self.player_cards.iter().find(|(s, _, _)| s.index() == i)
+                else {
+                    return Err(format!(
+                        "P{}: format: Players needs its Player Tamer and Player Digimon in player_cards",
+                        i + 1
+                    ));
+                };
+                for name in [tamer, digimon] {
+                    let card = resolve(cards, name)
+                        .map_err(|e| format!("P{}'s player card: {e}", i + 1))?;
+                    deck.push(card.number());
+                }
+            }
             for entry in list {
                 let (count, name) = counted(entry);
                 let card = resolve(cards, name).map_err(|e| format!("P{}'s deck: {e}", i + 1))?;
@@ -107,6 +155,7 @@ impl Script {
             seed: self.seed,
             exempt: self.exempt.clone(),
             stacked: Some(self.first),
+            format: self.format,
         })
     }
 }
@@ -190,6 +239,16 @@ pub fn step_words(m: &Match, seat: Seat, a: Action) -> Vec<String> {
                 t.map_or(String::new(), |t| format!("order {}", m.info(t.card).name)),
             ]
         }
+        Action::Target { seat: t } => vec![format!("target {t}")],
+        Action::KeepTarget => vec!["keep target".into(), "keep".into()],
+        Action::TakeOffline { card } => {
+            let name = m
+                .z(seat)
+                .offline
+                .get(usize::from(card))
+                .map_or(String::new(), |&c| m.info(c).name.clone());
+            vec![format!("take {name}")]
+        }
     };
     words.into_iter().map(|w| norm(&w)).collect()
 }
@@ -211,6 +270,21 @@ pub fn read_step(
     let want = norm(text);
     if want == "concede" && m.outcome().is_none() {
         return Ok(Reply::Act(Action::Concede));
+    }
+    // "NAME attacks P3" at 3 and 4 seats: the player attacked must be the
+    // Target Opponent (DCG-LAN-16).
+    if m.lan()
+        && let Some((who, target)) = want.rsplit_once(" attacks ")
+        && let Ok(p) = target.parse::<Seat>()
+        && p.index() < m.z_count()
+    {
+        let opp = m.opponent(seat);
+        if p != opp {
+            return Err(format!(
+                "{p} is not your Target Opponent ({opp}): you may attack only your Target Opponent and its suspended Digimon (DCG-LAN-16); switch first with \"target {p}\" in your main phase"
+            ));
+        }
+        return read_step(m, seat, &format!("{who} attacks player"), cards);
     }
     let legal = m.legal_actions(seat);
     if legal.is_empty() {
@@ -254,7 +328,10 @@ pub fn read_step(
 fn every_action(m: &Match, seat: Seat) -> Vec<Action> {
     let z = m.z(seat);
     let mine: Vec<u16> = z.breeding.iter().chain(&z.field).map(|p| p.id).collect();
-    let theirs: Vec<u16> = m.z(m.opponent(seat)).field.iter().map(|p| p.id).collect();
+    let theirs: Vec<u16> = Seat::all(m.z_count())
+        .filter(|s| *s != seat)
+        .flat_map(|s| m.z(s).field.iter().map(|p| p.id))
+        .collect();
     let mut v = vec![
         Action::Keep,
         Action::Mulligan,
@@ -434,6 +511,35 @@ impl Scripted for Match {
                     game.waiting().map(|w| w.0) == Some(*s),
                     format!("waiting {:?}", game.waiting()),
                 ),
+                Expect::Banks(s, want) => {
+                    let mut have = z(*s).banks.clone();
+                    let mut want = want.clone();
+                    have.sort_unstable_by(|a, b| b.cmp(a));
+                    want.sort_unstable_by(|a, b| b.cmp(a));
+                    (have == want, format!("banks {have:?}"))
+                }
+                Expect::Target(s, t) => (
+                    usize::from(z(*s).target) == t.index(),
+                    format!("target P{}", z(*s).target + 1),
+                ),
+                Expect::Opponent(s, t) => (
+                    game.opponent(*s) == *t,
+                    format!("opponent {}", game.opponent(*s)),
+                ),
+                Expect::MegaDamage(s, k) => {
+                    (z(*s).mega == *k, format!("{} Mega Damage", z(*s).mega))
+                }
+                Expect::Corruption(s, k) => (
+                    z(*s).corruption == *k,
+                    format!("{} Corruption", z(*s).corruption),
+                ),
+                Expect::OfflineHas(s, name) => (
+                    names(*s, &z(*s).offline)
+                        .iter()
+                        .any(|n| n.eq_ignore_ascii_case(name)),
+                    format!("offline {:?}", names(*s, &z(*s).offline)),
+                ),
+                Expect::Defeated(s) => (z(*s).defeated, "not defeated".into()),
             };
             (e.clone(), if ok { Ok(()) } else { Err(found) })
         });
@@ -444,7 +550,7 @@ impl Scripted for Match {
         let failures = failures(checked, refused.as_ref(), refusal_expected);
         let mut state_lines = vec![format!("--- final state (turn {}) ---", game.turn())];
         state_lines.extend(game.view(None).lines(cards));
-        for s in Seat::all(2) {
+        for s in Seat::all(game.z_count()) {
             let hand: Vec<String> = game
                 .hand(s)
                 .iter()

@@ -39,6 +39,7 @@ fn game(p1: &[&str], p2: &[&str]) -> Match {
             (Seat::P2, "a scenario's short deck".into()),
         ],
         stacked: Some(Seat::P1),
+        format: Format::Standard,
     };
     let mut m = Match::from_setup(&setup, set()).expect("setup");
     step(&mut m, Seat::P1, "keep");
@@ -149,6 +150,7 @@ fn rule_mulligan_once_new_five() {
         seed: 3,
         exempt: vec![(Seat::P1, "short".into()), (Seat::P2, "short".into())],
         stacked: Some(Seat::P1),
+        format: Format::Standard,
     };
     let mut m = Match::from_setup(&setup, set()).unwrap();
     assert_eq!(
@@ -706,6 +708,7 @@ fn custom(extra: &str, p1: &[&str], p2: &[&str]) -> (CardSet, Match) {
         seed: 1,
         exempt: vec![(Seat::P1, "test".into()), (Seat::P2, "test".into())],
         stacked: Some(Seat::P1),
+        format: Format::Standard,
     };
     let mut m = Match::from_setup(&setup, &s).unwrap();
     for seat in [Seat::P1, Seat::P2] {

@@ -34,6 +34,12 @@ pub enum Ask {
     Blitz,
     /// Which of your waiting effects resolves next.
     Order,
+    /// Switch the Target Opponent just after or just before your turn, or
+    /// keep it (DCG-LAN-13).
+    Target,
+    /// Gain 1 Corruption and put a Player card into the Offline Area
+    /// instead of the trash or a deck (DCG-LAN-33).
+    Corrupt,
 }
 
 impl Ask {
@@ -50,6 +56,8 @@ impl Ask {
             Ask::Offer(_) => "whether to use a keyword as the attack is declared",
             Ask::Blitz => "whether to attack with <Blitz>",
             Ask::Order => "which waiting effect resolves next",
+            Ask::Target => "whether to switch the Target Opponent",
+            Ask::Corrupt => "whether to gain 1 Corruption and keep a Player card",
         }
     }
 }
@@ -73,6 +81,28 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
             }
         }
         Event::SecuritySet => "Each player sets 5 security cards face down.".into(),
+        Event::SecurityOf(k) => format!("Each player sets {k} security cards face down."),
+        Event::Targeted { seat, target } => format!("{seat} targets {target}."),
+        Event::Banks { seat, banks } => format!(
+            "{seat}'s memory banks: {}.",
+            banks
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Event::MegaDamage { seat, total } => {
+            format!("{seat} takes 1 Mega Damage ({total} in all).")
+        }
+        Event::Defeated { seat, why } => format!("{seat} is defeated: {why}."),
+        Event::TookOffline { seat, card, cost } => format!(
+            "{seat} takes {} from the Offline Area (cost {cost}).",
+            n(card)
+        ),
+        Event::Corrupted { seat, card, total } => format!(
+            "{seat} gains 1 Corruption ({total} in all): {} goes to the Offline Area.",
+            n(card)
+        ),
         Event::TurnBegan { seat, turn, memory } => {
             format!("— Turn {turn}: {seat}'s turn, memory {memory}. —")
         }
@@ -114,9 +144,11 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
             seat,
             attacker,
             target,
-        } => match target {
-            Some(t) => format!("{seat}'s {} attacks {}!", n(attacker), n(t)),
-            None => format!("{seat}'s {} attacks the player!", n(attacker)),
+            player,
+        } => match (target, player) {
+            (Some(t), _) => format!("{seat}'s {} attacks {}!", n(attacker), n(t)),
+            (None, Some(p)) => format!("{seat}'s {} attacks the player {p}!", n(attacker)),
+            (None, None) => format!("{seat}'s {} attacks the player!", n(attacker)),
         },
         Event::Redirected { target } => format!("<Raid>: the attack now targets {}.", n(target)),
         Event::Blocked { seat, blocker } => format!("{seat}'s {} blocks!", n(blocker)),
@@ -296,6 +328,22 @@ pub fn action_words(m: &Match, seat: Seat, a: Action, cards: &CardSet) -> String
                 )
             })
         }
+        Action::Target { seat: t } => format!(
+            "target {t} ({} security, {} Mega Damage)",
+            m.z(t).security.len(),
+            m.z(t).mega
+        ),
+        Action::KeepTarget => format!("keep targeting {}", m.opponent(seat)),
+        Action::TakeOffline { card } => {
+            let c = m.z(seat).offline.get(usize::from(card)).map(|&c| m.info(c));
+            c.map_or("take ?".into(), |i| {
+                format!(
+                    "take {} from the Offline Area (cost {})",
+                    i.name,
+                    m.offline_cost(seat)
+                )
+            })
+        }
     }
 }
 
@@ -316,6 +364,8 @@ pub fn question(m: &Match, seat: Seat, cards: &CardSet) -> Option<Question<Ask, 
         Ask::Block => Some(Action::NoBlock),
         Ask::Optional | Ask::Prevent | Ask::Offer(_) | Ask::Blitz => Some(Action::No),
         Ask::Choose(_) | Ask::Order => answers.first().copied(),
+        Ask::Target => Some(Action::KeepTarget),
+        Ask::Corrupt => Some(Action::No),
     };
     let mut lines = Vec::new();
     let text = match ask {
@@ -361,10 +411,31 @@ pub fn question(m: &Match, seat: Seat, cards: &CardSet) -> Option<Question<Ask, 
         Ask::Order => "Several of your effects wait. Which resolves first?".into(),
         Ask::Mulligan => "Keep this hand, or mulligan (once)?".into(),
         Ask::Breeding => "Breeding phase:".into(),
+        Ask::Main if m.lan() => format!(
+            "Main phase — memory {}, targeting {} (a number, or the words: play NAME, digivolve NAME into NAME, NAME attacks player, target P2, pass):",
+            m.memory_of(seat),
+            m.opponent(seat)
+        ),
         Ask::Main => format!(
             "Main phase — memory {} (a number, or the words: play NAME, digivolve NAME into NAME, NAME attacks player, pass):",
             m.memory_of(seat)
         ),
+        Ask::Target => format!(
+            "{} your turn: switch your Target Opponent (now {})?",
+            if m.turn_player() == seat && m.is_before_turn() {
+                "Before"
+            } else {
+                "After"
+            },
+            m.opponent(seat)
+        ),
+        Ask::Corrupt => {
+            let card = m.offered().map_or("?".into(), |c| m.info(c).name.clone());
+            format!(
+                "Your Player card {card} is going to the trash or a deck. Gain 1 Corruption (now {}) and put it in the Offline Area instead?",
+                m.z(seat).corruption
+            )
+        }
     };
     let mut keys = Vec::new();
     for (i, a) in answers.iter().enumerate() {
@@ -384,6 +455,7 @@ pub fn question(m: &Match, seat: Seat, cards: &CardSet) -> Option<Question<Ask, 
             Action::Hatch => Some("hatch"),
             Action::StayBreeding => Some("stay"),
             Action::MoveOut => Some("move"),
+            Action::KeepTarget => Some("keep"),
             _ => None,
         };
         if let Some(w) = word {

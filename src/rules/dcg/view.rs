@@ -46,6 +46,30 @@ pub struct SeatView {
     pub breeding: Option<PermView>,
     /// The battle area.
     pub field: Vec<PermView>,
+    /// 3 and 4 seats: the memory banks (DCG-LAN-4).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub banks: Vec<u8>,
+    /// 3 and 4 seats: the Target Opponent set (DCG-LAN-11).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Seat>,
+    /// 3 and 4 seats: the opponent now (DCG-LAN-14).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent: Option<Seat>,
+    /// Mega Damage (DCG-LAN-19).
+    #[serde(default)]
+    pub mega: u8,
+    /// Defeated and out of the game.
+    #[serde(default)]
+    pub defeated: bool,
+    /// The Offline Area, face up (DCG-LAN-31).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub offline: Vec<CardNumber>,
+    /// Corruption (DCG-LAN-33).
+    #[serde(default)]
+    pub corruption: u8,
+    /// The Digi-Egg deck's top card, when face up (DCG-LAN-34).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_egg: Option<CardNumber>,
 }
 
 /// What a seat (or a spectator) may know now.
@@ -96,6 +120,20 @@ impl Match {
                         ..perm(s, p)
                     }),
                     field: z.field.iter().map(|p| perm(s, p)).collect(),
+                    banks: z.banks.clone(),
+                    target: self
+                        .lan()
+                        .then(|| Seat::new(usize::from(z.target)))
+                        .flatten(),
+                    opponent: self.lan().then(|| self.opponent(s)),
+                    mega: z.mega,
+                    defeated: z.defeated,
+                    offline: z.offline.iter().map(|&c| self.number(c)).collect(),
+                    corruption: z.corruption,
+                    open_egg: z
+                        .open_egg
+                        .then(|| z.eggs.last().map(|&c| self.number(c)))
+                        .flatten(),
                 }
             })
             .collect();
@@ -116,9 +154,9 @@ impl Match {
 impl View {
     /// Whether the view holds together (from the network).
     pub fn well_formed(&self) -> Result<(), String> {
-        if self.seats.len() != 2 {
+        if !(2..=4).contains(&self.seats.len()) {
             return Err(format!(
-                "a view of {} seats; the game seats 2",
+                "a view of {} seats; the game seats 2 to 4",
                 self.seats.len()
             ));
         }
@@ -132,8 +170,19 @@ impl View {
             if s.hand.is_some() && self.me != Some(s.seat) {
                 return Err(format!("the view shows {}'s hidden hand", s.seat));
             }
-            if s.field.len() > 64 || s.trash.len() > 200 || s.hand_count > 200 {
+            if s.field.len() > 64
+                || s.trash.len() > 200
+                || s.hand_count > 200
+                || s.banks.len() > 3
+                || s.offline.len() > 2
+                || s.banks.iter().any(|b| !(1..=10).contains(b))
+            {
                 return Err("a zone larger than any deck".into());
+            }
+            if s.target.is_some_and(|t| t.index() >= self.seats.len())
+                || s.opponent.is_some_and(|t| t.index() >= self.seats.len())
+            {
+                return Err("a Target Opponent off the table".into());
             }
         }
         Ok(())
@@ -203,8 +252,18 @@ impl View {
             }
             format!("P1 10 {g} 10 P2   (P1 memory {p1}, P2 memory {})", -p1)
         };
+        let lan = self.seats.len() > 2;
         out.push(if self.turn == 0 {
-            format!("Opening hands.  Memory: {gauge}")
+            if lan {
+                "Opening hands.".to_string()
+            } else {
+                format!("Opening hands.  Memory: {gauge}")
+            }
+        } else if lan {
+            format!(
+                "Turn {} — {}'s turn, memory {}.",
+                self.turn, self.turn_player, self.memory
+            )
         } else {
             format!(
                 "Turn {} — {}'s turn.  Memory: {gauge}",
@@ -217,12 +276,47 @@ impl View {
             } else {
                 ""
             };
+            if s.defeated {
+                out.push(format!("{}{mark}: defeated, out of the game", s.seat));
+                continue;
+            }
+            if lan {
+                let banks: Vec<String> = s.banks.iter().map(ToString::to_string).collect();
+                let mut line = format!(
+                    "{}{mark}: banks {} · targets {} · Mega Damage {}",
+                    s.seat,
+                    banks.join("/"),
+                    s.target.map_or("?".into(), |t| t.to_string()),
+                    s.mega
+                );
+                if s.opponent != s.target
+                    && let Some(o) = s.opponent
+                {
+                    line.push_str(&format!(" · faces {o} (targeted)"));
+                }
+                if !s.offline.is_empty() || s.corruption > 0 {
+                    let off: Vec<String> = s.offline.iter().map(name).collect();
+                    line.push_str(&format!(
+                        " · Corruption {} · Offline Area: {}",
+                        s.corruption,
+                        if off.is_empty() {
+                            "empty".to_string()
+                        } else {
+                            off.join(", ")
+                        }
+                    ));
+                }
+                out.push(line);
+            }
             out.push(format!(
-                "{}{mark}: security {} · deck {} · Digi-Eggs {} · hand {} · trash {}{}",
+                "{}{mark}: security {} · deck {} · Digi-Eggs {}{} · hand {} · trash {}{}",
                 s.seat,
                 s.security,
                 s.deck,
                 s.eggs,
+                s.open_egg
+                    .as_ref()
+                    .map_or(String::new(), |e| format!(" (top face up: {})", name(e))),
                 s.hand_count,
                 s.trash.len(),
                 s.trash
