@@ -126,6 +126,7 @@ fn every_dcg_rule_has_its_test() {
     let mut rust = String::new();
     for f in [
         "src/rules/dcg/tests.rs",
+        "src/rules/dcg/lan_tests.rs",
         "src/rules/dcg/deck.rs",
         "src/effects/dcg/text.rs",
     ] {

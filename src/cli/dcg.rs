@@ -10,8 +10,8 @@ use clap::Args;
 use super::battle::{Keyboard, finish, keyboard_lines, save_is_free};
 use super::{CliError, escape_lines, load_set};
 use crate::cards::{CardNumber, CardSet};
-use crate::rules::alpha::DeckFile;
-use crate::rules::dcg::{Match, Setup, deck};
+use crate::rules::dcg::deck::DeckFile;
+use crate::rules::dcg::{Format, Match, Setup, deck};
 use crate::rules::{Question, Reply, Ruleset, Seat};
 use crate::session::{People, Player, Table, drive};
 
@@ -21,9 +21,11 @@ const MAX_FILE: u64 = 4 << 20;
 /// `bterm dcg`.
 #[derive(Debug, Args)]
 pub struct DcgArgs {
-    /// Two decks: shipped starter decks (red, blue, yellow, purple) or
-    /// deck files (50 cards and up to 5 Digi-Eggs, listed together).
-    #[arg(num_args = 2)]
+    /// Two to four decks: shipped starter decks (red, blue, yellow,
+    /// purple) or deck files (50 cards and up to 5 Digi-Eggs, listed
+    /// together). Three or four decks play the LAN format (memory banks,
+    /// Target Opponents, Mega Damage: docs/dcg-rules.md section 18).
+    #[arg(num_args = 2..=4, required = true)]
     pub decks: Vec<String>,
     /// Who plays P1: human, easy, normal or hard.
     #[arg(long, default_value = "human", value_name = "PLAYER")]
@@ -31,6 +33,17 @@ pub struct DcgArgs {
     /// Who plays P2.
     #[arg(long, default_value = "normal", value_name = "PLAYER")]
     pub p2: Player,
+    /// Who plays P3 (three or four decks).
+    #[arg(long, default_value = "normal", value_name = "PLAYER")]
+    pub p3: Player,
+    /// Who plays P4 (four decks).
+    #[arg(long, default_value = "normal", value_name = "PLAYER")]
+    pub p4: Player,
+    /// The deck format of a 3 or 4 player game: standard, or players (60
+    /// cards, 6 Digi-Eggs, one of a number, a Player Tamer and a Player
+    /// Digimon named in the deck file).
+    #[arg(long, default_value = "standard", value_parser = format_parser())]
+    pub format: Format,
     /// The seed (the same seed and choices play the same game).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -40,6 +53,16 @@ pub struct DcgArgs {
     /// Card files to use instead of the built-in sample set.
     #[arg(long, value_name = "PATH")]
     pub cards: Option<PathBuf>,
+}
+
+/// `--format`'s words.
+pub(super) fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new([
+        PossibleValue::new("standard").help("standard decks (50 cards, up to 5 Digi-Eggs)"),
+        PossibleValue::new("players").help("the Players Format (3 or 4 players)"),
+    ])
+    .map(|word| Format::from_word(&word).unwrap_or_default())
 }
 
 /// A deck named on the command line: a shipped starter deck or a file.
@@ -70,8 +93,13 @@ pub(super) fn load_deck(arg: &str, cards: &CardSet) -> Result<Vec<CardNumber>, C
     })?;
     let numbers = file
         .numbers(cards)
-        .map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;
-    deck::check(&numbers, cards).map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;
+        .map_err(|e| CliError::failed(format!("error: {shown}: {}", escape_lines(&e))))?;
+    if file.is_players_format() {
+        deck::check_players(&numbers, cards, false)
+    } else {
+        deck::check(&numbers, cards)
+    }
+    .map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;
     Ok(numbers)
 }
 
@@ -82,9 +110,13 @@ pub(super) fn dcg(args: DcgArgs) -> Result<(), CliError> {
     for d in &args.decks {
         decks.push(load_deck(d, &set)?);
     }
-    let players = vec![args.p1, args.p2];
+    let players: Vec<Player> = [args.p1, args.p2, args.p3, args.p4]
+        .into_iter()
+        .take(decks.len())
+        .collect();
     let people = players.iter().filter(|p| p.is_person()).count();
-    let setup: Setup = <Match as Ruleset>::setup_for(decks, args.seed);
+    let mut setup: Setup = <Match as Ruleset>::setup_for(decks, args.seed);
+    setup.format = args.format;
     let mut table: Table<Match> =
         Table::new(setup, &set, players).map_err(|e| CliError::usage(format!("error: {e}")))?;
     let mut front = Terminal {

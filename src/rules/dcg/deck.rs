@@ -5,8 +5,76 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 use crate::cards::{CardNumber, CardSet, DcgKind};
-pub use crate::rules::alpha::DeckFile;
+
+/// A deck as written in `assets/decks/dcg/*.ron`: a name, its cards (each
+/// a count and a card number or name), and for the Players Format its
+/// Player Tamer and Player Digimon, two of its own cards (DCG-LAN-29).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeckFile {
+    /// What the deck is called.
+    pub name: String,
+    /// `(count, card)`.
+    pub cards: Vec<(u8, String)>,
+    /// The Players Format's Player Tamer (one of `cards`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_tamer: Option<String>,
+    /// The Players Format's Player Digimon or Digi-Egg (one of `cards`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_digimon: Option<String>,
+}
+
+impl DeckFile {
+    /// The deck's cards in order, each count expanded; with Player cards
+    /// named, those two first (the order a Players Format setup reads).
+    pub fn numbers(&self, cards: &CardSet) -> Result<Vec<CardNumber>, String> {
+        let mut out: Vec<CardNumber> = Vec::with_capacity(66);
+        for (i, (count, name)) in self.cards.iter().enumerate() {
+            let card = super::script::resolve(cards, name)
+                .map_err(|e| format!("card line {}: {e}", i + 1))?;
+            if out.len() + usize::from(*count) > 200 {
+                return Err(format!(
+                    "{} cards or more; a deck has at most {} with its Digi-Eggs",
+                    out.len() + usize::from(*count),
+                    PLAYERS_MAIN + PLAYERS_EGGS
+                ));
+            }
+            out.extend(std::iter::repeat_n(card.number(), usize::from(*count)));
+        }
+        match (&self.player_tamer, &self.player_digimon) {
+            (None, None) => Ok(out),
+            (Some(t), Some(d)) => {
+                let mut first = Vec::with_capacity(out.len());
+                for (role, name) in [("player_tamer", t), ("player_digimon", d)] {
+                    let n = super::script::resolve(cards, name)
+                        .map_err(|e| format!("{role}: {e}"))?
+                        .number();
+                    let Some(at) = out.iter().position(|x| *x == n) else {
+                        return Err(format!(
+                            "{role} {name} is not one of the deck's cards; the Player cards are chosen from the deck (DCG-LAN-29)"
+                        ));
+                    };
+                    out.remove(at);
+                    first.push(n);
+                }
+                first.extend(out);
+                Ok(first)
+            }
+            _ => Err(
+                "a Players Format deck names both its player_tamer and its player_digimon (DCG-LAN-29)"
+                    .into(),
+            ),
+        }
+    }
+
+    /// Whether it names Player cards (a Players Format deck).
+    pub fn is_players_format(&self) -> bool {
+        self.player_tamer.is_some()
+    }
+}
 
 /// Cards in a main deck.
 pub const MAIN_DECK: usize = 50;
@@ -280,7 +348,7 @@ pub fn embedded(name: &str, cards: &CardSet) -> Option<Result<Vec<CardNumber>, S
     Some(
         crate::cards::read_ron::<DeckFile>(text)
             .map_err(|e| e.to_string())
-            .and_then(|f| f.numbers(cards).map_err(|e| e.to_string())),
+            .and_then(|f| f.numbers(cards)),
     )
 }
 

@@ -426,8 +426,16 @@ impl Match {
         if self.offer.is_some_and(|(s, _)| s == seat) {
             self.offer = None;
         }
-        // DCG-LAN-24: each remaining player removes its lowest bank.
         let left = self.in_turn_order(self.turn_player);
+        if let [last] = left.as_slice() {
+            // DCG-LAN-27.
+            self.finish(
+                Outcome::Win(*last),
+                format!("{last} is the last player left ({why})"),
+            );
+            return;
+        }
+        // DCG-LAN-24: each remaining player removes its lowest bank.
         for &s in &left {
             let z = self.zm(s);
             if let Some(at) = (0..z.banks.len()).min_by_key(|&i| (z.banks[i], i)) {
@@ -446,14 +454,6 @@ impl Match {
                     target: next,
                 });
             }
-        }
-        if let [last] = left.as_slice() {
-            // DCG-LAN-27.
-            self.finish(
-                Outcome::Win(*last),
-                format!("{last} is the last player left ({why})"),
-            );
-            return;
         }
         if seat == self.turn_player && self.phase != Phase::Opening {
             // DCG-LAN-26, L15: the turn ends at once, nothing stored.
@@ -512,6 +512,7 @@ impl Match {
             self.log.push(Event::Memory {
                 seat: self.turn_player,
                 memory: self.memory,
+                banked: self.lan(),
             });
         }
     }
@@ -1632,6 +1633,7 @@ impl Match {
                 self.log.push(Event::Memory {
                     seat,
                     memory: self.memory,
+                    banked: self.lan(),
                 });
             }
             Action::Block { blocker } => {

@@ -15,6 +15,8 @@
 
 pub mod deck;
 mod flow;
+#[cfg(test)]
+mod lan_tests;
 pub mod script;
 #[cfg(test)]
 mod tests;
@@ -427,6 +429,9 @@ pub enum Event {
         seat: Seat,
         /// Their memory (negative: on the opponent's side).
         memory: i8,
+        /// 3 and 4 seats: memory is the turn player's own (no shared gauge).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        banked: bool,
     },
     /// An effect resolves.
     Effect {

@@ -11,12 +11,12 @@ use super::script::{read_step, resolve};
 use super::*;
 use crate::rules::{Reply, Ruleset};
 
-fn set() -> &'static CardSet {
+pub(super) fn set() -> &'static CardSet {
     static SET: OnceLock<CardSet> = OnceLock::new();
     SET.get_or_init(CardSet::embedded)
 }
 
-fn numbers(list: &[&str]) -> Vec<CardNumber> {
+pub(super) fn numbers(list: &[&str]) -> Vec<CardNumber> {
     list.iter()
         .flat_map(|e| {
             let (n, name) = match e.split_once("x ") {
@@ -47,7 +47,7 @@ fn game(p1: &[&str], p2: &[&str]) -> Match {
     m
 }
 
-fn step(m: &mut Match, seat: Seat, words: &str) -> Vec<Event> {
+pub(super) fn step(m: &mut Match, seat: Seat, words: &str) -> Vec<Event> {
     match read_step(m, seat, words, set()) {
         Ok(Reply::Act(a)) => m.apply(seat, a).unwrap_or_else(|e| panic!("{words}: {e}")),
         Ok(Reply::Pass) => panic!("{words}: a pass"),
@@ -55,14 +55,14 @@ fn step(m: &mut Match, seat: Seat, words: &str) -> Vec<Event> {
     }
 }
 
-fn texts(events: &[Event]) -> Vec<String> {
+pub(super) fn texts(events: &[Event]) -> Vec<String> {
     events
         .iter()
         .map(|e| <Match as Ruleset>::describe(e, set()))
         .collect()
 }
 
-fn names(m: &Match, cards: &[Cid]) -> Vec<String> {
+pub(super) fn names(m: &Match, cards: &[Cid]) -> Vec<String> {
     cards.iter().map(|&c| m.info(c).name.clone()).collect()
 }
 
@@ -70,7 +70,7 @@ const FILLER: &str = "10x Hawkmon";
 
 /// Puts a Digimon (its cards bottom first) straight into `seat`'s battle
 /// area, in play since turn 0; returns its id.
-fn put(m: &mut Match, seat: Seat, cards: &[&str], suspended: bool) -> u16 {
+pub(super) fn put(m: &mut Match, seat: Seat, cards: &[&str], suspended: bool) -> u16 {
     let cids: Vec<Cid> = numbers(cards).into_iter().map(|n| cid(m, n)).collect();
     let mut p = m.new_perm_for_test(cids);
     p.suspended = suspended;
@@ -81,7 +81,7 @@ fn put(m: &mut Match, seat: Seat, cards: &[&str], suspended: bool) -> u16 {
 }
 
 /// The match's card index of a card (added to the table when new).
-fn cid(m: &mut Match, n: CardNumber) -> Cid {
+pub(super) fn cid(m: &mut Match, n: CardNumber) -> Cid {
     if let Some(i) = m.cards.iter().position(|c| c.number == n) {
         return i as Cid;
     }

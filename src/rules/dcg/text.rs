@@ -131,7 +131,12 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
         Event::UsedOption { seat, card, cost } => {
             format!("{seat} uses {} (cost {cost}).", n(card))
         }
-        Event::Memory { seat, memory } => {
+        Event::Memory {
+            seat,
+            memory,
+            banked: true,
+        } => format!("{seat}'s memory: {memory}."),
+        Event::Memory { seat, memory, .. } => {
             if *memory >= 0 {
                 format!("Memory: {memory} on {seat}'s side.")
             } else {
