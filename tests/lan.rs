@@ -1085,3 +1085,83 @@ fn an_older_host_asked_its_game_is_named_as_older() {
         other => panic!("an older host is named as such: {other:?}"),
     }
 }
+
+/// The Digimon Card Game at 4 seats in the Players Format: four CPU clients
+/// (one drops once and comes back) and a spectator; every machine ends
+/// with the host's hash, no client is sent another seat's hand, and the
+/// replay plays back on one machine.
+#[test]
+fn a_four_seat_players_format_dcg_game_hides_every_hand_and_ends_the_same_everywhere() {
+    use bterm::rules::dcg::{self, deck as dcg_deck};
+    let set = CardSet::embedded();
+    let names = [
+        "players-red-blue",
+        "players-green",
+        "players-green",
+        "players-red-blue",
+    ];
+    let decks: Vec<Vec<CardNumber>> = names
+        .iter()
+        .map(|n| dcg_deck::embedded(n, &set).unwrap().unwrap())
+        .collect();
+    let (addr, log, host) = host_with::<dcg::Match>(HostOptions {
+        format: Some("players".into()),
+        ..options(vec![Player::Remote; 4], vec![None; 4], 13)
+    });
+    let mut players = Vec::new();
+    for (i, d) in decks.iter().enumerate() {
+        players.push(client_dropping::<dcg::Match>(
+            addr,
+            &format!("tamer{i}"),
+            Role::Player,
+            "4321",
+            d.clone(),
+            if i == 2 {
+                Strength::Easy
+            } else {
+                Strength::Normal
+            },
+            (i == 1).then_some(40),
+        ));
+        thread::sleep(Duration::from_millis(200));
+    }
+    let watcher =
+        client::<dcg::Match>(addr, "fan", Role::Spectator, "", Vec::new(), Strength::Easy);
+    let table = host.join().unwrap();
+    let hash = table.game().state_hash();
+    assert!(table.is_over());
+    assert_eq!(table.setup().format, dcg::Format::Players);
+    let mut ends: Vec<Ended<dcg::Match>> = players
+        .into_iter()
+        .map(|p| p.join().unwrap().unwrap())
+        .collect();
+    ends.push(watcher.join().unwrap().unwrap());
+    let mut views = 0;
+    let mut own_hands = 0;
+    for end in &ends {
+        assert_eq!(end.replay.final_hash, hash);
+        let (_, before) = end.received.split_last().unwrap();
+        for bytes in before {
+            let m: ToClient<dcg::Match> = decode(bytes).unwrap();
+            if let ToClient::Update { view, .. } = m {
+                views += 1;
+                assert_eq!(view.me, end.seat);
+                for s in &view.seats {
+                    if Some(s.seat) == end.seat {
+                        own_hands += usize::from(s.hand.is_some());
+                    } else {
+                        assert!(s.hand.is_none(), "{:?} sees {}'s hand", end.seat, s.seat);
+                    }
+                    assert!(s.banks.len() <= 3);
+                }
+            }
+        }
+    }
+    assert!(views > 100, "only {views} views were sent");
+    assert!(own_hands > 50, "the seats' own hands were never shown");
+    let log = log.lock().unwrap();
+    assert!(log.iter().any(|l| l.contains("dropped")), "{log:?}");
+    assert!(log.iter().any(|l| l.contains("is back")), "{log:?}");
+    let local = ends[0].replay.play(&set, |_| {}).unwrap();
+    assert_eq!(local.state_hash(), hash);
+}

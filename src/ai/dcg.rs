@@ -34,10 +34,22 @@ impl Cpu for Match {
         }
         // Seeded from the seat's view only, never from the hidden cards.
         let seed = || self.view_seed(seat) ^ strength as u64;
+        // A main-phase switch of the Target Opponent is free and changes
+        // the view a CPU's choice is seeded from: chosen at random or by
+        // the search, two switches could follow each other for ever. The
+        // switch is the greedy sense's alone, which only ever moves to a
+        // target it values more (`best_target`).
+        let steady = without_switches(&legal);
         Some(match strength {
             Strength::Normal => greedy(self, seat, &legal),
-            Strength::Easy => legal[Rng64::new(seed()).below(legal.len())],
-            Strength::Hard => hard(self, seat, &legal, HARD_ITERATIONS, HARD_TIME),
+            Strength::Easy => steady[Rng64::new(seed()).below(steady.len())],
+            Strength::Hard => match self.waiting().map(|w| w.1) {
+                Some(Ask::Main | Ask::Target) if best_target(self, seat, &legal).is_some() => {
+                    best_target(self, seat, &legal).unwrap_or(Action::KeepTarget)
+                }
+                Some(Ask::Target) => Action::KeepTarget,
+                _ => hard(self, seat, &steady, HARD_ITERATIONS, HARD_TIME),
+            },
         })
     }
 
@@ -51,11 +63,27 @@ impl Cpu for Match {
         }
         let seed = crate::rules::fnv1a(format!("{view:?}").as_bytes());
         let mut rng = Rng64::new(seed ^ strength as u64);
+        let steady = without_switches(legal);
         Some(match strength {
-            Strength::Easy => legal[rng.below(legal.len())],
+            Strength::Easy => steady[rng.below(steady.len())],
             Strength::Normal | Strength::Hard => from_view(view, seat, legal),
         })
     }
+}
+
+/// The answers without the main phase's free Target Opponent switches
+/// (the before- and after-turn questions keep theirs: answering leaves
+/// them).
+fn without_switches(legal: &[Action]) -> Vec<Action> {
+    if legal.contains(&Action::KeepTarget) {
+        return legal.to_vec();
+    }
+    let v: Vec<Action> = legal
+        .iter()
+        .copied()
+        .filter(|a| !matches!(a, Action::Target { .. }))
+        .collect();
+    if v.is_empty() { legal.to_vec() } else { v }
 }
 
 impl super::search::Searchable for Match {
@@ -64,7 +92,7 @@ impl super::search::Searchable for Match {
             return None;
         }
         let (seat, _) = self.waiting()?;
-        let legal = self.legal_actions(seat);
+        let legal = without_switches(&self.legal_actions(seat));
         (!legal.is_empty()).then_some((seat, legal))
     }
 

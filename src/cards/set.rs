@@ -69,6 +69,10 @@ pub const EMBEDDED_CARDS: &[(&str, &str)] = &[
         "assets/cards/dcg/st6-purple.ron",
         include_str!("../../assets/cards/dcg/st6-purple.ron"),
     ),
+    (
+        "assets/cards/dcg/bt1-sample.ron",
+        include_str!("../../assets/cards/dcg/bt1-sample.ron"),
+    ),
 ];
 
 /// A validated set of cards.

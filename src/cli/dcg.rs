@@ -69,13 +69,24 @@ pub(super) fn format_parser() -> impl clap::builder::TypedValueParser<Value = Fo
 pub(super) fn load_deck(arg: &str, cards: &CardSet) -> Result<Vec<CardNumber>, CliError> {
     if let Some(r) = deck::embedded(arg, cards) {
         let d = r.map_err(|e| CliError::failed(format!("error: shipped deck {arg}: {e}")))?;
-        deck::check(&d, cards)
-            .map_err(|e| CliError::failed(format!("error: shipped deck {arg}: {e}")))?;
+        if deck::PLAYERS_EMBEDDED
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(arg))
+        {
+            deck::check_players(&d, cards, false)
+        } else {
+            deck::check(&d, cards)
+        }
+        .map_err(|e| CliError::failed(format!("error: shipped deck {arg}: {e}")))?;
         return Ok(d);
     }
     let path = Path::new(arg);
     if std::fs::symlink_metadata(path).is_err() {
-        let names: Vec<&str> = deck::EMBEDDED.iter().map(|(n, _)| *n).collect();
+        let names: Vec<&str> = deck::EMBEDDED
+            .iter()
+            .chain(deck::PLAYERS_EMBEDDED)
+            .map(|(n, _)| *n)
+            .collect();
         return Err(CliError::failed(format!(
             "error: no deck \"{}\": give a deck file or one of the shipped starter decks ({})",
             super::escape(arg),
@@ -276,6 +287,7 @@ pub(super) fn import(
 pub(super) fn is_dcg_deck(arg: &str) -> bool {
     if deck::EMBEDDED
         .iter()
+        .chain(deck::PLAYERS_EMBEDDED)
         .any(|(n, _)| n.eq_ignore_ascii_case(arg))
     {
         return true;

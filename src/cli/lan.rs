@@ -33,9 +33,13 @@ pub struct HostArgs {
     /// (alpha: a shipped deck's name or a deck file): you play P1 here.
     /// Leave it out to host only (every seat from the LAN or --cpu).
     pub cards: Option<String>,
-    /// Seats at the table (terminal: 2; alpha: 2 to 4).
+    /// Seats at the table (terminal: 2; alpha: 2 to 4; dcg: 2 to 4, 3 and
+    /// 4 in the LAN format).
     #[arg(long, default_value_t = 2)]
     pub seats: usize,
+    /// The deck format (dcg at 3 or 4 seats: standard or players).
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<String>,
     /// The UDP port to listen on.
     #[arg(long, default_value_t = DEFAULT_PORT)]
     pub port: u16,
@@ -69,7 +73,7 @@ pub struct HostArgs {
     pub save: Option<PathBuf>,
     /// Start again a table whose host stopped, from its autosave (the
     /// players rejoin their seats within a minute).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "cards", "cpus", "seats", "code", "seed"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "cards", "cpus", "seats", "code", "seed", "format"])]
     pub resume: Option<PathBuf>,
 }
 
@@ -205,6 +209,17 @@ fn host_game<R: Lan + TextGame, F: People<R, Error = CliError>>(
             R::SEATS.end()
         )));
     }
+    if let Some(word) = &args.format {
+        // The format is checked before anyone joins.
+        let mut probe = R::setup_for(vec![Vec::new(); n], 0);
+        R::set_format(&mut probe, word).map_err(|e| {
+            CliError::usage(format!(
+                "--format {}: {}",
+                super::escape(word),
+                escape_lines(&e)
+            ))
+        })?;
+    }
     // Not from the clock: a player who could guess the seed would know
     // every hidden card.
     let seed = args.seed.unwrap_or_else(crate::net::random_u64);
@@ -229,7 +244,13 @@ fn host_game<R: Lan + TextGame, F: People<R, Error = CliError>>(
             )));
         }
         players[seat.index()] = Player::Cpu(strength);
-        cards[seat.index()] = Some(brought.unwrap_or_else(|| R::house_cards(seat, seed, set)));
+        let house = || {
+            args.format
+                .as_deref()
+                .and_then(|f| R::format_house_cards(f, seat, seed, set))
+                .unwrap_or_else(|| R::house_cards(seat, seed, set))
+        };
+        cards[seat.index()] = Some(brought.unwrap_or_else(house));
     }
     let code = args
         .code
@@ -260,6 +281,7 @@ fn host_game<R: Lan + TextGame, F: People<R, Error = CliError>>(
         HostOptions {
             autosave: crate::net::host::autosave_path(),
             seconds: args.timer,
+            format: args.format.clone(),
             ..HostOptions::new(&table_name, &code, players.clone(), cards, seed)
         },
         Box::new(|l| say(&format!("[table] {l}"))),

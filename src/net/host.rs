@@ -71,6 +71,8 @@ pub struct HostOptions {
     /// Seconds a remote player has for every question (`None`: the
     /// question's own, the cabinet's).
     pub seconds: Option<f32>,
+    /// The table's format (`--format`), for the rulesets that have them.
+    pub format: Option<String>,
     /// Set by the host's front end to close the table: the seats' wait
     /// ends and the clients are told the table closed (the arena's host
     /// leaving its lobby or its game).
@@ -98,8 +100,21 @@ impl HostOptions {
             halt_after: None,
             rejoin_window: REJOIN_WINDOW,
             seconds: None,
+            format: None,
             stop: None,
         }
+    }
+
+    /// The setup of this table's game from the seats' cards.
+    fn setup<R: crate::rules::Ruleset>(
+        &self,
+        seats: Vec<Vec<CardNumber>>,
+    ) -> Result<R::Setup, String> {
+        let mut setup = R::setup_for(seats, self.seed);
+        if let Some(f) = &self.format {
+            R::set_format(&mut setup, f)?;
+        }
+        Ok(setup)
     }
 }
 
@@ -291,7 +306,10 @@ impl<R: Lan> Host<R> {
                 None => self.options.cards[i].clone().unwrap_or_default(),
             })
             .collect();
-        let setup = R::setup_for(seats, self.options.seed);
+        let setup = self
+            .options
+            .setup::<R>(seats)
+            .map_err(|e| HostError::Setup(format!("the table cannot start: {e}")))?;
         let table = Table::new(setup, cards, self.options.players.clone())
             .map_err(|e| HostError::Setup(format!("the table cannot start: {e}")))?;
         self.lobby();
@@ -861,7 +879,8 @@ impl<R: Lan> Host<R> {
                 (None, None) => brought.to_vec(),
             })
             .collect();
-        R::from_setup(&R::setup_for(seats, self.options.seed), cards)
+        let setup = self.options.setup::<R>(seats)?;
+        R::from_setup(&setup, cards)
             .map(|_| ())
             .map_err(|e| format!("the {} is refused: {e}", R::BRINGS))
     }

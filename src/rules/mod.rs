@@ -486,6 +486,16 @@ pub trait Ruleset: Clone + Sized + 'static {
 
     /// The setup of a game from each seat's cards, in seat order, and a seed.
     fn setup_for(cards: Vec<Vec<CardNumber>>, seed: u64) -> Self::Setup;
+    /// The setup with the table's format (`--format WORD`); a ruleset
+    /// without formats refuses every word but its own standard one.
+    fn set_format(setup: &mut Self::Setup, word: &str) -> Result<(), String> {
+        let _ = setup;
+        if word.trim().eq_ignore_ascii_case("standard") {
+            Ok(())
+        } else {
+            Err(format!("the {} has no format \"{word}\"", Self::NAME))
+        }
+    }
     /// What `seat` (`None`: a spectator) may know now.
     fn seat_view(&self, seat: Option<Seat>) -> Self::View;
     /// Whether a view (from the network) holds together: a client refuses
@@ -493,6 +503,17 @@ pub trait Ruleset: Clone + Sized + 'static {
     fn check_view(view: &Self::View) -> Result<(), String>;
     /// A view as text lines, for a player at a terminal.
     fn view_lines(view: &Self::View, cards: &CardSet) -> Vec<String>;
+    /// The house cards of a format (`--format WORD`) where its decks differ
+    /// from the usual ones; `None` for the usual [`Ruleset::house_cards`].
+    fn format_house_cards(
+        word: &str,
+        seat: Seat,
+        pick: u64,
+        cards: &CardSet,
+    ) -> Option<Vec<CardNumber>> {
+        let _ = (word, seat, pick, cards);
+        None
+    }
     /// The cards a seat plays when its player brings none (a CPU seat, a
     /// kiosk's demo): a shipped deck or a demo team, picked by `pick` and
     /// the seat.

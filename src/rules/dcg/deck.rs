@@ -104,6 +104,18 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     ),
 ];
 
+/// The shipped Players Format decks (3 and 4 players, DCG-LAN-29).
+pub const PLAYERS_EMBEDDED: &[(&str, &str)] = &[
+    (
+        "players-red-blue",
+        include_str!("../../../assets/decks/dcg/players-red-blue.ron"),
+    ),
+    (
+        "players-green",
+        include_str!("../../../assets/decks/dcg/players-green.ron"),
+    ),
+];
+
 /// Why a deck is refused, naming the card and the rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DeckError {
@@ -344,6 +356,7 @@ pub fn check_players(deck: &[CardNumber], cards: &CardSet, exempt: bool) -> Resu
 pub fn embedded(name: &str, cards: &CardSet) -> Option<Result<Vec<CardNumber>, String>> {
     let (_, text) = EMBEDDED
         .iter()
+        .chain(PLAYERS_EMBEDDED)
         .find(|(n, _)| n.eq_ignore_ascii_case(name))?;
     Some(
         crate::cards::read_ron::<DeckFile>(text)

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use super::tests::{names, numbers, put, set, step, texts};
 use super::*;
 use crate::rules::Ruleset;
+use crate::rules::alpha::Rng64;
 
 const P1: Seat = Seat::P1;
 const P2: Seat = Seat::P2;
@@ -806,4 +807,101 @@ fn rule_lan_face_up_egg_hatches_next() {
         .map(|p| m.info(p.top()).name.clone());
     assert_eq!(b.as_deref(), Some("Koromon"));
     assert!(!m.z(P1).open_egg);
+}
+
+/// A random game of 3 or 4 seats (standard decks, or the Players Format's
+/// shipped decks); the random player keeps its Target Opponent in the main
+/// phase (a free switch back and forth would never end) and answers every
+/// other question at random.
+fn random_lan_game(seed: u64, max_actions: usize) -> (Match, usize) {
+    let seats = 3 + (seed % 2) as usize;
+    let players = seed % 3 == 0;
+    let names: Vec<&str> = if players {
+        deck::PLAYERS_EMBEDDED.iter().map(|(n, _)| *n).collect()
+    } else {
+        deck::EMBEDDED.iter().map(|(n, _)| *n).collect()
+    };
+    let decks = (0..seats)
+        .map(|i| {
+            deck::embedded(names[(i + seed as usize) % names.len()], set())
+                .unwrap()
+                .unwrap()
+        })
+        .collect();
+    let mut setup = <Match as Ruleset>::setup_for(decks, seed);
+    if players {
+        setup.format = Format::Players;
+    }
+    let mut m = Match::from_setup(&setup, set()).unwrap();
+    let mut rng = Rng64::new(seed ^ 0x1a7);
+    let mut n = 0;
+    while m.outcome().is_none() && n < max_actions {
+        let Some((seat, ask)) = m.waiting() else {
+            break;
+        };
+        let mut legal = m.legal_actions(seat);
+        assert!(!legal.is_empty(), "asked with no answer at {ask:?}");
+        if ask == Ask::Main {
+            legal.retain(|a| !matches!(a, Action::Target { .. }));
+        }
+        m.apply(seat, legal[rng.below(legal.len())]).unwrap();
+        n += 1;
+    }
+    (m, n)
+}
+
+fn all_cards(m: &Match) -> usize {
+    m.seats
+        .iter()
+        .map(|z| {
+            z.deck.len()
+                + z.eggs.len()
+                + z.hand.len()
+                + z.security.len()
+                + z.trash.len()
+                + z.offline.len()
+                + z.breeding.as_ref().map_or(0, |p| p.cards.len())
+                + z.field.iter().map(|p| p.cards.len()).sum::<usize>()
+        })
+        .sum::<usize>()
+        + m.procs
+            .iter()
+            .filter(|p| matches!(p, flow::Proc::Attack(a) if a.revealed.is_some()))
+            .count()
+}
+
+#[test]
+fn random_lan_games_end_and_keep_every_card() {
+    for seed in 0..24 {
+        let (m, n) = random_lan_game(seed, 30_000);
+        assert!(m.outcome().is_some(), "seed {seed}: {n} actions, no end");
+        let per_seat: usize = m.setup().decks.iter().map(Vec::len).sum();
+        assert_eq!(all_cards(&m), per_seat, "seed {seed}");
+        // The banks shrink with each defeat: one per remaining opponent.
+        let left = m.seats.iter().filter(|z| !z.defeated).count();
+        for z in m.seats.iter().filter(|z| !z.defeated) {
+            assert!(z.banks.len() + 1 >= left, "seed {seed}: {:?}", z.banks);
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn a_lan_view_never_holds_a_hidden_card(seed in 0u64..10_000, steps in 0usize..600) {
+        let (m, _) = random_lan_game(seed, steps);
+        proptest::prop_assert_eq!(all_cards(&m), m.setup().decks.iter().map(Vec::len).sum::<usize>());
+        let seats = Ruleset::seats(&m);
+        for me in Seat::all(seats).map(Some).chain([None]) {
+            let v = m.view(me);
+            proptest::prop_assert!(v.well_formed().is_ok(), "{:?}", v.well_formed());
+            for s in &v.seats {
+                proptest::prop_assert_eq!(s.hand.is_some(), me == Some(s.seat));
+            }
+            let json = serde_json::to_string(&v).unwrap();
+            proptest::prop_assert!(!json.contains("\"security\":["));
+            proptest::prop_assert!(!json.contains("\"deck\":["));
+        }
+    }
 }

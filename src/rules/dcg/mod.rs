@@ -904,6 +904,30 @@ impl super::Ruleset for Match {
             format: Format::Standard,
         }
     }
+    fn set_format(setup: &mut Setup, word: &str) -> Result<(), String> {
+        setup.format = Format::from_word(word).ok_or_else(|| {
+            format!("the Digimon Card Game's formats are standard and players, not \"{word}\"")
+        })?;
+        if setup.format == Format::Players && setup.decks.len() == 2 {
+            return Err(SetupError::PlayersFormatAtTwo.to_string());
+        }
+        Ok(())
+    }
+    fn format_house_cards(
+        word: &str,
+        seat: Seat,
+        pick: u64,
+        cards: &CardSet,
+    ) -> Option<Vec<CardNumber>> {
+        (Format::from_word(word)? == Format::Players).then(|| {
+            super::shipped_deck(
+                deck::PLAYERS_EMBEDDED,
+                |n| deck::embedded(n, cards),
+                seat,
+                pick,
+            )
+        })
+    }
     fn seat_view(&self, seat: Option<Seat>) -> View {
         self.view(seat)
     }
