@@ -454,7 +454,10 @@ fn draw_card(
     // The Code 128 across the bottom, with the number under it.
     let text = code128_text(&card.number());
     let bars = encode(BarcodeFormat::CODE_128, &text)?;
-    let module = ((CARD_W - 200) / bars.width()).clamp(2, 5);
+    // As wide a module as fits the symbol and a quiet zone of 10 modules
+    // each side inside the frame (a longer number, `BT1-046`, then keeps
+    // the 5-pixel module a shorter one has, which a webcam needs).
+    let module = ((CARD_W - 52) / (bars.width() + 20)).clamp(2, 5);
     let bw = module * bars.width();
     let bx = (CARD_W - bw) / 2;
     cv.matrix(&bars, bx, 796, module, Some(150));

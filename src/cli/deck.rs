@@ -77,11 +77,27 @@ pub(super) fn deck_command(c: DeckCommand) -> Result<(), CliError> {
                             .is_some_and(|c| c.kind == crate::cards::DcgKind::DigiEgg)
                     })
                     .count();
+                let players = crate::rules::dcg::deck::check(&numbers, &set).is_err();
+                let name_of = |i: usize| {
+                    numbers
+                        .get(i)
+                        .and_then(|n| set.get(n))
+                        .map_or(String::new(), |c| c.name().to_string())
+                };
                 let _ = writeln!(
                     out,
-                    "{}: a legal Digimon Card Game deck, {} cards and {eggs} Digi-Eggs",
+                    "{}: a legal Digimon Card Game deck, {} cards and {eggs} Digi-Eggs{}",
                     super::escape(&deck),
-                    numbers.len() - eggs
+                    numbers.len() - eggs,
+                    if players {
+                        format!(
+                            " (the Players Format, 3 and 4 players: Player Tamer {}, Player Digimon {})",
+                            name_of(0),
+                            name_of(1)
+                        )
+                    } else {
+                        String::new()
+                    }
                 );
                 (String::new(), numbers)
             } else {

@@ -309,6 +309,9 @@ pub fn action_words(m: &Match, seat: Seat, a: Action, cards: &CardSet) -> String
             Some(t) => format!("attack {} with {}", perm(t), perm(attacker)),
         },
         Action::TrashDelay { id } => format!("trash {} for its <Delay> effect", perm(id)),
+        Action::Pass if m.lan() => {
+            "pass: end the turn (memory -3: 3 into the others' lowest banks)".into()
+        }
         Action::Pass => "pass: end the turn (memory 3 to the opponent)".into(),
         Action::Block { blocker } => format!("block with {}", perm(blocker)),
         Action::NoBlock => "do not block".into(),
@@ -417,7 +420,7 @@ pub fn question(m: &Match, seat: Seat, cards: &CardSet) -> Option<Question<Ask, 
         Ask::Mulligan => "Keep this hand, or mulligan (once)?".into(),
         Ask::Breeding => "Breeding phase:".into(),
         Ask::Main if m.lan() => format!(
-            "Main phase — memory {}, targeting {} (a number, or the words: play NAME, digivolve NAME into NAME, NAME attacks player, target P2, pass):",
+            "Main phase — memory {}, targeting {} (a number, or the words: play NAME, digivolve NAME into NAME, NAME attacks player, target P3, take NAME, pass):",
             m.memory_of(seat),
             m.opponent(seat)
         ),
