@@ -815,7 +815,7 @@ fn rule_lan_face_up_egg_hatches_next() {
 /// other question at random.
 fn random_lan_game(seed: u64, max_actions: usize) -> (Match, usize) {
     let seats = 3 + (seed % 2) as usize;
-    let players = seed % 3 == 0;
+    let players = seed.is_multiple_of(3);
     let names: Vec<&str> = if players {
         deck::PLAYERS_EMBEDDED.iter().map(|(n, _)| *n).collect()
     } else {
