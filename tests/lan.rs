@@ -1165,3 +1165,377 @@ fn a_four_seat_players_format_dcg_game_hides_every_hand_and_ends_the_same_everyw
     let local = ends[0].replay.play(&set, |_| {}).unwrap();
     assert_eq!(local.state_hash(), hash);
 }
+
+/// A host that ends with the replay of another game: the client refuses to
+/// keep it (the replay must end where the client's last view was).
+#[test]
+fn a_client_refuses_a_replay_of_another_game() {
+    use bterm::net::link::Inbound;
+    use bterm::replay::Replay;
+    use bterm::session::drive_cpus;
+    let set = CardSet::embedded();
+    let deck = |n: &str| deck::embedded(n, &set).unwrap().unwrap();
+    let game = |seed: u64| {
+        let setup =
+            <alpha::Match as Ruleset>::setup_for(vec![deck("courage"), deck("nightmare")], seed);
+        let who = vec![Player::Cpu(Strength::Easy), Player::Cpu(Strength::Easy)];
+        let mut t: Table<alpha::Match> = Table::new(setup, &set, who).unwrap();
+        drive_cpus(&mut t, &set);
+        t
+    };
+    let (seen, other) = (game(1), game(2));
+    assert_ne!(seen.game().state_hash(), other.game().state_hash());
+    let link = HostLink::bind(loopback()).unwrap();
+    let addr = link.addr();
+    let watcher =
+        client::<alpha::Match>(addr, "fan", Role::Spectator, "", Vec::new(), Strength::Easy);
+    let start = Instant::now();
+    let id = loop {
+        assert!(start.elapsed() < Duration::from_secs(20), "nobody came");
+        if let Some(Inbound::Message(id, _hello)) = link.recv(Duration::from_millis(100)) {
+            break id;
+        }
+    };
+    let send = |m: ToClient<alpha::Match>| link.send(id, encode(&m));
+    send(ToClient::Welcome {
+        version: PROTOCOL_VERSION,
+        table: "liar".into(),
+        seat: None,
+        rejoin: 0,
+    });
+    send(ToClient::Update {
+        step: 1,
+        events: Vec::new(),
+        view: seen.game().seat_view(None),
+    });
+    let replay = bterm::cards::write_ron(&Replay::of(&other)).unwrap();
+    send(ToClient::Over {
+        outcome: other.game().outcome().unwrap(),
+        replay,
+    });
+    let end = watcher.join().unwrap();
+    let Err(err) = end else {
+        panic!("the client kept the replay of another game");
+    };
+    let err = err.to_string();
+    assert!(err.contains("not the game played"), "{err}");
+}
+
+/// A player who joins a 3-seat table and is gone before the game starts
+/// does not keep the seat: the game does not start without it, and the
+/// next player to come takes it and plays.
+#[test]
+fn a_seat_left_in_the_lobby_goes_to_the_next_player() {
+    let set = CardSet::embedded();
+    let d = |n: &str| deck::embedded(n, &set).unwrap().unwrap();
+    let (addr, log, host) = host::<alpha::Match>(
+        vec![Player::Cpu(Strength::Easy), Player::Remote, Player::Remote],
+        vec![Some(d("nightmare")), None, None],
+        31,
+    );
+    {
+        let gone = raw(addr);
+        gone.send(encode(&ToHost::<alpha::Match>::Hello(Hello {
+            version: PROTOCOL_VERSION,
+            ruleset: RulesetId::Alpha,
+            name: "Joe".into(),
+            role: Role::Player,
+            code: "4321".into(),
+            cards: d("courage"),
+            rejoin: None,
+        })));
+        let start = Instant::now();
+        loop {
+            match gone.recv(Duration::from_millis(100)) {
+                Some(FromHost::Message(b)) => {
+                    if let Ok(ToClient::<alpha::Match>::Welcome { seat, .. }) = decode(&b) {
+                        assert_eq!(seat, Some(bterm::rules::Seat::P2));
+                        break;
+                    }
+                }
+                _ => assert!(start.elapsed() < Duration::from_secs(10), "no welcome"),
+            }
+        }
+        // Joe's machine crashes: the connection ends.
+    }
+    let start = Instant::now();
+    while !log.lock().unwrap().iter().any(|l| l.contains("dropped")) {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the host never saw Joe go"
+        );
+        thread::sleep(Duration::from_millis(50));
+    }
+    let mimi = client::<alpha::Match>(
+        addr,
+        "Mimi",
+        Role::Player,
+        "4321",
+        d("friendship"),
+        Strength::Easy,
+    );
+    thread::sleep(Duration::from_millis(500));
+    let sora = client::<alpha::Match>(
+        addr,
+        "Sora",
+        Role::Player,
+        "4321",
+        d("jogress"),
+        Strength::Easy,
+    );
+    let table = host.join().unwrap();
+    let (mimi, sora) = (mimi.join().unwrap().unwrap(), sora.join().unwrap().unwrap());
+    assert_eq!(mimi.seat, bterm::rules::Seat::new(2));
+    assert_eq!(sora.seat, Some(bterm::rules::Seat::P2));
+    for end in [&mimi, &sora] {
+        assert_eq!(end.replay.final_hash, table.game().state_hash());
+    }
+    let log = log.lock().unwrap();
+    assert!(
+        log.iter().any(|l| l.contains("its seat goes to Sora")),
+        "{log:?}"
+    );
+}
+
+/// A UDP relay between a client and a host that loses `loss` of the
+/// datagrams each way (seeded); returns the address clients connect to.
+fn lossy_relay(host: SocketAddr, loss: f64, seed: u64) -> SocketAddr {
+    use std::net::UdpSocket;
+    let front = UdpSocket::bind(loopback()).unwrap();
+    let back = UdpSocket::bind(loopback()).unwrap();
+    back.connect(host).unwrap();
+    let addr = front.local_addr().unwrap();
+    front
+        .set_read_timeout(Some(Duration::from_millis(5)))
+        .unwrap();
+    back.set_read_timeout(Some(Duration::from_millis(5)))
+        .unwrap();
+    thread::spawn(move || {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut lose = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % 10_000) as f64 / 10_000.0 < loss
+        };
+        let mut client: Option<SocketAddr> = None;
+        let mut buf = [0u8; 2048];
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(600) {
+            if let Ok((n, from)) = front.recv_from(&mut buf) {
+                client = Some(from);
+                if !lose() {
+                    let _ = back.send(&buf[..n]);
+                }
+            }
+            if let Ok(n) = back.recv(&mut buf)
+                && let Some(c) = client
+                && !lose()
+            {
+                let _ = front.send_to(&buf[..n], c);
+            }
+        }
+    });
+    addr
+}
+
+/// On a link that loses 5 %, 10 % and 30 % of its packets, the client
+/// still gets the end of the game and its replay.
+#[test]
+fn the_end_of_a_game_arrives_over_a_lossy_link() {
+    for (i, loss) in [0.05, 0.10, 0.30].into_iter().enumerate() {
+        let (addr, _log, host) = host::<terminal::Match>(
+            vec![Player::Cpu(Strength::Easy), Player::Remote],
+            vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
+            40 + i as u64,
+        );
+        let relay = lossy_relay(addr, loss, 7 + i as u64);
+        let player = client::<terminal::Match>(
+            relay,
+            "Joe",
+            Role::Player,
+            "4321",
+            vec![number("Dα-021"), number("Dα-012")],
+            Strength::Easy,
+        );
+        let table = host.join().unwrap();
+        let end = player
+            .join()
+            .unwrap()
+            .unwrap_or_else(|e| panic!("at {loss} loss: {e}"));
+        assert_eq!(
+            end.replay.final_hash,
+            table.game().state_hash(),
+            "at {loss}"
+        );
+    }
+}
+
+/// Wrong join codes: after five, every new player waits (longer after each
+/// further wrong code), the host's screen says the code is being guessed,
+/// and the right code works once the wait is over.
+#[test]
+fn guessing_the_join_code_is_slowed_down_and_told() {
+    let (addr, log, host) = host::<terminal::Match>(
+        vec![Player::Cpu(Strength::Easy), Player::Remote],
+        vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
+        5,
+    );
+    let hello = |code: &str| Hello {
+        version: PROTOCOL_VERSION,
+        ruleset: RulesetId::Terminal,
+        name: "guesser".into(),
+        role: Role::Player,
+        code: code.into(),
+        cards: vec![number("Dα-021"), number("Dα-012")],
+        rejoin: None,
+    };
+    let try_code = |code: &str| -> String {
+        let link = raw(addr);
+        link.send(encode(&ToHost::<terminal::Match>::Hello(hello(code))));
+        match next_message(&link) {
+            ToClient::Refused { why, .. } => why,
+            ToClient::Welcome { .. } => "welcome".into(),
+            other => format!("{other:?}"),
+        }
+    };
+    for code in ["0000", "0001", "0002", "0003", "0004"] {
+        assert!(try_code(code).contains("wrong join code"));
+    }
+    // Now even the right code waits.
+    let why = try_code("4321");
+    assert!(why.contains("too many wrong join codes"), "{why}");
+    assert!(
+        log.lock()
+            .unwrap()
+            .iter()
+            .any(|l| l.contains("guessing the join code")),
+        "{:?}",
+        log.lock().unwrap()
+    );
+    thread::sleep(Duration::from_millis(1_200));
+    let player = client::<terminal::Match>(
+        addr,
+        "Joe",
+        Role::Player,
+        "4321",
+        vec![number("Dα-021"), number("Dα-012")],
+        Strength::Easy,
+    );
+    let table = host.join().unwrap();
+    let end = player.join().unwrap().unwrap();
+    assert_eq!(end.replay.final_hash, table.game().state_hash());
+}
+
+/// Sixteen connections that never say who they are and eight spectators
+/// without the code cannot keep a player out: the silent ones are let go,
+/// the seats' slots stay open, and the player takes its seat and plays.
+#[test]
+fn silent_connections_and_spectators_cannot_keep_a_player_out() {
+    let (addr, _log, host) = host::<terminal::Match>(
+        vec![Player::Cpu(Strength::Easy), Player::Remote],
+        vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
+        6,
+    );
+    let mut crowd = Vec::new();
+    for i in 0..8 {
+        crowd.push(client::<terminal::Match>(
+            addr,
+            &format!("fan{i}"),
+            Role::Spectator,
+            "",
+            Vec::new(),
+            Strength::Easy,
+        ));
+    }
+    let silent: Vec<ClientLink> = (0..16)
+        .filter_map(|_| ClientLink::connect(addr).ok())
+        .collect();
+    thread::sleep(Duration::from_millis(500));
+    let player = client::<terminal::Match>(
+        addr,
+        "Joe",
+        Role::Player,
+        "4321",
+        vec![number("Dα-021"), number("Dα-012")],
+        Strength::Easy,
+    );
+    let table = host.join().unwrap();
+    let end = player.join().unwrap().unwrap();
+    assert_eq!(end.seat, Some(bterm::rules::Seat::P2));
+    assert_eq!(end.replay.final_hash, table.game().state_hash());
+    drop(silent);
+    for c in crowd {
+        let _ = c.join();
+    }
+}
+
+/// While the host's own player thinks (the host reads nothing), sixteen
+/// connections that never said hello send megabytes: each is let go when
+/// its own share is full, and the seated player, who sent little, keeps
+/// its seat to the end.
+#[test]
+fn others_traffic_never_drops_a_seated_player() {
+    struct Slow;
+    impl People<terminal::Match> for Slow {
+        type Error = String;
+        fn ask(
+            &mut self,
+            _: &Table<terminal::Match>,
+            _: bterm::rules::Seat,
+            q: &bterm::rules::Question<terminal::Ask, terminal::Action>,
+        ) -> Result<Option<bterm::rules::Reply<terminal::Action>>, String> {
+            thread::sleep(Duration::from_millis(400));
+            Ok(Some(bterm::rules::Reply::Act(q.answers[0])))
+        }
+        fn show(&mut self, _: &[terminal::Event]) {}
+    }
+    let (addr, log, host) = host_local::<terminal::Match, _>(
+        options(
+            vec![Player::Person, Player::Remote],
+            vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
+            8,
+        ),
+        Slow,
+    );
+    let remote = client::<terminal::Match>(
+        addr,
+        "Matt",
+        Role::Player,
+        "4321",
+        vec![number("Dα-021"), number("Dα-012")],
+        Strength::Easy,
+    );
+    thread::sleep(Duration::from_millis(800));
+    let flood: Vec<thread::JoinHandle<()>> = (0..16)
+        .map(|_| {
+            thread::spawn(move || {
+                let Ok(link) = ClientLink::connect(addr) else {
+                    return;
+                };
+                let start = Instant::now();
+                while start.elapsed() < Duration::from_secs(5) {
+                    if let Some(FromHost::Connected) = link.recv(Duration::from_millis(50)) {
+                        break;
+                    }
+                }
+                for _ in 0..4 {
+                    link.send(vec![b'x'; 400 * 1024]);
+                }
+                thread::sleep(Duration::from_secs(2));
+            })
+        })
+        .collect();
+    let table = host.join().unwrap();
+    let end = remote.join().unwrap().unwrap();
+    assert_eq!(end.seat, Some(bterm::rules::Seat::P2));
+    assert_eq!(end.replay.final_hash, table.game().state_hash());
+    for f in flood {
+        let _ = f.join();
+    }
+    let log = log.lock().unwrap();
+    assert!(
+        !log.iter().any(|l| l.contains("P2 (Matt) dropped")),
+        "{log:?}"
+    );
+}

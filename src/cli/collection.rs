@@ -615,6 +615,13 @@ fn check(
             escape(&check)
         )));
     }
+    let strangers = store.strangers().map_err(fail)?;
+    if !strangers.is_empty() {
+        return Err(CliError::failed(format!(
+            "error: {shown}: it holds {} that bterm never makes: one could change or delete scans behind bterm's back; restore a backup bterm wrote with `bterm collection restore FILE`",
+            escape(&strangers.join(", "))
+        )));
+    }
     say(format!(
         "{shown}: sound (schema {}); {} of {}",
         store.schema_version().map_err(fail)?,

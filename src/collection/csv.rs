@@ -27,8 +27,10 @@ pub struct Row {
     pub note: String,
 }
 
-/// The most copies one row may give.
-pub const MAX_COUNT: u32 = 100_000;
+/// The most copies one row may give, and the most of one card a
+/// collection keeps (more than any collector owns; a bound on the work and
+/// the memory an import takes).
+pub const MAX_COUNT: u32 = 9_999;
 
 /// A field quoted when it needs to be.
 fn field(text: &str) -> String {

@@ -905,14 +905,23 @@ impl Store {
         rows: &[(CardRef, u32, Grade)],
         progress: &mut dyn FnMut(usize),
     ) -> Result<ImportSummary, StoreError> {
-        let mut wanted: BTreeMap<CardNumber, (CardRef, Vec<Grade>)> = BTreeMap::new();
+        // Each card's copies as runs of one grade: memory stays flat in the
+        // number of copies.
+        let mut wanted: BTreeMap<CardNumber, Wanted> = BTreeMap::new();
         for (card, count, grade) in rows {
             let entry = wanted
                 .entry(card.number)
-                .or_insert_with(|| (card.clone(), Vec::new()));
-            entry
-                .1
-                .extend(std::iter::repeat_n(grade.clone(), *count as usize));
+                .or_insert_with(|| (card.clone(), Vec::new(), 0));
+            entry.1.push((grade.clone(), *count));
+            entry.2 = entry.2.saturating_add(*count);
+            if entry.2 > csv::MAX_COUNT {
+                return Err(StoreError::Refused(format!(
+                    "{}: {} copies in the rows; bterm keeps at most {} of a card",
+                    card.number,
+                    entry.2,
+                    csv::MAX_COUNT
+                )));
+            }
         }
         let shown = self.path.display().to_string();
         self.write(|tx| {
@@ -928,12 +937,12 @@ impl Store {
                 batch = Some(id);
                 Ok(id)
             };
-            for (done, (number, (card, copies))) in wanted.iter().enumerate() {
+            for (done, (number, (card, runs, total))) in wanted.iter().enumerate() {
                 if done % 256 == 0 {
                     progress(done);
                 }
                 let now = i64::from(count_of(tx, &number.to_string()).map_err(e)?);
-                let target = copies.len() as i64;
+                let target = i64::from(*total);
                 if target != now {
                     let id = batch_id(tx).map_err(e)?;
                     remember_card(tx, card).map_err(e)?;
@@ -944,11 +953,24 @@ impl Store {
                     .map_err(e)?;
                     summary.counts += 1;
                 }
-                for (k, grade) in copies.iter().enumerate() {
-                    let copy = k as u32 + 1;
-                    let blank = (String::new(), String::new());
-                    let current = grades.get(&(*number, copy)).unwrap_or(&blank);
-                    if current != grade {
+                let blank = (String::new(), String::new());
+                let mut first = 1u32;
+                for (grade, n) in runs {
+                    let last = first + n;
+                    // A blank run changes only the copies graded now; a
+                    // graded run writes each of its copies that differs.
+                    let changes: Vec<u32> = if *grade == blank {
+                        grades
+                            .range((*number, first)..(*number, last))
+                            .filter(|(_, g)| **g != blank)
+                            .map(|((_, copy), _)| *copy)
+                            .collect()
+                    } else {
+                        (first..last)
+                            .filter(|copy| grades.get(&(*number, *copy)).unwrap_or(&blank) != grade)
+                            .collect()
+                    };
+                    for copy in changes {
                         let id = batch_id(tx).map_err(e)?;
                         tx.execute(
                             "INSERT INTO grades(batch, card, copy, condition, note) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -957,6 +979,7 @@ impl Store {
                         .map_err(e)?;
                         summary.grades += 1;
                     }
+                    first = last;
                 }
             }
             Ok(summary)
@@ -1102,7 +1125,68 @@ impl Store {
                 why: check,
             });
         }
+        // Only the schema bterm makes: a trigger or a view brought in by a
+        // file could change the collection behind bterm's back.
+        let strangers = store.strangers()?;
+        if !strangers.is_empty() {
+            return Err(StoreError::Corrupt {
+                path: shown,
+                why: format!(
+                    "it holds {} that bterm never makes (a backup bterm wrote has none; a trigger could change or delete scans behind bterm's back)",
+                    strangers.join(", ")
+                ),
+            });
+        }
         Ok(store)
+    }
+
+    /// Every table, index, view or trigger of the file that bterm's schema
+    /// does not make ("trigger wipe", …), shortened and cleaned for a
+    /// message.
+    pub fn strangers(&self) -> Result<Vec<String>, StoreError> {
+        const TABLES: &[&str] = &[
+            "batches",
+            "cards",
+            "scans",
+            "grades",
+            "enrolments",
+            "meta",
+            "battles",
+            "battle_seats",
+            "battle_cards",
+        ];
+        const INDEXES: &[&str] = &[
+            "scans_card",
+            "scans_batch",
+            "scans_digest",
+            "enrolments_code",
+            "battle_cards_card",
+        ];
+        let mut stmt = self
+            .conn
+            .prepare("SELECT type, name FROM sqlite_master")
+            .map_err(|e| self.err(&e))?;
+        let rows: Vec<(String, String)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(|e| self.err(&e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.err(&e))?;
+        Ok(rows
+            .into_iter()
+            .filter(|(kind, name)| {
+                let known = match kind.as_str() {
+                    "table" => TABLES.contains(&name.as_str()),
+                    "index" => INDEXES.contains(&name.as_str()),
+                    _ => false,
+                };
+                !known && !name.starts_with("sqlite_")
+            })
+            .take(8)
+            .map(|(kind, name)| {
+                let name: String = name.chars().filter(|c| !c.is_control()).take(40).collect();
+                format!("a {kind} \"{name}\"")
+            })
+            .collect())
     }
 
     /// `PRAGMA integrity_check`: "ok", or what is wrong.
@@ -1131,6 +1215,10 @@ impl Store {
         &self.conn
     }
 }
+
+/// A card an import wants: its reference, its copies as runs of one
+/// grade, and how many in all.
+type Wanted = (CardRef, Vec<(Grade, u32)>, u32);
 
 /// A new batch row.
 fn new_batch(tx: &Connection, command: &str) -> Result<i64, rusqlite::Error> {

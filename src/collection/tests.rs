@@ -421,3 +421,72 @@ fn a_schema_version_bterm_never_writes_is_named_not_dumped() {
         "{e}"
     );
 }
+
+/// A backup that brings a trigger (one that deletes every new scan), a
+/// view or a table bterm never makes is refused by `restore`, and the
+/// collection is left as it was; `strangers` names them for `check`.
+#[test]
+fn a_backup_with_a_trigger_or_a_view_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Store::open(&dir.path().join("c.sqlite")).unwrap();
+    let mut batch = Batch::new("scan");
+    s.record(&mut batch, &[file_scan("Dα-001", "a")]).unwrap();
+    for (i, extra) in [
+        "CREATE TRIGGER wipe AFTER INSERT ON scans BEGIN DELETE FROM scans; END;",
+        "CREATE VIEW everything AS SELECT * FROM scans;",
+        "CREATE TABLE songs(title TEXT);",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let bad = dir.path().join(format!("bad{i}.sqlite"));
+        s.backup(&bad, false).unwrap();
+        Connection::open(&bad)
+            .unwrap()
+            .execute_batch(extra)
+            .unwrap();
+        let err = s.restore(&bad).unwrap_err().to_string();
+        assert!(err.contains("never makes"), "{err}");
+        let found = Store::open(&bad).map(|b| b.strangers().unwrap());
+        assert_eq!(found.map(|f| f.len()).unwrap_or(1), 1);
+    }
+    assert_eq!(s.owned().unwrap().len(), 1, "left as it was");
+    assert!(s.strangers().unwrap().is_empty(), "bterm's own schema");
+    // The trigger never ran here: a new scan stays.
+    let mut later = Batch::new("scan");
+    s.record(&mut later, &[file_scan("Dα-002", "b")]).unwrap();
+    assert_eq!(s.owned().unwrap().len(), 2);
+}
+
+/// Counts are counts: importing thousands of copies of many cards writes
+/// one row a card (and a grade only where one is given), so memory stays
+/// flat in the number of copies; a card past the most a collection keeps
+/// is refused and nothing is written.
+#[test]
+fn an_import_of_many_copies_stays_small_and_a_card_past_the_cap_is_refused() {
+    let (_dir, mut s) = store();
+    let blank = (String::new(), String::new());
+    let rows: Vec<(CardRef, u32, Grade)> = ["Dα-001", "Dα-002", "Dα-003"]
+        .iter()
+        .map(|n| (card(n), csv::MAX_COUNT, blank.clone()))
+        .collect();
+    let done = s.import("import big.csv", &rows).unwrap();
+    assert_eq!(done.counts, 3);
+    assert_eq!(done.grades, 0, "no grade given, none written");
+    assert_eq!(s.count(&number("Dα-002")).unwrap(), csv::MAX_COUNT);
+    // Grades on the last copies only: written for those copies alone.
+    let graded = vec![
+        (card("Dα-001"), csv::MAX_COUNT - 2, blank.clone()),
+        (card("Dα-001"), 2, ("mint".to_string(), String::new())),
+    ];
+    assert_eq!(s.import("import g.csv", &graded).unwrap().grades, 2);
+    // Back to blank: only those two change.
+    assert_eq!(s.import("import big.csv", &rows).unwrap().grades, 2);
+    let past = vec![
+        (card("Dα-004"), csv::MAX_COUNT, blank.clone()),
+        (card("Dα-004"), 1, blank.clone()),
+    ];
+    let err = s.import("import past.csv", &past).unwrap_err().to_string();
+    assert!(err.contains("at most"), "{err}");
+    assert_eq!(s.count(&number("Dα-004")).unwrap(), 0, "nothing written");
+}

@@ -194,7 +194,14 @@ pub struct Session<R: Lan> {
     messages: usize,
     dropped: bool,
     over: bool,
+    /// Welcomed once: a connection refused before that (a table whose
+    /// slots are full for a moment) is tried again for [`FIRST_TRYING`].
+    welcomed: bool,
 }
+
+/// How long a client never welcomed yet tries again when the table's link
+/// turns it away (its slots full for a moment).
+pub const FIRST_TRYING: Duration = Duration::from_secs(30);
 
 impl<R: Lan> Session<R> {
     /// Starts connecting to the table.
@@ -221,6 +228,7 @@ impl<R: Lan> Session<R> {
             messages: 0,
             dropped: false,
             over: false,
+            welcomed: false,
         }
     }
 
@@ -302,6 +310,7 @@ impl<R: Lan> Session<R> {
                     )));
                 }
                 self.seat = seat;
+                self.welcomed = true;
                 self.token = seat.map(|_| rejoin);
                 self.hello.rejoin = self.token;
                 // Back in its seat: a later drop gets its own time.
@@ -328,13 +337,27 @@ impl<R: Lan> Session<R> {
             ToClient::Refusal(why) => Some(Happened::Refusal(why)),
             ToClient::Closed(why) => self.fail(JoinError::Closed(why)),
             ToClient::Over { outcome, replay } => {
-                let replay = match Replay::<R>::parse(&replay, "the host's replay")
+                let played = Replay::<R>::parse(&replay, "the host's replay")
                     .map_err(|e| e.to_string())
-                    .and_then(|r| r.play(cards, |_| {}).map(|_| r).map_err(|e| e.to_string()))
-                {
-                    Ok(r) => r,
+                    .and_then(|r| {
+                        r.play(cards, |_| {})
+                            .map(|end| (r, end))
+                            .map_err(|e| e.to_string())
+                    });
+                let (replay, end) = match played {
+                    Ok(p) => p,
                     Err(e) => return self.fail(JoinError::Replay(e)),
                 };
+                // The replay must be the game this client saw: it ends
+                // where the last view was, with the outcome announced.
+                let seen = self.view.as_ref();
+                if end.outcome() != Some(outcome)
+                    || seen.is_some_and(|v| *v != end.seat_view(self.seat))
+                {
+                    return self.fail(JoinError::Replay(
+                        "the host's replay is not the game played at this table".to_string(),
+                    ));
+                }
                 if let Some(link) = &self.link {
                     link.send(encode(&ToHost::<R>::Bye));
                 }
@@ -363,7 +386,7 @@ impl<R: Lan> Session<R> {
     fn dropped_link(&mut self, e: JoinError) -> Option<Happened<R>> {
         self.link = None;
         self.connecting = None;
-        if self.token.is_none() {
+        if self.token.is_none() && self.welcomed {
             return self.fail(e);
         }
         let why = e.to_string();
@@ -371,10 +394,15 @@ impl<R: Lan> Session<R> {
             .lost
             .get_or_insert_with(|| (Instant::now(), why.clone()))
             .clone();
-        if since.elapsed() >= KEEP_TRYING {
+        let trying = if self.welcomed {
+            KEEP_TRYING
+        } else {
+            FIRST_TRYING
+        };
+        if since.elapsed() >= trying {
             return self.fail(JoinError::Lost(format!(
-                "{first}; the table did not take this player back within {} s",
-                KEEP_TRYING.as_secs()
+                "{first}; the table did not take this player within {} s",
+                trying.as_secs()
             )));
         }
         self.retry_at = Some(Instant::now() + Duration::from_millis(500));

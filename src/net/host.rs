@@ -26,16 +26,25 @@ use crate::replay::Replay;
 use crate::rules::{Question, Reply, RulesetId, Seat};
 use crate::session::{People, Player, Table};
 
+/// How long a host waits at the end for its clients to have the last
+/// message (renet resends every 300 ms: this is many resends at a bad
+/// link's loss).
+pub const LINGER: Duration = Duration::from_secs(8);
+
 /// How long a dropped player may take to come back to its seat; after
 /// that the CPU plays it.
 pub const REJOIN_WINDOW: Duration = Duration::from_secs(60);
 
-/// How long a connected client may take to say who it is.
-const HELLO_WAIT: Duration = Duration::from_secs(10);
+/// How long a connected client may take to say who it is (bterm's own
+/// client says it as soon as it is connected).
+const HELLO_WAIT: Duration = Duration::from_secs(3);
 
-/// The most spectators a table takes (the link takes 16 clients in all,
-/// so seats are left for the players and their rejoins).
+/// The most spectators a table takes, and the most connections that have
+/// not said who they are: the link takes 32 clients in all, so 16 are
+/// always left for the players and their rejoins.
 const MAX_SPECTATORS: usize = 8;
+/// See [`MAX_SPECTATORS`].
+const MAX_GREETING: usize = 8;
 
 /// The strength of the CPU that takes over a seat whose player did not
 /// come back.
@@ -231,8 +240,25 @@ pub struct Host<R: Lan> {
     asked: u64,
     /// The table's changes when it was last autosaved.
     saved_at: Option<u64>,
+    /// Wrong join codes given so far, and until when new players wait.
+    guesses: Guesses,
     log: Box<dyn FnMut(&str) + Send>,
 }
+
+/// Wrong join codes at a table: after [`FREE_GUESSES`], every player who
+/// gives a code waits, twice as long after each further wrong one (up to
+/// [`LONGEST_WAIT`]), so the 10,000 four-digit codes take days to try, not
+/// seconds; a player with the right code is only made to wait.
+#[derive(Debug, Default)]
+struct Guesses {
+    wrong: u32,
+    until: Option<Instant>,
+}
+
+/// Wrong join codes a table takes before players must wait.
+pub const FREE_GUESSES: u32 = 5;
+/// The longest wait after a wrong code.
+pub const LONGEST_WAIT: Duration = Duration::from_secs(60);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Client {
@@ -255,6 +281,7 @@ impl<R: Lan> Host<R> {
             sent: vec![None; n],
             asked: 0,
             saved_at: None,
+            guesses: Guesses::default(),
             log,
         }
     }
@@ -280,8 +307,12 @@ impl<R: Lan> Host<R> {
             )));
         }
         loop {
-            let open = (0..n)
-                .any(|i| self.options.players[i] == Player::Remote && self.remotes[i].is_none());
+            // A seat whose player left the lobby is open again: the game
+            // waits for its player to come back, or for another.
+            let open = (0..n).any(|i| {
+                self.options.players[i] == Player::Remote
+                    && self.remotes[i].as_ref().is_none_or(|r| r.client.is_none())
+            });
             if !open {
                 break;
             }
@@ -501,8 +532,10 @@ impl<R: Lan> Host<R> {
                 _ => "the game stopped before its end".to_string(),
             })),
         }
-        // Let the last messages go before the link closes.
-        std::thread::sleep(Duration::from_millis(200));
+        // The last message must arrive: the link stays until every client
+        // at the table has said goodbye (or left), for at most LINGER,
+        // many times the link's resend time.
+        host.linger();
         played.map_err(|e| match e {
             Stop::Local(e) => HostError::Front(e.to_string()),
             Stop::Halted => HostError::Front("the host stopped (halt_after)".to_string()),
@@ -512,6 +545,33 @@ impl<R: Lan> Host<R> {
 
     fn say(&mut self, line: &str) {
         (self.log)(line);
+    }
+
+    /// Waits for every seated or watching client's goodbye (or its
+    /// leaving), for at most [`LINGER`].
+    fn linger(&mut self) {
+        let deadline = Instant::now() + LINGER;
+        let waiting = |h: &Self| {
+            h.clients
+                .values()
+                .any(|c| matches!(c, Client::Seated(_) | Client::Watching))
+        };
+        while waiting(self) && Instant::now() < deadline {
+            match self.link.recv(Duration::from_millis(50)) {
+                Some(Inbound::Left(id, _)) => {
+                    self.clients.remove(&id);
+                }
+                Some(Inbound::Message(id, bytes)) => {
+                    if matches!(decode_to_host::<R>(&bytes), Ok(ToHost::Bye)) {
+                        self.clients.remove(&id);
+                        self.link.drop_client(id);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Let the last goodbyes' acknowledgements go.
+        std::thread::sleep(Duration::from_millis(100));
     }
 
     fn send(&self, client: u64, message: &ToClient<R>) {
@@ -597,7 +657,7 @@ impl<R: Lan> Host<R> {
             .map(|(&id, _)| id)
             .collect();
         for id in late {
-            self.refuse(id, "no hello within 10 s");
+            self.refuse(id, &format!("no hello within {} s", HELLO_WAIT.as_secs()));
         }
     }
 
@@ -635,6 +695,16 @@ impl<R: Lan> Host<R> {
     ) -> Option<(Seat, u64, Reply<R::Action>)> {
         match m {
             Inbound::Joined(id) => {
+                let greeting = self
+                    .clients
+                    .values()
+                    .filter(|c| matches!(c, Client::Greeting(_)))
+                    .count();
+                if greeting >= MAX_GREETING {
+                    // Silent connections never fill the seats' slots.
+                    self.link.drop_client(id);
+                    return None;
+                }
                 self.clients.insert(id, Client::Greeting(Instant::now()));
                 None
             }
@@ -767,7 +837,32 @@ impl<R: Lan> Host<R> {
             }
             return;
         }
+        // A player coming back to its seat (with its token) never waits.
+        if let Some(until) = self.guesses.until
+            && h.rejoin.is_none()
+            && Instant::now() < until
+        {
+            let wait = until.saturating_duration_since(Instant::now()).as_secs() + 1;
+            return self.refuse(
+                id,
+                &format!(
+                    "too many wrong join codes were given at this table: try again in {wait} s"
+                ),
+            );
+        }
         if h.code != self.options.code {
+            let g = &mut self.guesses;
+            g.wrong = g.wrong.saturating_add(1);
+            if g.wrong >= FREE_GUESSES {
+                let wait =
+                    Duration::from_secs(1 << (g.wrong - FREE_GUESSES).min(6)).min(LONGEST_WAIT);
+                g.until = Some(Instant::now() + wait);
+                let wrong = g.wrong;
+                self.say(&format!(
+                    "someone may be guessing the join code: {wrong} wrong codes so far; players who give a code now wait {} s",
+                    wait.as_secs()
+                ));
+            }
             return self.refuse(
                 id,
                 "wrong join code: ask the host for the code on its screen (or join with --spectate to watch)",
@@ -817,11 +912,22 @@ impl<R: Lan> Host<R> {
         if table.is_some() {
             return self.refuse(id, "the game has started: join with --spectate to watch");
         }
-        let free = (0..self.options.players.len())
-            .find(|&i| self.options.players[i] == Player::Remote && self.remotes[i].is_none());
+        let remote = |i: usize| self.options.players[i] == Player::Remote;
+        let n = self.options.players.len();
+        // A free seat, else one whose player left before the start.
+        let free = (0..n)
+            .find(|&i| remote(i) && self.remotes[i].is_none())
+            .or_else(|| {
+                (0..n).find(|&i| {
+                    remote(i) && self.remotes[i].as_ref().is_some_and(|r| r.client.is_none())
+                })
+            });
         let Some(i) = free else {
             return self.refuse(id, "every seat is taken: join with --spectate to watch");
         };
+        if let Some(gone) = self.remotes[i].as_ref().map(|r| r.name.clone()) {
+            self.say(&format!("{gone} left the lobby; its seat goes to {name}"));
+        }
         if let Err(why) = self.check_cards(i, &h.cards, cards) {
             return self.refuse(id, &why);
         }

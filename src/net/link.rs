@@ -30,12 +30,14 @@ const NETCODE_PROTOCOL: u64 = 0x6274_6572_6d00_0000 | super::protocol::PROTOCOL_
 const TICK: Duration = Duration::from_millis(1);
 
 /// The most clients (players and spectators) a table takes.
-pub const MAX_CLIENTS: usize = 16;
+pub const MAX_CLIENTS: usize = 32;
 
-/// Bytes from clients the host's game side has not read yet, at most: a
-/// client whose message would go over it is disconnected (an honest one
-/// sends a few small answers per question).
-const HOST_INBOX: usize = 16 << 20;
+/// Bytes from one client the host's game side has not read yet, at most:
+/// a client whose message would go over its own share is disconnected (an
+/// honest one sends a few small answers per question), and no client is
+/// ever dropped for another's traffic. All clients together hold at most
+/// `MAX_CLIENTS` shares.
+const CLIENT_SHARE: usize = 1 << 20;
 
 /// Bytes from the host a client's game side has not read yet, at most.
 const CLIENT_INBOX: usize = 64 << 20;
@@ -85,6 +87,8 @@ pub struct HostLink {
     inbound: Receiver<Inbound>,
     /// Bytes of messages sent on by the socket thread and not yet read.
     unread: Arc<AtomicUsize>,
+    /// The same per client.
+    unread_by: Arc<std::sync::Mutex<HashMap<u64, usize>>>,
     addr: SocketAddr,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -118,6 +122,8 @@ impl HostLink {
         let halt = Arc::clone(&stop);
         let queued = Arc::new(AtomicUsize::new(0));
         let unread = Arc::clone(&queued);
+        let held: Arc<std::sync::Mutex<HashMap<u64, usize>>> = Arc::default();
+        let unread_by = Arc::clone(&held);
         let thread = std::thread::Builder::new()
             .name("bterm-host-link".into())
             .spawn(move || {
@@ -161,7 +167,13 @@ impl HostLink {
                                 ))
                             } else if rate.1 > RATE {
                                 Some(format!("it sent over {RATE} messages in a second"))
-                            } else if queued.load(Ordering::Relaxed) + m.len() > HOST_INBOX {
+                            } else if held
+                                .lock()
+                                .map(|h| h.get(&id).copied().unwrap_or(0))
+                                .unwrap_or(0)
+                                + m.len()
+                                > CLIENT_SHARE
+                            {
                                 Some("the table has too much of its messages unread".to_string())
                             } else {
                                 None
@@ -179,6 +191,9 @@ impl HostLink {
                                 break;
                             }
                             queued.fetch_add(m.len(), Ordering::Relaxed);
+                            if let Ok(mut h) = held.lock() {
+                                *h.entry(id).or_default() += m.len();
+                            }
                             if in_tx.send(Inbound::Message(id, m.to_vec())).is_err() {
                                 return;
                             }
@@ -220,6 +235,7 @@ impl HostLink {
             out: out_tx,
             inbound: in_rx,
             unread,
+            unread_by,
             addr,
             stop,
             thread: Some(thread),
@@ -244,8 +260,21 @@ impl HostLink {
     /// The next thing that happened, waiting at most `wait`.
     pub fn recv(&self, wait: Duration) -> Option<Inbound> {
         let m = self.inbound.recv_timeout(wait).ok()?;
-        if let Inbound::Message(_, bytes) = &m {
-            self.unread.fetch_sub(bytes.len(), Ordering::Relaxed);
+        match &m {
+            Inbound::Message(id, bytes) => {
+                self.unread.fetch_sub(bytes.len(), Ordering::Relaxed);
+                if let Ok(mut h) = self.unread_by.lock()
+                    && let Some(n) = h.get_mut(id)
+                {
+                    *n = n.saturating_sub(bytes.len());
+                }
+            }
+            Inbound::Left(id, _) => {
+                if let Ok(mut h) = self.unread_by.lock() {
+                    h.remove(id);
+                }
+            }
+            Inbound::Joined(_) => {}
         }
         Some(m)
     }

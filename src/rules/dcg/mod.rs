@@ -816,6 +816,18 @@ impl Match {
             }
             b.push(0xFE);
         }
+        if self.lan() {
+            // The LAN format's own state (at 2 seats none of it exists, and
+            // the hash is what it always was).
+            for z in &self.seats {
+                b.extend(z.banks.iter().copied());
+                b.extend([z.target, z.mega, z.corruption, u8::from(z.defeated)]);
+                b.push(u8::from(z.open_egg));
+                b.extend(z.offline.iter().flat_map(|c| c.to_le_bytes()));
+                b.push(0xFD);
+            }
+            b.push(u8::from(self.offer.is_some()));
+        }
         b.extend(self.turn.to_le_bytes());
         b.push(self.turn_player.index() as u8);
         b.push(self.memory as u8);
