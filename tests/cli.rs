@@ -269,7 +269,20 @@ fn battle_save_never_overwrites_a_file() {
 fn battle_refuses_a_team_the_rules_refuse() {
     let (code, _, err) = bterm(&["battle", "Dα-002", "Dα-021", "--p1", "easy"]);
     assert_eq!(code, 1);
-    assert_eq!(err.trim(), "error: P1: Greymon needs Agumon first");
+    assert!(
+        err.trim()
+            .starts_with("error: P1: Greymon needs Agumon first"),
+        "{err}"
+    );
+    // The README's shape with the cards as two arguments: the comma form
+    // is suggested.
+    let (code, _, err) = bterm(&["battle", "Dα-001", "Dα-002", "--p1", "easy"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("needs Agumon first")
+            && err.contains("comma-separated: bterm battle \"Dα-001,Dα-002\""),
+        "{err}"
+    );
     let (code, _, err) = bterm(&["battle", "Dα-001,Dα-999", "Dα-021", "--p1", "easy"]);
     assert_eq!(code, 1);
     assert!(

@@ -621,6 +621,8 @@ fn a_host_that_stops_starts_again_from_its_autosave_and_the_player_rejoins() {
         kept.remotes[0].as_ref().map(|r| r.name.as_str()),
         Some("Mimi")
     );
+    // The port too: `bterm host --resume` opens the same one.
+    assert_eq!(kept.port, Some(addr.port()));
     let log: Log = Arc::default();
     let lines = Arc::clone(&log);
     let (mut host, mut table) = Host::<alpha::Match>::resume(

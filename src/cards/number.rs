@@ -330,8 +330,12 @@ fn dcg_prefix(prefix: &str, serial: String, dashed: bool) -> Option<(Prefix, Str
     if dashed {
         return make(digits).map(|p| (p, serial));
     }
-    // Undashed: the digits run on into the serial.
+    // Undashed: the digits run on into the serial (digits only: the split
+    // below counts bytes).
     let all = format!("{digits}{serial}");
+    if !all.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
     let width = if letters == "ST" { 2 } else { 3 };
     let split = match all.len() {
         n if n >= 5 => 2,
@@ -345,6 +349,13 @@ fn dcg_prefix(prefix: &str, serial: String, dashed: bool) -> Option<(Prefix, Str
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_number_with_other_characters_is_refused_not_a_panic() {
+        for text in ["ST1\u{fffd}06", "BT\u{fffd}\u{fffd}086", "ST10é", "EX2ü10"] {
+            assert!(text.parse::<CardNumber>().is_err(), "{text}");
+        }
+    }
 
     #[test]
     fn typed_forms_are_the_same_card() {

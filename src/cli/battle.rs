@@ -97,8 +97,21 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
         parse_team(&args.team_b, &set).map_err(|e| CliError::usage(e.to_string()))?,
     ];
     let setup = Setup::new(teams[0].clone(), teams[1].clone(), args.seed);
-    let mut table: Table<Match> = Table::new(setup, &set, vec![args.p1, args.p2])
-        .map_err(|e| CliError::usage(format!("error: {e}")))?;
+    let mut table: Table<Match> =
+        Table::new(setup, &set, vec![args.p1, args.p2]).map_err(|e| {
+            // Two single cards that do not build: the two teams were
+            // probably meant as one, its cards comma-separated.
+            let hint = if !args.team_a.contains(',') && !args.team_b.contains(',') {
+                format!(
+                    " (each team is one argument with its cards comma-separated: bterm battle \"{},{}\" \"Dα-021\")",
+                    super::escape(args.team_a.trim()),
+                    super::escape(args.team_b.trim())
+                )
+            } else {
+                String::new()
+            };
+            CliError::usage(format!("error: {e}{hint}"))
+        })?;
     let mut keyboard = Keyboard {
         lines: keyboard_lines(),
         timer: args.timer,

@@ -40,9 +40,10 @@ pub struct HostArgs {
     /// The deck format (dcg at 3 or 4 seats: standard or players).
     #[arg(long, value_name = "FORMAT")]
     pub format: Option<String>,
-    /// The UDP port to listen on.
-    #[arg(long, default_value_t = DEFAULT_PORT)]
-    pub port: u16,
+    /// The UDP port to listen on (default: 47820; with --resume, the port
+    /// the table had).
+    #[arg(long)]
+    pub port: Option<u16>,
     /// The join code players must give (default: four random digits,
     /// printed when the table opens).
     #[arg(long)]
@@ -260,7 +261,7 @@ fn host_game<R: Lan + TextGame, F: People<R, Error = CliError>>(
         .name
         .clone()
         .unwrap_or_else(|| "bterm table".to_string());
-    let link = open_link(args.port)?;
+    let link = open_link(args.port.unwrap_or(DEFAULT_PORT))?;
     let port = link.addr().port();
     let _announcement = announce::<R>(&args, &table_name, n, port);
     say(&format!(
@@ -344,7 +345,8 @@ fn resume<R: Lan, F: People<R, Error = CliError>>(
 ) -> Result<(), CliError> {
     let save = Autosave::load(path)
         .map_err(|e| CliError::failed(format!("error: {}", escape_lines(&e))))?;
-    let link = open_link(args.port)?;
+    // The port the table had, so its players' machines find it again.
+    let link = open_link(args.port.or(save.port).unwrap_or(DEFAULT_PORT))?;
     let port = link.addr().port();
     let n = save.players.len();
     let _announcement = announce::<R>(args, &save.table, n, port);

@@ -72,6 +72,9 @@ pub fn browse(wait: Duration) -> Result<Vec<Found>, String> {
     let events = daemon.browse(SERVICE).map_err(|e| e.to_string())?;
     let end = Instant::now() + wait;
     let mut found: Vec<Found> = Vec::new();
+    // One table is one entry, however many of its host's interfaces (and
+    // addresses) answer: a table is its announcing host and its port.
+    let mut heard: Vec<(String, u16)> = Vec::new();
     while let Some(left) = end.checked_duration_since(Instant::now()) {
         let Ok(event) = events.recv_timeout(left) else {
             break;
@@ -92,7 +95,9 @@ pub fn browse(wait: Duration) -> Result<Vec<Found>, String> {
                 seats: prop("seats"),
                 version: prop("version"),
             };
-            if !found.iter().any(|f| f.addr == table.addr) {
+            let key = (info.get_hostname().to_string(), info.get_port());
+            if !heard.contains(&key) && !found.iter().any(|f| f.addr == table.addr) {
+                heard.push(key);
                 found.push(table);
             }
         }

@@ -145,6 +145,10 @@ pub struct Autosave {
     pub players: Vec<String>,
     /// Each remote seat's player: name, rejoin token, cards.
     pub remotes: Vec<Option<SavedSeat>>,
+    /// The UDP port the table listened on (`bterm host --resume` opens
+    /// the same one; an autosave from before it was kept has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<u16>,
     /// The game so far, as a replay file holds it (RON).
     pub replay: String,
 }
@@ -443,6 +447,7 @@ impl<R: Lan> Host<R> {
         self.saved_at = Some(table.changes());
         let save = Autosave {
             version: PROTOCOL_VERSION,
+            port: Some(self.link.addr().port()),
             game: R::ID,
             table: self.options.table.clone(),
             code: self.options.code.clone(),

@@ -172,8 +172,36 @@ impl Match {
         } else {
             ""
         };
+        // What a stance does, with both Digimon's techniques.
+        let them = self.view(side.other()).front;
+        let techs = |d: &crate::cards::Digimon| {
+            BattleType::ALL
+                .into_iter()
+                .map(|b| {
+                    let t = d.technique(b);
+                    format!("{} {} {}", b.letter(), t.name, t.power)
+                })
+                .collect::<Vec<_>>()
+                .join(" · ")
+        };
+        let lines = vec![
+            format!(
+                "  Your stance is your battle type this round: {} attacks you with its technique of that letter ({}).",
+                them.name,
+                techs(them)
+            ),
+            format!(
+                "  Their stance picks yours: {} ({}).",
+                v.front.name,
+                techs(v.front)
+            ),
+            format!(
+                "  A beats B, B beats C, C beats A: the stance that wins the read gets +{}% power.",
+                self.tunables.read_bonus_percent
+            ),
+        ];
         let prompt = Prompt {
-            lines: Vec::new(),
+            lines,
             text: format!(
                 "{side}: {} ({} points) — press a, b or c (1, 2, 3){hint}: ",
                 v.front.name, v.points
