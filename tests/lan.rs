@@ -831,29 +831,33 @@ fn a_seat_whose_player_does_not_come_back_is_played_by_the_cpu() {
 
 /// The host's own player thinks while the remote one answers its stance:
 /// that answer is taken, and the remote player is never asked twice.
+/// The host's own Terminal Battle player, who thinks this many
+/// milliseconds over every question and takes its first answer.
+struct Slow(u64);
+
+impl People<terminal::Match> for Slow {
+    type Error = String;
+    fn ask(
+        &mut self,
+        _: &Table<terminal::Match>,
+        _: bterm::rules::Seat,
+        q: &bterm::rules::Question<terminal::Ask, terminal::Action>,
+    ) -> Result<Option<bterm::rules::Reply<terminal::Action>>, String> {
+        thread::sleep(Duration::from_millis(self.0));
+        Ok(Some(bterm::rules::Reply::Act(q.answers[0])))
+    }
+    fn show(&mut self, _: &[terminal::Event]) {}
+}
+
 #[test]
 fn a_stance_answered_while_the_host_s_player_thinks_is_asked_once() {
-    struct Slow;
-    impl People<terminal::Match> for Slow {
-        type Error = String;
-        fn ask(
-            &mut self,
-            _: &Table<terminal::Match>,
-            _: bterm::rules::Seat,
-            q: &bterm::rules::Question<terminal::Ask, terminal::Action>,
-        ) -> Result<Option<bterm::rules::Reply<terminal::Action>>, String> {
-            thread::sleep(Duration::from_millis(60));
-            Ok(Some(bterm::rules::Reply::Act(q.answers[0])))
-        }
-        fn show(&mut self, _: &[terminal::Event]) {}
-    }
     let (addr, log, host) = host_local::<terminal::Match, _>(
         options(
             vec![Player::Person, Player::Remote],
             vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
             6,
         ),
-        Slow,
+        Slow(60),
     );
     let remote = client::<terminal::Match>(
         addr,
@@ -1478,27 +1482,13 @@ fn silent_connections_and_spectators_cannot_keep_a_player_out() {
 /// its seat to the end.
 #[test]
 fn others_traffic_never_drops_a_seated_player() {
-    struct Slow;
-    impl People<terminal::Match> for Slow {
-        type Error = String;
-        fn ask(
-            &mut self,
-            _: &Table<terminal::Match>,
-            _: bterm::rules::Seat,
-            q: &bterm::rules::Question<terminal::Ask, terminal::Action>,
-        ) -> Result<Option<bterm::rules::Reply<terminal::Action>>, String> {
-            thread::sleep(Duration::from_millis(400));
-            Ok(Some(bterm::rules::Reply::Act(q.answers[0])))
-        }
-        fn show(&mut self, _: &[terminal::Event]) {}
-    }
     let (addr, log, host) = host_local::<terminal::Match, _>(
         options(
             vec![Player::Person, Player::Remote],
             vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
             8,
         ),
-        Slow,
+        Slow(400),
     );
     let remote = client::<terminal::Match>(
         addr,

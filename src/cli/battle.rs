@@ -331,10 +331,18 @@ impl Keyboard<'_> {
     /// The curtain between two people at one terminal: forty blank lines
     /// push the last hand off the screen, then the next person presses Enter.
     pub(super) fn curtain(&mut self, seat: Seat) -> Result<(), CliError> {
+        use std::io::IsTerminal as _;
+        // On a terminal the screen and its scrollback are cleared (the
+        // last player's hand must not be a scroll away); into a file or a
+        // pipe, blank lines.
+        let clear = if std::io::stdout().is_terminal() {
+            "\x1b[H\x1b[2J\x1b[3J".to_string()
+        } else {
+            "\n".repeat(40)
+        };
         let _ = write!(
             self.out,
-            "{}\n=== Pass to {seat}, then press Enter ===",
-            "\n".repeat(40)
+            "{clear}\n=== Pass to {seat}, then press Enter ==="
         );
         let _ = self.out.flush();
         self.wait_enter()

@@ -7,8 +7,7 @@ use crate::rules::dcg::{Match, deck};
 
 #[test]
 fn replays_reproduce_the_final_hash() {
-    use super::Replay;
-    use crate::session::{Player, Table, drive_cpus};
+    use crate::session::Player;
     let cards = CardSet::embedded();
     let n: u64 = std::env::var("BTERM_DCG_REPLAYS")
         .ok()
@@ -26,15 +25,27 @@ fn replays_reproduce_the_final_hash() {
         ];
         let cpu = |s: &str| s.parse::<Player>().unwrap();
         let players = vec![cpu("easy"), cpu("normal")];
-        let mut t: Table<Match> =
-            Table::new(<Match as Ruleset>::setup_for(decks, seed), &cards, players).unwrap();
-        drive_cpus(&mut t, &cards);
-        assert!(t.is_over(), "seed {seed} did not end");
-        let text = crate::cards::write_ron(&Replay::of(&t)).unwrap();
-        let back = Replay::<Match>::parse(&text, "mem").unwrap();
-        let m = back.play(&cards, |_| {}).unwrap();
-        assert_eq!(m.state_hash(), t.game().state_hash(), "seed {seed}");
+        replays_to_its_hash(<Match as Ruleset>::setup_for(decks, seed), players, &cards);
     }
+}
+
+/// Plays a CPU game of `setup` to its end, saves its replay as a file
+/// holds it, reads it back and plays it to the same hash.
+fn replays_to_its_hash(
+    setup: crate::rules::dcg::Setup,
+    players: Vec<crate::session::Player>,
+    cards: &CardSet,
+) {
+    use super::Replay;
+    use crate::session::{Table, drive_cpus};
+    let seed = setup.seed;
+    let mut t: Table<Match> = Table::new(setup, cards, players).unwrap();
+    drive_cpus(&mut t, cards);
+    assert!(t.is_over(), "seed {seed} did not end");
+    let text = crate::cards::write_ron(&Replay::of(&t)).unwrap();
+    let back = Replay::<Match>::parse(&text, "mem").unwrap();
+    let m = back.play(cards, |_| {}).unwrap();
+    assert_eq!(m.state_hash(), t.game().state_hash(), "seed {seed}");
 }
 
 /// A replay saved by this ruleset's first build still plays the same game
@@ -53,10 +64,9 @@ fn replays_from_an_earlier_build_still_verify() {
 /// Format) replay to their hash.
 #[test]
 fn lan_format_replays_reproduce_the_final_hash() {
-    use super::Replay;
     use crate::rules::Seat;
     use crate::rules::dcg::Format;
-    use crate::session::{Player, Table, drive_cpus};
+    use crate::session::Player;
     let cards = CardSet::embedded();
     let standard: Vec<&str> = deck::EMBEDDED.iter().map(|(n, _)| *n).collect();
     let players: Vec<&str> = deck::PLAYERS_EMBEDDED.iter().map(|(n, _)| *n).collect();
@@ -85,13 +95,7 @@ fn lan_format_replays_reproduce_the_final_hash() {
             .collect();
         let mut setup = <Match as Ruleset>::setup_for(decks, seed);
         setup.format = format;
-        let mut t: Table<Match> = Table::new(setup, &cards, who).unwrap();
-        drive_cpus(&mut t, &cards);
-        assert!(t.is_over(), "seed {seed} did not end");
-        let text = crate::cards::write_ron(&Replay::of(&t)).unwrap();
-        let back = Replay::<Match>::parse(&text, "mem").unwrap();
-        let m = back.play(&cards, |_| {}).unwrap();
-        assert_eq!(m.state_hash(), t.game().state_hash(), "seed {seed}");
+        replays_to_its_hash(setup, who, &cards);
     }
 }
 

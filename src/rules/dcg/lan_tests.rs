@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::tests::{names, numbers, put, set, step, texts};
+use super::tests::{card_count, names, numbers, put, set, step, texts};
 use super::*;
 use crate::rules::Ruleset;
 use crate::rules::alpha::Rng64;
@@ -850,33 +850,13 @@ fn random_lan_game(seed: u64, max_actions: usize) -> (Match, usize) {
     (m, n)
 }
 
-fn all_cards(m: &Match) -> usize {
-    m.seats
-        .iter()
-        .map(|z| {
-            z.deck.len()
-                + z.eggs.len()
-                + z.hand.len()
-                + z.security.len()
-                + z.trash.len()
-                + z.offline.len()
-                + z.breeding.as_ref().map_or(0, |p| p.cards.len())
-                + z.field.iter().map(|p| p.cards.len()).sum::<usize>()
-        })
-        .sum::<usize>()
-        + m.procs
-            .iter()
-            .filter(|p| matches!(p, flow::Proc::Attack(a) if a.revealed.is_some()))
-            .count()
-}
-
 #[test]
 fn random_lan_games_end_and_keep_every_card() {
     for seed in 0..24 {
         let (m, n) = random_lan_game(seed, 30_000);
         assert!(m.outcome().is_some(), "seed {seed}: {n} actions, no end");
         let per_seat: usize = m.setup().decks.iter().map(Vec::len).sum();
-        assert_eq!(all_cards(&m), per_seat, "seed {seed}");
+        assert_eq!(card_count(&m), per_seat, "seed {seed}");
         // The banks shrink with each defeat: one per remaining opponent.
         let left = m.seats.iter().filter(|z| !z.defeated).count();
         for z in m.seats.iter().filter(|z| !z.defeated) {
@@ -891,7 +871,7 @@ proptest::proptest! {
     #[test]
     fn a_lan_view_never_holds_a_hidden_card(seed in 0u64..10_000, steps in 0usize..600) {
         let (m, _) = random_lan_game(seed, steps);
-        proptest::prop_assert_eq!(all_cards(&m), m.setup().decks.iter().map(Vec::len).sum::<usize>());
+        proptest::prop_assert_eq!(card_count(&m), m.setup().decks.iter().map(Vec::len).sum::<usize>());
         let seats = Ruleset::seats(&m);
         for me in Seat::all(seats).map(Some).chain([None]) {
             let v = m.view(me);

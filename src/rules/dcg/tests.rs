@@ -1025,7 +1025,8 @@ fn random_game(seed: u64, max_actions: usize) -> (Match, usize) {
     (m, n)
 }
 
-fn card_count(m: &Match) -> usize {
+/// Every card of the match, wherever it is (the Offline Area too).
+pub(super) fn card_count(m: &Match) -> usize {
     m.seats
         .iter()
         .map(|z| {
@@ -1034,6 +1035,7 @@ fn card_count(m: &Match) -> usize {
                 + z.hand.len()
                 + z.security.len()
                 + z.trash.len()
+                + z.offline.len()
                 + z.breeding.as_ref().map_or(0, |p| p.cards.len())
                 + z.field.iter().map(|p| p.cards.len()).sum::<usize>()
         })
