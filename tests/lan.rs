@@ -849,26 +849,15 @@ impl People<terminal::Match> for Slow {
     fn show(&mut self, _: &[terminal::Event]) {}
 }
 
-/// A Terminal Battle table whose host's own player thinks `ms` over every
-/// question, with Matt (the easy CPU) joined at P2: its address, log, host
-/// thread and Matt's thread.
-#[allow(clippy::type_complexity)]
-fn slow_host_and_matt(
-    seed: u64,
-    ms: u64,
-) -> (
-    SocketAddr,
-    Log,
-    thread::JoinHandle<Table<terminal::Match>>,
-    thread::JoinHandle<Result<Ended<terminal::Match>, JoinError>>,
-) {
+#[test]
+fn a_stance_answered_while_the_host_s_player_thinks_is_asked_once() {
     let (addr, log, host) = host_local::<terminal::Match, _>(
         options(
             vec![Player::Person, Player::Remote],
             vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
-            seed,
+            6,
         ),
-        Slow(ms),
+        Slow(60),
     );
     let remote = client::<terminal::Match>(
         addr,
@@ -878,12 +867,6 @@ fn slow_host_and_matt(
         vec![number("Dα-021"), number("Dα-012")],
         Strength::Easy,
     );
-    (addr, log, host, remote)
-}
-
-#[test]
-fn a_stance_answered_while_the_host_s_player_thinks_is_asked_once() {
-    let (_, log, host, remote) = slow_host_and_matt(6, 60);
     let table = host.join().unwrap();
     let end = remote.join().unwrap().unwrap();
     assert_eq!(end.replay.final_hash, table.game().state_hash());
@@ -1499,7 +1482,22 @@ fn silent_connections_and_spectators_cannot_keep_a_player_out() {
 /// its seat to the end.
 #[test]
 fn others_traffic_never_drops_a_seated_player() {
-    let (addr, log, host, remote) = slow_host_and_matt(8, 400);
+    let (addr, log, host) = host_local::<terminal::Match, _>(
+        options(
+            vec![Player::Person, Player::Remote],
+            vec![Some(vec![number("Dα-001"), number("OP-010")]), None],
+            8,
+        ),
+        Slow(400),
+    );
+    let remote = client::<terminal::Match>(
+        addr,
+        "Matt",
+        Role::Player,
+        "4321",
+        vec![number("Dα-021"), number("Dα-012")],
+        Strength::Easy,
+    );
     thread::sleep(Duration::from_millis(800));
     let flood: Vec<thread::JoinHandle<()>> = (0..16)
         .map(|_| {
