@@ -24,6 +24,21 @@ use bterm::rules::terminal::{ABILITY_SECONDS, Action, Ask, Event, Setup, Side};
 use bterm::rules::{Outcome, Seat};
 use bterm::session::Player;
 
+/// The Card Game Alpha's match and setup (the table holds any card game).
+type AlphaMatch = bterm::rules::alpha::Match;
+type AlphaSetup = bterm::rules::alpha::Setup;
+
+/// Where each card of a Card Game Alpha layout goes on the table, by id.
+fn alpha_goals(
+    layout: &bterm::rules::alpha::Layout,
+    hands: bterm::arena::table::Hands,
+) -> std::collections::HashMap<u32, (Transform, bool)> {
+    bterm::arena::table::layout_goals::<AlphaMatch>(layout, layout.seats.len(), hands)
+        .into_iter()
+        .filter_map(|(p, t, up)| Some((p.id?, (t, up))))
+        .collect()
+}
+
 /// Each update advances the clock this much.
 const STEP: Duration = Duration::from_millis(100);
 
@@ -731,7 +746,7 @@ fn an_empty_gallery_says_so_and_any_button_goes_back() {
 #[test]
 fn a_card_game_alpha_replay_is_staged_on_the_table_card_for_card() {
     use bterm::arena::table::{
-        Hands, PendingTable, Shot, TableCard, TableFigure, TableGame, cpu_game, goals,
+        Hands, PendingTable, Shot, TableCard, TableFigure, TableGame, cpu_game,
     };
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
@@ -762,10 +777,10 @@ fn a_card_game_alpha_replay_is_staged_on_the_table_card_for_card() {
         press(&mut app, Side::P1, Button::B);
         app.update();
         app.update();
-        let game = app.world().resource::<TableGame>();
+        let game = app.world().resource::<TableGame<AlphaMatch>>();
         assert!(game.paused, "a step pauses the game");
         let layout = game.m.as_ref().unwrap().layout();
-        let want = goals(&layout, Hands::All);
+        let want = alpha_goals(&layout, Hands::All);
         let shown = on_table(&mut app);
         assert_eq!(shown.len(), want.len(), "step {step}: cards on the table");
         for c in shown {
@@ -792,7 +807,7 @@ fn a_card_game_alpha_replay_is_staged_on_the_table_card_for_card() {
     }
     assert!(flips > 0, "cards turn over as the game goes");
     assert!(shots > 0, "techniques fly across the table");
-    let game = app.world().resource::<TableGame>();
+    let game = app.world().resource::<TableGame<AlphaMatch>>();
     assert_eq!(game.next, actions);
     assert_eq!(game.verdict, Some(Ok(())), "the replay verifies");
     // Opened from the game, an ended table goes back to attract.
@@ -810,7 +825,7 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
     assert_eq!(screen(&app), Screen::Choose);
     press(&mut app, Side::P1, Button::B);
     tap(&mut app, Side::P1, Button::C);
-    assert_eq!(screen(&app), Screen::AlphaSetup);
+    assert_eq!(screen(&app), Screen::TableSetup);
     let lobby = app.world().resource::<Lobby>().clone();
     assert_eq!(lobby.seats, 2);
     assert_eq!(
@@ -821,7 +836,12 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
     press(&mut app, Side::P1, Button::A);
     tap(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::Table);
-    assert!(app.world().resource::<TableGame>().live.is_some());
+    assert!(
+        app.world()
+            .resource::<TableGame<AlphaMatch>>()
+            .live
+            .is_some()
+    );
     // Only the person's hand is shown.
     let cards_of = |app: &mut App| {
         app.world_mut()
@@ -833,24 +853,30 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
     app.update();
     let layout = app
         .world()
-        .resource::<TableGame>()
+        .resource::<TableGame<AlphaMatch>>()
         .m
         .as_ref()
         .unwrap()
         .layout();
     let shown = cards_of(&mut app);
     assert!(
-        layout.seats[0].hand.iter().all(|c| shown[&c.id]),
+        layout.seats[0]
+            .hand
+            .iter()
+            .all(|c| shown[&u32::from(c.id.0)]),
         "P1 sees its hand"
     );
     assert!(
-        layout.seats[1].hand.iter().all(|c| !shown[&c.id]),
+        layout.seats[1]
+            .hand
+            .iter()
+            .all(|c| !shown[&u32::from(c.id.0)]),
         "not the CPU's"
     );
     // The person takes the first answer each time, until the game ends.
     let mut presses = 0;
     let over = run_until(&mut app, 3000.0, |a| {
-        if a.world().resource::<TableGame>().ended() {
+        if a.world().resource::<TableGame<AlphaMatch>>().ended() {
             return true;
         }
         a.world_mut().write_message(Press {
@@ -868,7 +894,7 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
     assert!(presses > 10);
     app.update();
     app.update();
-    let game = app.world().resource::<TableGame>();
+    let game = app.world().resource::<TableGame<AlphaMatch>>();
     let m = game.m.as_ref().unwrap();
     assert!(m.outcome().is_some());
     let saved = match &game.live.as_ref().unwrap().saved {
@@ -908,7 +934,7 @@ fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
                 .unwrap()
         })
         .to_vec();
-    let game = live_game(&pilots, decks, 21, &cards).unwrap();
+    let game = live_game::<AlphaMatch>(&pilots, AlphaSetup::new(decks, 21), &cards).unwrap();
     let setup = game.replay.setup.clone();
     app.world_mut().insert_resource(game);
     app.world_mut()
@@ -917,7 +943,12 @@ fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
     app.update();
     app.update();
     // Three seats: an arrow at each seat's edge points at its Target Opponent.
-    let m = app.world().resource::<TableGame>().m.clone().unwrap();
+    let m = app
+        .world()
+        .resource::<TableGame<AlphaMatch>>()
+        .m
+        .clone()
+        .unwrap();
     // The HUD names the first to attack.
     app.update();
     let first = m.order()[0];
@@ -948,11 +979,16 @@ fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
     assert!(
         run_until(&mut app, 5000.0, |a| a
             .world()
-            .resource::<TableGame>()
+            .resource::<TableGame<AlphaMatch>>()
             .ended()),
         "the game ends"
     );
-    let in_app = app.world().resource::<TableGame>().m.clone().unwrap();
+    let in_app = app
+        .world()
+        .resource::<TableGame<AlphaMatch>>()
+        .m
+        .clone()
+        .unwrap();
     // The same CPUs on the rules alone.
     let mut alone = Match::from_setup(&setup, &cards).unwrap();
     while alone.outcome().is_none() {
@@ -977,13 +1013,13 @@ fn a_deck_is_scanned_card_by_card_with_refusals_at_once_and_played() {
     press(&mut app, Side::P1, Button::A);
     press(&mut app, Side::P1, Button::B);
     tap(&mut app, Side::P1, Button::C);
-    assert_eq!(screen(&app), Screen::AlphaSetup);
+    assert_eq!(screen(&app), Screen::TableSetup);
     // C held goes back a screen; a tap goes on again.
     hold_c(&mut app);
     assert_eq!(screen(&app), Screen::Choose);
     press(&mut app, Side::P1, Button::B);
     tap(&mut app, Side::P1, Button::C);
-    assert_eq!(screen(&app), Screen::AlphaSetup);
+    assert_eq!(screen(&app), Screen::TableSetup);
     // P1's deck line: C goes through the shipped decks to "scan a deck".
     press(&mut app, Side::P1, Button::B);
     press(&mut app, Side::P1, Button::B);
@@ -992,7 +1028,7 @@ fn a_deck_is_scanned_card_by_card_with_refusals_at_once_and_played() {
     }
     assert_eq!(app.world().resource::<Lobby>().decks[0], DeckChoice::Scan);
     tap(&mut app, Side::P1, Button::C);
-    assert_eq!(screen(&app), Screen::AlphaDeck);
+    assert_eq!(screen(&app), Screen::DeckScreen);
     let count = |app: &App| app.world().resource::<DeckScan>().cards.len();
     let said = |app: &App| app.world().resource::<DeckScan>().message.clone();
     type_line(&mut app, "3 Agumon");
@@ -1028,11 +1064,11 @@ fn a_deck_is_scanned_card_by_card_with_refusals_at_once_and_played() {
     press(&mut app, Side::P1, Button::B);
     assert_eq!(count(&app), 31);
     press(&mut app, Side::P1, Button::A);
-    assert_eq!(screen(&app), Screen::AlphaDeck);
+    assert_eq!(screen(&app), Screen::DeckScreen);
     assert!(said(&app).unwrap().0.contains("scan 1 more"));
     type_line(&mut app, "Tentomon");
     press(&mut app, Side::P1, Button::A);
-    assert_eq!(screen(&app), Screen::AlphaSetup);
+    assert_eq!(screen(&app), Screen::TableSetup);
     let scanned = match &app.world().resource::<Lobby>().decks[0] {
         DeckChoice::Scanned(d) => d.clone(),
         other => panic!("{other:?}"),
@@ -1057,7 +1093,13 @@ fn a_deck_is_scanned_card_by_card_with_refusals_at_once_and_played() {
     app.update();
     app.update();
     assert_eq!(screen(&app), Screen::Table);
-    let mut dealt = app.world().resource::<TableGame>().replay.setup.decks[0].clone();
+    let mut dealt = app
+        .world()
+        .resource::<TableGame<AlphaMatch>>()
+        .replay
+        .setup
+        .decks[0]
+        .clone();
     let mut want = scanned;
     dealt.sort();
     want.sort();
@@ -1065,18 +1107,18 @@ fn a_deck_is_scanned_card_by_card_with_refusals_at_once_and_played() {
     // C held at a person's question asks before leaving the table.
     assert!(run_until(&mut app, 30.0, |a| {
         a.world()
-            .resource::<TableGame>()
+            .resource::<TableGame<AlphaMatch>>()
             .m
             .as_ref()
             .and_then(|m| m.waiting_for())
             == Some(Seat::P1)
-            && a.world().resource::<TableGame>().wait <= 0.0
+            && a.world().resource::<TableGame<AlphaMatch>>().wait <= 0.0
     }));
     hold_c(&mut app);
     assert_eq!(screen(&app), Screen::Table);
     let leaving = |a: &App| {
         a.world()
-            .resource::<TableGame>()
+            .resource::<TableGame<AlphaMatch>>()
             .live
             .as_ref()
             .and_then(|l| l.leaving)
@@ -1185,7 +1227,7 @@ fn every_alpha_event_kind_is_staged_on_the_table() {
             steps.push(m.apply(*seat, a).unwrap());
             actions.push((*seat, a));
         }
-        let replay = Replay {
+        let replay: Replay<AlphaMatch> = Replay {
             rules: Match::version(&setup),
             setup: setup.clone(),
             actions,
@@ -1226,7 +1268,7 @@ fn every_alpha_event_kind_is_staged_on_the_table() {
                 .iter(world)
                 .map(|(_, f)| f.card)
                 .collect();
-            let game = app.world().resource::<TableGame>();
+            let game = app.world().resource::<TableGame<AlphaMatch>>();
             let banner = game.banners().collect::<Vec<_>>().join(" | ");
             // The battle's parts are ringed while the step is staged, until
             // the next action (or the battle after it in the step) starts.
@@ -1477,8 +1519,9 @@ fn host_in_arena(app: &mut App) -> (u16, String) {
     press(app, Side::P1, Button::A);
     press(app, Side::P1, Button::B);
     press(app, Side::P1, Button::B);
+    press(app, Side::P1, Button::B);
     tap(app, Side::P1, Button::C);
-    assert_eq!(screen(app), Screen::LanHost, "the third line hosts");
+    assert_eq!(screen(app), Screen::LanHost, "the fourth line hosts");
     // A from the first line wraps round to OPEN THE TABLE.
     press(app, Side::P1, Button::A);
     tap(app, Side::P1, Button::C);
@@ -1677,7 +1720,7 @@ fn a_person_joins_a_card_game_alpha_table_with_the_code_and_plays_from_its_own_s
     assert_eq!(app.world().resource::<LanTable>().seat, Some(Seat::P2));
     {
         use bterm::arena::table::Hands;
-        let game = app.world().resource::<TableGame>();
+        let game = app.world().resource::<TableGame<AlphaMatch>>();
         assert_eq!(game.hands(), Hands::Only(Some(1)));
         let layout = game.layout.as_ref().expect("the table is laid out");
         assert!(!layout.seats[0].hand.is_empty());
@@ -1687,7 +1730,7 @@ fn a_person_joins_a_card_game_alpha_table_with_the_code_and_plays_from_its_own_s
     // C takes the first answer of every question, until the game ends.
     let mut answered = 0;
     run_real(&mut app, 240, "the game's end", |app| {
-        let game = app.world().resource::<TableGame>();
+        let game = app.world().resource::<TableGame<AlphaMatch>>();
         if game.ended() {
             return game.live.as_ref().is_some_and(|l| l.saved.is_some());
         }
@@ -1700,7 +1743,7 @@ fn a_person_joins_a_card_game_alpha_table_with_the_code_and_plays_from_its_own_s
     });
     assert!(answered > 0);
     let table = host.join().unwrap();
-    let game = app.world().resource::<TableGame>();
+    let game = app.world().resource::<TableGame<AlphaMatch>>();
     assert_eq!(game.replay.final_hash, table.game().state_hash());
     assert_eq!(game.replay.actions, table.actions());
     let saved = game.live.as_ref().unwrap().saved.clone().unwrap().unwrap();
@@ -1866,15 +1909,15 @@ fn a_spectator_at_a_lan_card_game_alpha_table_sees_no_hand_face_up() {
     let mut looked = 0;
     run_real(&mut app, 240, "the game's end", |app| {
         let in_hand: Vec<_> = {
-            let game = app.world().resource::<TableGame>();
+            let game = app.world().resource::<TableGame<AlphaMatch>>();
             game.layout.as_ref().map_or_else(Vec::new, |l| {
                 l.seats
                     .iter()
-                    .flat_map(|s| s.hand.iter().map(|c| c.id))
+                    .flat_map(|s| s.hand.iter().map(|c| u32::from(c.id.0)))
                     .collect()
             })
         };
-        let cards: Vec<(bterm::rules::alpha::CardId, bool)> = app
+        let cards: Vec<(u32, bool)> = app
             .world_mut()
             .query::<&TableCard>()
             .iter(app.world())
@@ -1886,12 +1929,12 @@ fn a_spectator_at_a_lan_card_game_alpha_table_sees_no_hand_face_up() {
                 assert!(!up, "a hand card face up at a spectator's table");
             }
         }
-        app.world().resource::<TableGame>().ended()
+        app.world().resource::<TableGame<AlphaMatch>>().ended()
     });
     assert!(looked > 0, "hands were on the table");
     let table = host.join().unwrap();
     player.join().unwrap().unwrap();
-    let game = app.world().resource::<TableGame>();
+    let game = app.world().resource::<TableGame<AlphaMatch>>();
     assert_eq!(game.replay.final_hash, table.game().state_hash());
 }
 
@@ -1906,6 +1949,7 @@ fn a_host_brings_a_team_scanned_at_the_cabinet_to_its_lan_table() {
         ..settings(&dir)
     });
     press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::B);
     press(&mut app, Side::P1, Button::B);
     press(&mut app, Side::P1, Button::B);
     tap(&mut app, Side::P1, Button::C);
@@ -1978,6 +2022,7 @@ fn a_deck_scanned_for_a_lan_table_is_brought_and_the_local_setup_keeps_its_decks
     press(&mut app, Side::P1, Button::A);
     press(&mut app, Side::P1, Button::B);
     press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
     tap(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::LanHost);
     // The Card Game Alpha; its deck line (game, seats, P2, deck, open).
@@ -1991,7 +2036,7 @@ fn a_deck_scanned_for_a_lan_table_is_brought_and_the_local_setup_keeps_its_decks
     }
     assert_eq!(app.world().resource::<LanForm>().brings, Brings::Scan);
     tap(&mut app, Side::P1, Button::C);
-    assert_eq!(screen(&app), Screen::AlphaDeck);
+    assert_eq!(screen(&app), Screen::DeckScreen);
     // Left unfinished: the form says why, and brings nothing scanned.
     type_line(&mut app, "3 Agumon");
     hold_c(&mut app);
@@ -2003,7 +2048,7 @@ fn a_deck_scanned_for_a_lan_table_is_brought_and_the_local_setup_keeps_its_decks
         assert!(why.contains("scan 29 more"), "{why}");
     }
     tap(&mut app, Side::P1, Button::C);
-    assert_eq!(screen(&app), Screen::AlphaDeck);
+    assert_eq!(screen(&app), Screen::DeckScreen);
     for name in [
         "Gabumon",
         "Garurumon",
@@ -2063,18 +2108,18 @@ fn a_question_left_alone_at_the_alpha_table_takes_the_rules_default_in_the_rules
     press(&mut app, Side::P1, Button::A);
     press(&mut app, Side::P1, Button::B);
     tap(&mut app, Side::P1, Button::C);
-    assert_eq!(screen(&app), Screen::AlphaSetup);
+    assert_eq!(screen(&app), Screen::TableSetup);
     press(&mut app, Side::P1, Button::A);
     tap(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::Table);
     // Until P1 (the person) is asked.
     let asked = |a: &mut App| {
-        let g = a.world().resource::<TableGame>();
+        let g = a.world().resource::<TableGame<AlphaMatch>>();
         g.m.as_ref().and_then(|m| m.waiting_for()) == Some(Seat::P1) && g.wait <= 0.0
     };
     assert!(run_until(&mut app, 120.0, asked), "the person is asked");
     let (question, actions) = {
-        let g = app.world().resource::<TableGame>();
+        let g = app.world().resource::<TableGame<AlphaMatch>>();
         let m = g.m.as_ref().unwrap();
         let q = Ruleset::question(m, Seat::P1, &[], &CardSet::embedded()).unwrap();
         (q, g.replay.actions.len())
@@ -2082,13 +2127,20 @@ fn a_question_left_alone_at_the_alpha_table_takes_the_rules_default_in_the_rules
     assert_eq!(question.seconds, 300.0);
     let default = question.on_timeout.expect("the rules give a default");
     // Nothing is taken before the rules' time (the old 60 s is long past).
-    let taken = |a: &mut App| a.world().resource::<TableGame>().replay.actions.len() > actions;
+    let taken = |a: &mut App| {
+        a.world()
+            .resource::<TableGame<AlphaMatch>>()
+            .replay
+            .actions
+            .len()
+            > actions
+    };
     assert!(
         !run_until(&mut app, question.seconds - 5.0, taken),
         "nothing before 300 s"
     );
     assert!(run_until(&mut app, 10.0, taken), "the default after 300 s");
-    let g = app.world().resource::<TableGame>();
+    let g = app.world().resource::<TableGame<AlphaMatch>>();
     assert_eq!(g.replay.actions[actions], (Seat::P1, default));
 
     // At a kiosk, a table nobody presses anything at is left.
@@ -2105,4 +2157,285 @@ fn a_question_left_alone_at_the_alpha_table_takes_the_rules_default_in_the_rules
         run_until(&mut app, 120.0, |a| screen(a) == Screen::Attract),
         "back to attract"
     );
+}
+
+/// The Digimon Card Game's match.
+type DcgMatch = bterm::rules::dcg::Match;
+
+/// Every card on the table, by where it is going: seat, card, face up and
+/// place (to the millimetre), sorted.
+fn table_cards(app: &mut App) -> Vec<(usize, String, bool, [i32; 3])> {
+    use bterm::arena::table::TableCard;
+    let mut v: Vec<_> = app
+        .world_mut()
+        .query::<&TableCard>()
+        .iter(app.world())
+        .map(|c| {
+            let t = c.goal.translation * 1000.0;
+            (
+                c.seat,
+                c.number.to_string(),
+                c.face_up,
+                [t.x as i32, t.y as i32, t.z as i32],
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Where a Digimon Card Game layout puts each card, as [`table_cards`].
+fn dcg_places(
+    layout: &bterm::rules::dcg::layout::Layout,
+    hands: bterm::arena::table::Hands,
+) -> Vec<(usize, String, bool, [i32; 3])> {
+    let mut v: Vec<_> =
+        bterm::arena::table::layout_goals::<DcgMatch>(layout, layout.seats.len(), hands)
+            .into_iter()
+            .map(|(p, goal, up)| {
+                let t = goal.translation * 1000.0;
+                (
+                    p.seat,
+                    p.number.to_string(),
+                    up,
+                    [t.x as i32, t.y as i32, t.z as i32],
+                )
+            })
+            .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_digimon_card_game_replay_is_staged_on_the_table_card_for_card() {
+    use bterm::arena::table::{
+        Hands, MemoryToken, PendingTable, Revealed, Shot, TableFigure, TableGame, dcg_cpu_game,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(settings(&dir));
+    let cards = CardSet::embedded();
+    let replay = dcg_cpu_game(2, 3, &cards).expect("a CPU game");
+    let actions = replay.actions.len();
+    app.world_mut()
+        .insert_resource(PendingTable(replay, "test".into()));
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Table);
+    app.update();
+    app.update();
+    assert_eq!(screen(&app), Screen::Table);
+    let decks: usize = app
+        .world()
+        .resource::<TableGame<DcgMatch>>()
+        .replay
+        .setup
+        .decks
+        .iter()
+        .map(Vec::len)
+        .sum();
+    assert_eq!(table_cards(&mut app).len(), decks, "both decks are dealt");
+    let (mut shots, mut revealed, mut digivolved) = (0, 0, 0);
+    let mut up_before = 0;
+    let mut flips = 0;
+    for step in 0..=actions {
+        press(&mut app, Side::P1, Button::B);
+        app.update();
+        let game = app.world().resource::<TableGame<DcgMatch>>();
+        assert!(game.paused, "a step pauses the game");
+        let layout = game.m.as_ref().unwrap().layout();
+        // Every card lies where the rules put it: the same cards in the
+        // same places, face up where the layout says.
+        assert_eq!(
+            table_cards(&mut app),
+            dcg_places(&layout, Hands::All),
+            "step {step}: the table and the rules differ"
+        );
+        let up = table_cards(&mut app).iter().filter(|c| c.2).count();
+        if up != up_before {
+            flips += 1;
+            up_before = up;
+        }
+        // A figure stands on every Digimon in play (the battle area's and
+        // the breeding area's).
+        let in_play: usize = layout
+            .seats
+            .iter()
+            .map(|s| {
+                s.field.iter().filter(|p| p.digimon).count()
+                    + s.breeding.iter().filter(|p| p.digimon).count()
+            })
+            .sum();
+        let standing = app
+            .world_mut()
+            .query::<(&TableFigure, &Figure)>()
+            .iter(app.world())
+            .count();
+        assert_eq!(standing, in_play, "step {step}: figures on the Digimon");
+        if layout
+            .seats
+            .iter()
+            .any(|s| s.field.iter().any(|p| p.digimon && p.cards.len() > 1))
+        {
+            digivolved += 1;
+        }
+        assert_eq!(
+            app.world_mut()
+                .query::<&MemoryToken>()
+                .iter(app.world())
+                .count(),
+            1,
+            "the memory gauge's counter"
+        );
+        shots += app.world_mut().query::<&Shot>().iter(app.world()).count();
+        revealed += app
+            .world_mut()
+            .query::<&Revealed>()
+            .iter(app.world())
+            .count();
+    }
+    assert!(flips > 0, "cards turn over as the game goes");
+    assert!(shots > 0, "attacks fly across the table");
+    assert!(revealed > 0, "security checks are shown");
+    assert!(digivolved > 0, "stacks lie fanned under their Digimon");
+    let game = app.world().resource::<TableGame<DcgMatch>>();
+    assert_eq!(game.next, actions);
+    assert_eq!(game.verdict, Some(Ok(())), "the replay verifies");
+    // Opened from the game, an ended table goes back to attract.
+    assert!(run_until(&mut app, 40.0, |a| screen(a) == Screen::Attract));
+    assert!(table_cards(&mut app).is_empty(), "the table is cleared");
+}
+
+#[test]
+fn a_person_plays_the_digimon_card_game_against_the_cpu_with_three_buttons() {
+    use bterm::arena::lobby::Lobby;
+    use bterm::arena::table::{Hands, TableGame};
+    use bterm::rules::RulesetId;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(settings(&dir));
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::Choose);
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::TableSetup);
+    let lobby = app.world().resource::<Lobby>().clone();
+    assert_eq!(
+        lobby.game,
+        RulesetId::Dcg,
+        "the third line is the Digimon Card Game"
+    );
+    assert_eq!(
+        lobby.players[..2],
+        [Player::Person, Player::Cpu(Strength::Normal)]
+    );
+    // A from the first line wraps round to START; C starts.
+    press(&mut app, Side::P1, Button::A);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::Table);
+    app.update();
+    // Only the person's hand is face up.
+    let layout = app
+        .world()
+        .resource::<TableGame<DcgMatch>>()
+        .m
+        .as_ref()
+        .unwrap()
+        .layout();
+    assert_eq!(
+        table_cards(&mut app),
+        dcg_places(&layout, Hands::Only(Some(0))),
+        "P1's hand face up, the CPU's not"
+    );
+    // The person takes the first answer each time, until the game ends.
+    let mut presses = 0;
+    let over = run_until(&mut app, 4000.0, |a| {
+        if a.world().resource::<TableGame<DcgMatch>>().ended() {
+            return true;
+        }
+        a.world_mut().write_message(Press {
+            player: Side::P1,
+            button: Button::C,
+        });
+        a.world_mut().write_message(Release {
+            player: Side::P1,
+            button: Button::C,
+        });
+        presses += 1;
+        false
+    });
+    assert!(over, "the game ends");
+    assert!(presses > 10);
+    app.update();
+    app.update();
+    let game = app.world().resource::<TableGame<DcgMatch>>();
+    let m = game.m.as_ref().unwrap();
+    assert!(m.outcome().is_some());
+    let saved = match &game.live.as_ref().unwrap().saved {
+        Some(Ok(p)) => p.clone(),
+        other => panic!("not saved: {other:?}"),
+    };
+    let replay = Replay::<DcgMatch>::load(&saved).unwrap();
+    assert_eq!(replay.final_hash, m.state_hash());
+    let mut again = DcgMatch::from_setup(&replay.setup, &CardSet::embedded()).unwrap();
+    for (seat, a) in &replay.actions {
+        again.apply(*seat, *a).unwrap();
+    }
+    assert_eq!(
+        again.state_hash(),
+        replay.final_hash,
+        "the saved game plays back"
+    );
+    assert!(run_until(&mut app, 40.0, |a| screen(a) == Screen::Attract));
+}
+
+#[test]
+fn four_cpus_play_the_players_format_set_up_with_the_buttons_banks_and_targets_shown() {
+    use bterm::arena::lobby::{Line, Lobby};
+    use bterm::arena::table::{Coin, TableGame, TargetMarker};
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(settings(&dir));
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    // Seats: 2 → 3 → 4; Format: standard → players; P1: a person → the CPU.
+    tap(&mut app, Side::P1, Button::C);
+    tap(&mut app, Side::P1, Button::C);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    let lobby = app.world().resource::<Lobby>().clone();
+    assert_eq!(lobby.seats, 4);
+    assert_eq!(lobby.format_word(), "players");
+    assert!(lobby.players[..4].iter().all(|p| !p.is_person()));
+    assert!(
+        lobby
+            .text(Line::Deck(0), &CardSet::embedded())
+            .contains("Players Format")
+    );
+    // Up to the first line, and round to START.
+    for _ in 0..3 {
+        press(&mut app, Side::P1, Button::A);
+    }
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(app.world().resource::<Lobby>().problem, None);
+    assert_eq!(screen(&app), Screen::Table);
+    let seen = run_until(&mut app, 600.0, |a| {
+        let banks = a.world_mut().query::<&Coin>().iter(a.world()).count();
+        let arrows = a
+            .world_mut()
+            .query::<&TargetMarker>()
+            .iter(a.world())
+            .count();
+        banks > 0 && arrows == 4
+    });
+    assert!(
+        seen,
+        "the banks lie as coins, an arrow at each Target Opponent"
+    );
+    let game = app.world().resource::<TableGame<DcgMatch>>();
+    let setup = &game.replay.setup;
+    assert_eq!(setup.format, bterm::rules::dcg::Format::Players);
+    assert_eq!(setup.decks.len(), 4);
 }

@@ -19,7 +19,7 @@ use super::input::{Button, Press, Release};
 use super::lan::{LanForm, LanTable};
 use super::lobby::{DeckSeat, Lobby};
 use super::staging::Board;
-use super::table::{PendingTable, TableGame, cpu_game};
+use super::table::{PendingTable, TableGame, cpu_game, dcg_cpu_game};
 use super::{AppSystems, Cards, Screen};
 use crate::rules::Seat;
 use crate::rules::terminal::Side;
@@ -31,10 +31,10 @@ const SCREENSHOT_AFTER_FRAMES: u32 = 60;
 /// Frames to let the screenshot reach the disk before quitting.
 const SAVE_FRAMES: u32 = 20;
 /// A tour that has not finished in this many seconds has failed.
-const TOUR_LIMIT: f32 = 300.0;
+const TOUR_LIMIT: f32 = 480.0;
 
 /// The screens a tour saves, in order.
-pub const TOUR_SHOTS: [&str; 21] = [
+pub const TOUR_SHOTS: [&str; 27] = [
     "attract",
     "collection",
     "rankings",
@@ -56,6 +56,12 @@ pub const TOUR_SHOTS: [&str; 21] = [
     "lan-host",
     "lan-lobby",
     "lan-battle",
+    "dcg-setup",
+    "dcg-table",
+    "dcg-attack",
+    "dcg-security-check",
+    "dcg-result",
+    "dcg-4-seat",
 ];
 
 /// What a scripted run does.
@@ -80,6 +86,11 @@ impl From<&GameOptions> for Script {
     }
 }
 
+/// A card game's table, when it is on screen.
+type TourTable<'w, R> = Option<ResMut<'w, TableGame<R>>>;
+type AlphaMatch = crate::rules::alpha::Match;
+type DcgMatch = crate::rules::dcg::Match;
+
 /// Where a tour is.
 #[derive(Resource, Debug, Default)]
 struct Tour {
@@ -97,12 +108,39 @@ struct Tour {
     alpha_at: Option<usize>,
     /// The LAN battle's other machine: a CPU client has joined.
     lan_joined: bool,
+    /// The Digimon Card Game's tour game: its first attack and first
+    /// security check, by action.
+    dcg_at: Option<(usize, usize)>,
 }
 
 /// The name the tour gives its alpha-attack game.
 const ALPHA_ATTACK_GAME: &str = "an alpha-attack";
 /// A CPU game (seats, seed) with an alpha-attack in it.
 const ALPHA_ATTACK_SEED: (usize, u64) = (2, 1);
+
+/// The first action of a Digimon Card Game replay whose events hold an
+/// attack, and the first that holds a security check.
+fn first_dcg_attack(
+    replay: &crate::replay::Replay<crate::rules::dcg::Match>,
+    cards: &crate::cards::CardSet,
+) -> Option<(usize, usize)> {
+    use crate::rules::dcg::{Event, Match};
+    let mut m = Match::from_setup(&replay.setup, cards).ok()?;
+    let (mut attack, mut check) = (None, None);
+    for (i, (seat, a)) in replay.actions.iter().enumerate() {
+        let evs = m.apply(*seat, *a).ok()?;
+        if attack.is_none() && evs.iter().any(|e| matches!(e, Event::Attacked { .. })) {
+            attack = Some(i);
+        }
+        if check.is_none() && evs.iter().any(|e| matches!(e, Event::Revealed { .. })) {
+            check = Some(i);
+        }
+        if let (Some(a), Some(c)) = (attack, check) {
+            return Some((a, c));
+        }
+    }
+    None
+}
 
 /// The first action of a replay whose events hold an alpha-attack.
 fn first_alpha_attack(
@@ -190,7 +228,7 @@ fn tour(
     mut exit: MessageWriter<AppExit>,
     mut next: ResMut<NextState<Screen>>,
     (gallery, mut lobby): (Res<Gallery>, ResMut<Lobby>),
-    (cards, mut table): (Res<Cards>, Option<ResMut<TableGame>>),
+    (cards, mut table, mut dcg): (Res<Cards>, TourTable<AlphaMatch>, TourTable<DcgMatch>),
     (form, lan): (Res<LanForm>, Option<Res<LanTable>>),
 ) {
     let Some(dir) = &script.tour else { return };
@@ -272,23 +310,23 @@ fn tour(
             snap(&mut t, "gallery-choose");
         }
         // A Card Game Alpha game between CPUs, on its table.
-        (Screen::Gallery, Some("alpha-setup")) if settled => next.set(Screen::AlphaSetup),
-        (Screen::AlphaSetup, Some("alpha-setup")) if t.on_screen > 1.5 => {
+        (Screen::Gallery, Some("alpha-setup")) if settled => next.set(Screen::TableSetup),
+        (Screen::TableSetup, Some("alpha-setup")) if t.on_screen > 1.5 => {
             snap(&mut t, "alpha-setup");
         }
         // P1's deck screen, half scanned.
-        (Screen::AlphaSetup, Some("alpha-deck")) if settled => {
+        (Screen::TableSetup, Some("alpha-deck")) if settled => {
             if let Some(Ok(d)) = crate::rules::alpha::deck::embedded("courage", &cards.0) {
                 lobby.scanned[0] = d.into_iter().take(14).collect();
             }
             commands.insert_resource(DeckSeat(0));
-            next.set(Screen::AlphaDeck);
+            next.set(Screen::DeckScreen);
         }
-        (Screen::AlphaDeck, Some("alpha-deck")) if t.on_screen > 2.5 => snap(&mut t, "alpha-deck"),
-        (Screen::AlphaDeck, Some("alpha-play")) if settled => next.set(Screen::AlphaSetup),
+        (Screen::DeckScreen, Some("alpha-deck")) if t.on_screen > 2.5 => snap(&mut t, "alpha-deck"),
+        (Screen::DeckScreen, Some("alpha-play")) if settled => next.set(Screen::TableSetup),
         // A on the first line wraps round to START, and C starts: P1 (a
         // person) against the CPU.
-        (Screen::AlphaSetup, Some("alpha-play")) if settled => {
+        (Screen::TableSetup, Some("alpha-play")) if settled => {
             if lobby.line + 1 == lobby.lines().len() {
                 tap_c(&mut presses);
             } else {
@@ -408,6 +446,92 @@ fn tour(
         }
         (Screen::Battle, Some("lan-battle")) if board.clash.is_some() && t.on_screen > 2.0 => {
             snap(&mut t, "lan-battle");
+        }
+        // The Digimon Card Game: its setup, then a game between CPUs.
+        (Screen::Battle, Some("dcg-setup")) if settled => next.set(Screen::Attract),
+        (Screen::Attract, Some("dcg-setup")) if settled => {
+            lobby.set_game(crate::rules::RulesetId::Dcg);
+            next.set(Screen::TableSetup);
+        }
+        (Screen::TableSetup, Some("dcg-setup")) if t.on_screen > 1.5 => snap(&mut t, "dcg-setup"),
+        (Screen::TableSetup, Some("dcg-table")) if settled => {
+            if let Some(replay) = dcg_cpu_game(2, 3, &cards.0) {
+                t.dcg_at = first_dcg_attack(&replay, &cards.0);
+                commands.insert_resource(PendingTable(replay, "a CPU game".into()));
+            }
+            next.set(Screen::Table);
+        }
+        (Screen::Attract, Some(w)) if w.starts_with("dcg-") => next.set(Screen::Table),
+        // The playmats once the cards are out: a few turns in.
+        (Screen::Table, Some("dcg-table")) if settled => {
+            if let Some(game) = dcg.as_mut() {
+                let at = t.dcg_at.map_or(12, |(a, _)| a.saturating_sub(1));
+                if game.next < at {
+                    game.skip_to(at, &cards.0);
+                    // Still, as the cards settle.
+                    game.paused = true;
+                    t.on_screen = 0.0;
+                } else if t.on_screen > 3.0 {
+                    snap(&mut t, "dcg-table");
+                }
+            }
+        }
+        // The first attack, as its banner goes up.
+        (Screen::Table, Some("dcg-attack")) if settled => {
+            if let Some(game) = dcg.as_mut() {
+                game.paused = false;
+                if game
+                    .banner
+                    .as_ref()
+                    .is_some_and(|(b, left)| b.contains("ATTACKS") && *left < 1.2)
+                {
+                    snap(&mut t, "dcg-attack");
+                }
+            }
+        }
+        // The first security check: the card out of the stack, face up.
+        (Screen::Table, Some("dcg-security-check")) if settled => {
+            if let Some(game) = dcg.as_mut() {
+                let at = t.dcg_at.map_or(0, |(_, c)| c);
+                if game.next < at {
+                    game.skip_to(at, &cards.0);
+                    t.on_screen = 0.0;
+                } else if game
+                    .banner
+                    .as_ref()
+                    .is_some_and(|(b, left)| b.contains("SECURITY CHECK") && *left < 1.3)
+                {
+                    snap(&mut t, "dcg-security-check");
+                }
+            }
+        }
+        (Screen::Table, Some("dcg-result")) if settled => {
+            if let Some(game) = dcg.as_mut() {
+                let last = game.replay.actions.len();
+                if game.next + 1 < last {
+                    game.skip_to(last - 1, &cards.0);
+                    game.paused = false;
+                    t.on_screen = 0.0;
+                } else if game.ended() && t.on_screen > 2.0 {
+                    snap(&mut t, "dcg-result");
+                }
+            }
+        }
+        (Screen::Table, Some("dcg-4-seat")) if settled => {
+            let seats = dcg.as_ref().map_or(0, |g| g.replay.setup.decks.len());
+            if seats == 2 {
+                if let Some(replay) = dcg_cpu_game(4, 5, &cards.0) {
+                    commands.insert_resource(PendingTable(replay, "a CPU game".into()));
+                }
+                next.set(Screen::Attract);
+            } else if let Some(game) = dcg.as_mut()
+                && game.next < 40
+            {
+                game.skip_to(40, &cards.0);
+                t.on_screen = 0.0;
+            } else if t.on_screen > 6.0 {
+                snap(&mut t, "dcg-4-seat");
+            }
         }
         (_, None) if settled => {
             exit.write(AppExit::Success);

@@ -18,7 +18,6 @@ use super::hud::{centred_column, screen_layer};
 use super::input::{Button, Press};
 use super::result::PendingReplay;
 use super::sound::{Sfx, Sound};
-use super::table::PendingTable;
 use super::theme::{label, palette, size, space};
 use super::{AppSystems, Cards, Screen, Settings};
 use crate::cards::CardSet;
@@ -270,27 +269,27 @@ fn act(i: usize, g: &mut Gallery, commands: &mut Commands, next: &mut NextState<
                 g.message = Some((format!("{name} does not play back: {problem}"), true));
                 return Mode::List;
             }
-            if let Some(r) = entry.ruleset
-                && !super::lan::STAGED.contains(&r)
-            {
-                g.message = Some((
-                    format!(
-                        "{name}: {}; bterm replay print shows its events",
-                        super::lan::not_staged(r)
-                    ),
-                    true,
-                ));
-                return Mode::List;
-            }
-            if entry.ruleset == Some(RulesetId::Alpha) {
-                match Replay::<crate::rules::alpha::Match>::load(&entry.path) {
-                    Ok(replay) => {
-                        commands.insert_resource(PendingTable(replay, name));
-                        next.set(Screen::Table);
+            if let Some(r) = entry.ruleset {
+                // A card game: on the table.
+                if let Some(opened) =
+                    super::table::open_replay(r, &entry.path, name.clone(), commands)
+                {
+                    match opened {
+                        Ok(()) => next.set(Screen::Table),
+                        Err(e) => g.message = Some((e.to_string(), true)),
                     }
-                    Err(e) => g.message = Some((e.to_string(), true)),
+                    return Mode::List;
                 }
-                return Mode::List;
+                if !super::lan::STAGED.contains(&r) {
+                    g.message = Some((
+                        format!(
+                            "{name}: {}; bterm replay print shows its events",
+                            super::lan::not_staged(r)
+                        ),
+                        true,
+                    ));
+                    return Mode::List;
+                }
             }
             match Replay::<Match>::load(&entry.path) {
                 Ok(replay) => {
@@ -500,10 +499,11 @@ fn draw(
                                 row.spawn((thumb, BackgroundColor(palette::FAINT)))
                                     .with_children(|t| {
                                         t.spawn(label(
-                                            if e.ruleset == Some(RulesetId::Alpha) {
-                                                "Alpha"
-                                            } else {
-                                                "no picture"
+                                            match e.ruleset {
+                                                Some(r) if super::table::TABLED.contains(&r) => {
+                                                    r.key()
+                                                }
+                                                _ => "no picture",
                                             },
                                             size::SMALL,
                                             palette::DIM,

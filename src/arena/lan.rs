@@ -38,7 +38,7 @@ use crate::net::link::HostLink;
 use crate::net::protocol::{Asked, Role, SeatLine};
 use crate::net::{DEFAULT_PORT, Lan};
 use crate::replay::Replay;
-use crate::rules::{Reply, RulesetId, Seat, alpha, terminal};
+use crate::rules::{Reply, RulesetId, Seat, alpha, dcg, terminal};
 use crate::session::{Player, Watch};
 
 /// How long the lobby waits with nothing changing (no press, no seat
@@ -148,16 +148,16 @@ trait StagedVisitor {
     fn visit<R: Staged>(self) -> Self::Output;
 }
 
-/// The rulesets the arena stages, each with its presenter (the Digimon
-/// Card Game's arena presenter is its own issue: until it lands, a table
-/// of that game is played at the terminal, `bterm host dcg` / `bterm join`,
-/// and the arena says so). Adding one here needs its [`Staged`] impl.
+/// The rulesets the arena stages at a LAN table, each with its presenter
+/// (a card game's is the table's, [`super::table::Tabled`]). Adding one
+/// here needs its [`Staged`] impl.
 macro_rules! staged {
     ($then:ident ! ($($pre:tt)*)) => {
         $then! {
             $($pre)*
             Terminal => crate::rules::terminal::Match,
             Alpha => crate::rules::alpha::Match,
+            Dcg => crate::rules::dcg::Match,
         }
     };
 }
@@ -1538,9 +1538,13 @@ impl Follows<terminal::Match> for Duel {
     }
 }
 
-impl Follows<alpha::Match> for TableGame {
-    fn starting(view: &alpha::View, lan: &LanTable, _: &CardSet) -> Result<TableGame, String> {
-        Ok(TableGame::lan(view, lan.table.clone()))
+impl Follows<alpha::Match> for TableGame<alpha::Match> {
+    fn starting(
+        view: &alpha::View,
+        lan: &LanTable,
+        _: &CardSet,
+    ) -> Result<TableGame<alpha::Match>, String> {
+        Ok(TableGame::<alpha::Match>::lan(view, lan.table.clone()))
     }
 
     fn remote(&mut self) -> Option<&mut Remote<alpha::Match>> {
@@ -1556,6 +1560,32 @@ impl Follows<alpha::Match> for TableGame {
     }
 
     fn ended(&mut self, replay: Replay<alpha::Match>) {
+        self.lan_ended(replay);
+    }
+}
+
+impl Follows<dcg::Match> for TableGame<dcg::Match> {
+    fn starting(
+        view: &dcg::View,
+        lan: &LanTable,
+        _: &CardSet,
+    ) -> Result<TableGame<dcg::Match>, String> {
+        Ok(TableGame::<dcg::Match>::lan(view, lan.table.clone()))
+    }
+
+    fn remote(&mut self) -> Option<&mut Remote<dcg::Match>> {
+        self.remote.as_mut()
+    }
+
+    fn has_remote(&self) -> bool {
+        self.remote.is_some()
+    }
+
+    fn news(&mut self, view: &dcg::View, events: Vec<dcg::Event>, cards: &CardSet) {
+        self.follow(view, &events, cards);
+    }
+
+    fn ended(&mut self, replay: Replay<dcg::Match>) {
         self.lan_ended(replay);
     }
 }
@@ -1592,13 +1622,33 @@ impl Staged for terminal::Match {
 /// The Card Game Alpha at a LAN table: the table, its deck built at the
 /// deck screen (P1's).
 impl Staged for alpha::Match {
-    type Game = TableGame;
+    type Game = TableGame<alpha::Match>;
     const SCREEN: Screen = Screen::Table;
     const ANNOUNCED: bool = false;
 
     fn open_scanner(commands: &mut Commands, next: &mut NextState<Screen>) {
         commands.insert_resource(super::lobby::DeckSeat(0));
-        next.set(Screen::AlphaDeck);
+        next.set(Screen::DeckScreen);
+    }
+
+    fn scanned(
+        _: Option<&super::scan::Roster>,
+        deck: &Result<Vec<CardNumber>, String>,
+    ) -> Result<Vec<CardNumber>, String> {
+        deck.clone().map_err(|e| format!("no deck brought: {e}"))
+    }
+}
+
+/// The Digimon Card Game at a LAN table: the table, its deck built at the
+/// deck screen (P1's).
+impl Staged for dcg::Match {
+    type Game = TableGame<dcg::Match>;
+    const SCREEN: Screen = Screen::Table;
+    const ANNOUNCED: bool = false;
+
+    fn open_scanner(commands: &mut Commands, next: &mut NextState<Screen>) {
+        commands.insert_resource(super::lobby::DeckSeat(0));
+        next.set(Screen::DeckScreen);
     }
 
     fn scanned(

@@ -1,7 +1,8 @@
-//! Before a game: which game (the Terminal Battle or the Card Game Alpha),
-//! and for the Card Game Alpha the seats, who plays each (a person or the
-//! CPU at a strength) and each seat's deck (a shipped deck, or one scanned
-//! on the deck screen).
+//! Before a game: which game (the Terminal Battle, a card game on the
+//! table, or a LAN table), and for a card game (the Card Game Alpha, the
+//! Digimon Card Game) the seats, the format, who plays each (a person or
+//! the CPU at a strength) and each seat's deck (a shipped deck, or one
+//! scanned on the deck screen).
 //!
 //! The three buttons do it all: A and B move, C chooses (or changes the
 //! line it is on), C held goes back; the keyboard's arrows, Enter and
@@ -14,35 +15,43 @@ use bevy::prelude::*;
 use super::hud::{centred_column, screen_layer};
 use super::input::{Move, Moves};
 use super::sound::{Sfx, Sound};
-use super::table::{TableGame, live_game};
+use super::table::{self, TABLED};
 use super::theme::{label, palette, size, space};
 use super::{AppSystems, Cards, Screen, Settings};
 use crate::ai::Strength;
 use crate::cards::{CardNumber, CardSet};
-use crate::rules::alpha::deck;
+use crate::rules::RulesetId;
 use crate::session::Player;
 
-/// The games there are, as the choice screen lists them.
-pub const GAMES: [&str; 4] = [
-    "TERMINAL BATTLE",
-    "CARD GAME ALPHA",
-    "HOST A TABLE ON THE LAN",
-    "JOIN A TABLE ON THE LAN",
-];
+/// What the choice screen lists: the Terminal Battle, each card game the
+/// table stages, hosting and joining a LAN table.
+pub fn games() -> Vec<String> {
+    let mut v = vec!["TERMINAL BATTLE".to_string()];
+    v.extend(TABLED.iter().map(|g| g.name().to_uppercase()));
+    v.extend([
+        "HOST A TABLE ON THE LAN".to_string(),
+        "JOIN A TABLE ON THE LAN".to_string(),
+    ]);
+    v
+}
 
 /// The lobby's state.
 #[derive(Resource, Debug, Clone)]
 pub struct Lobby {
     /// The line chosen.
     pub line: usize,
-    /// Seats at the Alpha table, 2 to 4.
+    /// The card game.
+    pub game: RulesetId,
+    /// Its format, by index into its formats.
+    pub format: usize,
+    /// Seats at the table, 2 to 4.
     pub seats: usize,
     /// Who plays each seat.
     pub players: [Player; 4],
     /// Each seat's deck.
     pub decks: [DeckChoice; 4],
     /// Each seat's scanned cards so far (kept when the deck screen is left
-    /// before 32).
+    /// before the deck is full).
     pub scanned: [Vec<CardNumber>; 4],
     /// Seconds without a press.
     pub idle: f32,
@@ -56,6 +65,8 @@ impl Default for Lobby {
     fn default() -> Self {
         Lobby {
             line: 0,
+            game: TABLED[0],
+            format: 0,
             seats: 2,
             players: [
                 Player::Person,
@@ -75,7 +86,7 @@ impl Default for Lobby {
 /// A seat's deck.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DeckChoice {
-    /// A shipped deck: an index into [`deck::EMBEDDED`].
+    /// A shipped deck: the game's house choice (of its format).
     Shipped(usize),
     /// Scan one: C on this line opens the deck screen.
     Scan,
@@ -94,11 +105,13 @@ pub enum Then {
     ScanDeck(usize),
 }
 
-/// One line of the Alpha setup.
+/// One line of a card game's setup.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Line {
     /// How many seats.
     Seats,
+    /// The format (a game that has more than one).
+    Format,
     /// Who plays a seat.
     Player(usize),
     /// A seat's deck.
@@ -111,6 +124,9 @@ impl Lobby {
     /// The setup's lines, in order.
     pub fn lines(&self) -> Vec<Line> {
         let mut v = vec![Line::Seats];
+        if self.game.facts().formats.len() > 1 {
+            v.push(Line::Format);
+        }
         for i in 0..self.seats {
             v.extend([Line::Player(i), Line::Deck(i)]);
         }
@@ -119,25 +135,53 @@ impl Lobby {
     }
 
     /// A line in words.
-    pub fn text(&self, line: Line) -> String {
+    pub fn text(&self, line: Line, cards: &CardSet) -> String {
         match line {
             Line::Seats => format!("Seats: {}", self.seats),
+            Line::Format => format!("Format: {}", self.format_word()),
             Line::Player(i) => format!("P{} plays: {}", i + 1, self.players[i].label()),
-            Line::Deck(i) => format!("P{} deck: {}", i + 1, self.deck_text(i)),
+            Line::Deck(i) => format!("P{} deck: {}", i + 1, self.deck_text(i, cards)),
             Line::Start => "START THE GAME".to_string(),
         }
     }
 
-    fn deck_text(&self, i: usize) -> String {
+    /// The format chosen, as the rules name it.
+    pub fn format_word(&self) -> &'static str {
+        let formats = self.game.facts().formats;
+        formats
+            .get(self.format)
+            .or(formats.first())
+            .copied()
+            .unwrap_or("standard")
+    }
+
+    /// A game of `game` from the start: its first format, the shipped
+    /// decks, the seats it may have.
+    pub fn set_game(&mut self, game: RulesetId) {
+        if self.game != game {
+            self.game = game;
+            self.format = 0;
+            self.decks = [0, 1, 2, 3].map(DeckChoice::Shipped);
+            self.scanned = Default::default();
+        }
+        let seats = game.facts().seats;
+        self.seats = self.seats.clamp(*seats.start(), *seats.end());
+    }
+
+    fn deck_text(&self, i: usize, cards: &CardSet) -> String {
         match &self.decks[i] {
-            DeckChoice::Shipped(k) => deck::EMBEDDED.get(*k).map_or("?", |d| d.0).to_string(),
+            DeckChoice::Shipped(k) => {
+                self.game
+                    .house_deck_label(self.format_word(), *k as u64, cards)
+            }
             DeckChoice::Scan if self.scanned[i].is_empty() => {
                 "scan a deck (C opens the scanner)".to_string()
             }
             DeckChoice::Scan => format!(
-                "scan a deck ({} of {} so far; C goes on)",
-                self.scanned[i].len(),
-                deck::DECK_SIZE
+                "scan a deck ({} so far; C goes on)",
+                self.game
+                    .deck_rules()
+                    .map_or_else(String::new, |r| (r.count)(&self.scanned[i], cards))
             ),
             DeckChoice::Scanned(d) => format!("scanned ({} cards)", d.len()),
         }
@@ -147,11 +191,15 @@ impl Lobby {
     pub fn deck(&self, i: usize, cards: &CardSet) -> Result<Vec<CardNumber>, String> {
         match &self.decks[i] {
             DeckChoice::Shipped(k) => {
-                let (stem, _) = deck::EMBEDDED.get(*k).ok_or("no such deck")?;
-                match deck::embedded(stem, cards) {
-                    Some(Ok(d)) => Ok(d),
-                    Some(Err(e)) => Err(format!("the {stem} deck: {e}")),
-                    None => Err(format!("no deck called {stem}")),
+                let d = self.game.house_deck(self.format_word(), *k as u64, cards);
+                if d.is_empty() {
+                    Err(format!(
+                        "{} is not there: choose another deck",
+                        self.game
+                            .house_deck_label(self.format_word(), *k as u64, cards)
+                    ))
+                } else {
+                    Ok(d)
                 }
             }
             DeckChoice::Scan => Err(format!(
@@ -165,7 +213,19 @@ impl Lobby {
     /// C on a line: the next value, and what follows.
     pub fn change(&mut self, line: Line) -> Then {
         match line {
-            Line::Seats => self.seats = if self.seats >= 4 { 2 } else { self.seats + 1 },
+            Line::Seats => {
+                let seats = self.game.facts().seats;
+                self.seats = if self.seats >= *seats.end() {
+                    *seats.start()
+                } else {
+                    self.seats + 1
+                };
+            }
+            Line::Format => {
+                self.format = (self.format + 1) % self.game.facts().formats.len().max(1);
+                // A format's decks differ: each seat starts from its first.
+                self.decks = [0, 1, 2, 3].map(DeckChoice::Shipped);
+            }
             Line::Player(i) => {
                 let at = Player::ALL
                     .iter()
@@ -175,10 +235,16 @@ impl Lobby {
             }
             Line::Deck(i) => {
                 self.decks[i] = match self.decks[i] {
-                    DeckChoice::Shipped(k) if k + 1 < deck::EMBEDDED.len() => {
+                    DeckChoice::Shipped(k) if (k as u64) + 1 < self.game.facts().house_picks => {
                         DeckChoice::Shipped(k + 1)
                     }
-                    DeckChoice::Shipped(_) => DeckChoice::Scan,
+                    // The deck screen builds a deck of the standard format.
+                    DeckChoice::Shipped(_)
+                        if self.format == 0 && self.game.deck_rules().is_some() =>
+                    {
+                        DeckChoice::Scan
+                    }
+                    DeckChoice::Shipped(_) => DeckChoice::Shipped(0),
                     DeckChoice::Scan => return Then::ScanDeck(i),
                     DeckChoice::Scanned(_) => DeckChoice::Shipped(0),
                 }
@@ -203,7 +269,7 @@ pub(super) struct LobbyProblem;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Lobby>()
         .add_systems(OnEnter(Screen::Choose), enter_choose)
-        .add_systems(OnEnter(Screen::AlphaSetup), enter_setup)
+        .add_systems(OnEnter(Screen::TableSetup), enter_setup)
         .add_systems(
             Update,
             (choose_game, draw_choose)
@@ -215,7 +281,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (set_up, draw_setup)
                 .chain()
-                .run_if(in_state(Screen::AlphaSetup))
+                .run_if(in_state(Screen::TableSetup))
                 .in_set(AppSystems::Update),
         );
 }
@@ -278,7 +344,8 @@ fn enter_setup(mut commands: Commands, mut lobby: ResMut<Lobby>) {
         }
     }
     lobby.idle = 0.0;
-    spawn_panel(&mut commands, Screen::AlphaSetup, "CARD GAME ALPHA");
+    let title = lobby.game.name().to_uppercase();
+    spawn_panel(&mut commands, Screen::TableSetup, &title);
 }
 
 /// What a lobby screen reads each frame: the buttons, keys and mouse, the
@@ -376,19 +443,25 @@ fn choose_game(
     mut next: ResMut<NextState<Screen>>,
 ) {
     let lobby = &mut *lobby;
-    let m = input.read(&mut lobby.line, &mut lobby.idle, GAMES.len());
+    let n = games().len();
+    let m = input.read(&mut lobby.line, &mut lobby.idle, n);
     if m.up {
-        lobby.line = (lobby.line + GAMES.len() - 1) % GAMES.len();
+        lobby.line = (lobby.line + n - 1) % n;
     }
     if m.down {
-        lobby.line = (lobby.line + 1) % GAMES.len();
+        lobby.line = (lobby.line + 1) % n;
     }
     if m.choose {
-        next.set(match lobby.line {
-            0 => Screen::Scan,
-            1 => Screen::AlphaSetup,
-            2 => Screen::LanHost,
-            _ => Screen::LanJoin,
+        // The Terminal Battle, each card game, then the LAN's two.
+        let line = lobby.line;
+        next.set(match line.checked_sub(1).map(|i| TABLED.get(i)) {
+            None => Screen::Scan,
+            Some(Some(&game)) => {
+                lobby.set_game(game);
+                Screen::TableSetup
+            }
+            Some(None) if line == TABLED.len() + 1 => Screen::LanHost,
+            Some(None) => Screen::LanJoin,
         });
     } else if m.back || lobby.idle > IDLE_SECONDS {
         next.set(Screen::Attract);
@@ -396,8 +469,7 @@ fn choose_game(
 }
 
 fn draw_choose(lobby: Res<Lobby>, mut q: LineTexts) {
-    let lines: Vec<String> = GAMES.iter().map(ToString::to_string).collect();
-    show_lines(&lines, lobby.line, None, &mut q);
+    show_lines(&games(), lobby.line, None, &mut q);
 }
 
 fn set_up(
@@ -426,20 +498,30 @@ fn set_up(
             Then::ScanDeck(seat) => {
                 lobby.return_line = Some(lobby.line);
                 commands.insert_resource(DeckSeat(seat));
-                next.set(Screen::AlphaDeck);
+                next.set(Screen::DeckScreen);
             }
             Then::Start => {
                 let seats = lobby.seats;
                 let seed = settings.seed.unwrap_or_else(crate::session::clock_seed);
-                let game = (0..seats)
+                let started = (0..seats)
                     .map(|i| lobby.deck(i, &cards.0))
                     .collect::<Result<Vec<_>, String>>()
-                    .and_then(|decks| live_game(&lobby.players[..seats], decks, seed, &cards.0));
-                match game {
-                    Ok(game) => {
-                        commands.insert_resource::<TableGame>(game);
-                        next.set(Screen::Table);
-                    }
+                    .and_then(|decks| {
+                        let players = &lobby.players[..seats];
+                        let format = lobby.format_word();
+                        table::live(
+                            lobby.game,
+                            players,
+                            (decks, seed, format),
+                            &cards.0,
+                            &mut commands,
+                        )
+                        .unwrap_or_else(|| {
+                            Err(format!("the table does not stage the {}", lobby.game))
+                        })
+                    });
+                match started {
+                    Ok(()) => next.set(Screen::Table),
                     Err(e) => lobby.problem = Some(e),
                 }
             }
@@ -452,8 +534,12 @@ fn set_up(
     }
 }
 
-fn draw_setup(lobby: Res<Lobby>, mut q: LineTexts) {
-    let lines: Vec<String> = lobby.lines().into_iter().map(|l| lobby.text(l)).collect();
+fn draw_setup(lobby: Res<Lobby>, cards: Res<Cards>, mut q: LineTexts) {
+    let lines: Vec<String> = lobby
+        .lines()
+        .into_iter()
+        .map(|l| lobby.text(l, &cards.0))
+        .collect();
     show_lines(&lines, lobby.line, lobby.problem.as_deref(), &mut q);
 }
 

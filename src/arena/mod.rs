@@ -73,14 +73,14 @@ pub enum Screen {
     Collection,
     /// The replay gallery: every saved replay, to play, mark or delete.
     Gallery,
-    /// A Card Game Alpha game on the table: played, or a replay.
+    /// A card game on the table: played, or a replay.
     Table,
-    /// Which game: the Terminal Battle or the Card Game Alpha.
+    /// Which game: the Terminal Battle, a card game, or a LAN table.
     Choose,
-    /// The Card Game Alpha's seats, players and decks.
-    AlphaSetup,
-    /// One seat's Card Game Alpha deck, scanned card by card.
-    AlphaDeck,
+    /// A card game's seats, format, players and decks.
+    TableSetup,
+    /// One seat's card game deck, scanned or typed card by card.
+    DeckScreen,
     /// A table to host on the LAN: its game, seats and who plays them.
     LanHost,
     /// The tables heard on the LAN, the join code, play or watch.
@@ -170,9 +170,9 @@ pub struct Settings {
     pub seed: Option<u64>,
     /// `bterm replay FILE`: the game opens on this replay and quits after it.
     pub replay: Option<(PathBuf, Replay<Match>)>,
-    /// `bterm replay FILE` on a Card Game Alpha game: the game opens on its
-    /// table and quits after it.
-    pub table: Option<(PathBuf, Replay<crate::rules::alpha::Match>)>,
+    /// `bterm replay FILE` on a card game's replay (its text, checked):
+    /// the game opens on its table and quits after it.
+    pub table: Option<(PathBuf, String)>,
     /// The collection's database; `None` keeps nothing (tests).
     pub collection: Option<PathBuf>,
     /// Bloom: `None` decides by the renderer (see `stage`).
@@ -346,9 +346,11 @@ impl crate::session::Window for Arena {
                 let replay = Replay::<Match>::parse(&text, &name).map_err(cannot)?;
                 settings.replay = Some((file.to_path_buf(), replay));
             }
-            crate::rules::RulesetId::Alpha => {
-                let replay = Replay::parse(&text, &name).map_err(cannot)?;
-                settings.table = Some((file.to_path_buf(), replay));
+            other if table::TABLED.contains(&other) => {
+                table::check_replay(other, &text, &name)
+                    .transpose()
+                    .map_err(cannot)?;
+                settings.table = Some((file.to_path_buf(), text));
             }
             other => {
                 return Err(LaunchError::CannotStage {

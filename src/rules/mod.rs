@@ -207,6 +207,8 @@ pub struct Facts {
     pub brings: &'static str,
     /// How many house choices there are.
     pub house_picks: u64,
+    /// The formats a table may choose, the standard one first.
+    pub formats: &'static [&'static str],
 }
 
 struct FactsOf;
@@ -222,6 +224,7 @@ impl RulesetVisitor for FactsOf {
             seats: R::SEATS,
             brings: R::BRINGS,
             house_picks: R::HOUSE_PICKS,
+            formats: R::FORMATS,
         }
     }
 }
@@ -273,6 +276,45 @@ impl RulesetId {
             }
         }
         dispatch(self, House(seat, pick, cards))
+    }
+
+    /// Its deck rules, when its seats bring decks ([`Ruleset::DECK`]).
+    pub fn deck_rules(self) -> Option<DeckRules> {
+        struct Deck;
+        impl RulesetVisitor for Deck {
+            type Output = Option<DeckRules>;
+            fn visit<R: Ruleset>(self) -> Option<DeckRules> {
+                R::DECK
+            }
+        }
+        dispatch(self, Deck)
+    }
+
+    /// The house deck `pick` of a format, the same whatever the seat (a
+    /// setup screen's "P3 deck: …").
+    pub fn house_deck(self, format: &str, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
+        struct House<'a>(&'a str, u64, &'a CardSet);
+        impl RulesetVisitor for House<'_> {
+            type Output = Vec<CardNumber>;
+            fn visit<R: Ruleset>(self) -> Vec<CardNumber> {
+                R::format_house_cards(self.0, Seat::P1, self.1, self.2)
+                    .unwrap_or_else(|| R::house_cards(Seat::P1, self.1, self.2))
+            }
+        }
+        dispatch(self, House(format, pick, cards))
+    }
+
+    /// The house deck `pick` of a format in a few words.
+    pub fn house_deck_label(self, format: &str, pick: u64, cards: &CardSet) -> String {
+        struct Label<'a>(&'a str, u64, &'a CardSet);
+        impl RulesetVisitor for Label<'_> {
+            type Output = String;
+            fn visit<R: Ruleset>(self) -> String {
+                R::format_house_label(self.0, self.1, self.2)
+                    .unwrap_or_else(|| R::house_label(self.1, self.2))
+            }
+        }
+        dispatch(self, Label(format, pick, cards))
     }
 
     /// The house choice `pick` in a few words ([`Ruleset::house_label`]).
@@ -417,6 +459,25 @@ impl<Action: Copy> Prompt<Action> {
     }
 }
 
+/// A card game's deck rules as a deck is built card by card (a deck
+/// screen): each card is checked as it comes, the whole deck at the end,
+/// each refusal in the rules' own words.
+#[derive(Debug, Clone, Copy)]
+pub struct DeckRules {
+    /// The deck in a few words ("32 cards").
+    pub size: &'static str,
+    /// Whether a card may join the deck so far.
+    pub may_add: fn(&[CardNumber], &crate::cards::Card, &CardSet) -> Result<(), String>,
+    /// Whether a deck is full (no card may join it any more).
+    pub full: fn(&[CardNumber], &CardSet) -> bool,
+    /// How many more cards a deck needs at least.
+    pub left: fn(&[CardNumber], &CardSet) -> usize,
+    /// Whether a deck passes every deck rule.
+    pub check: fn(&[CardNumber], &CardSet) -> Result<(), String>,
+    /// How far a deck is, in a few words ("14 of 32 cards").
+    pub count: fn(&[CardNumber], &CardSet) -> String,
+}
+
 /// The shape every ruleset has, so the session layer, CPU players, replays
 /// and front ends work with any of them.
 pub trait Ruleset: Clone + Sized + 'static {
@@ -435,6 +496,12 @@ pub trait Ruleset: Clone + Sized + 'static {
     const BRINGS: &'static str;
     /// How many house choices a player may pick from ([`Ruleset::house_cards`]).
     const HOUSE_PICKS: u64;
+    /// The formats a table may choose (`--format WORD`), the standard one
+    /// first.
+    const FORMATS: &'static [&'static str] = &["standard"];
+    /// Its deck rules as a deck is built card by card, when its seats
+    /// bring decks.
+    const DECK: Option<DeckRules> = None;
     /// What a seat (or a spectator) may know of the match: what a client
     /// on the LAN is sent and draws.
     type View: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned;
@@ -503,6 +570,12 @@ pub trait Ruleset: Clone + Sized + 'static {
     fn check_view(view: &Self::View) -> Result<(), String>;
     /// A view as text lines, for a player at a terminal.
     fn view_lines(view: &Self::View, cards: &CardSet) -> Vec<String>;
+    /// The house choice `pick` of a format in a few words, where its decks
+    /// differ from the usual ones; `None` for [`Ruleset::house_label`].
+    fn format_house_label(word: &str, pick: u64, cards: &CardSet) -> Option<String> {
+        let _ = (word, pick, cards);
+        None
+    }
     /// The house cards of a format (`--format WORD`) where its decks differ
     /// from the usual ones; `None` for the usual [`Ruleset::house_cards`].
     fn format_house_cards(
@@ -580,6 +653,39 @@ mod tests {
         let back: Vec<Seat> = crate::cards::read_ron("[P1, P2, P4]").unwrap();
         assert_eq!(back, vec![Seat::P1, Seat::P2, Seat(3)]);
         assert!(crate::cards::read_ron::<Seat>("P9").is_err());
+    }
+
+    /// Each format a ruleset lists is one its setups take; a deck screen's
+    /// house decks of each format are there.
+    #[test]
+    fn every_format_listed_is_taken_and_has_its_decks() {
+        let cards = CardSet::embedded();
+        struct Formats<'a>(&'a CardSet);
+        impl RulesetVisitor for Formats<'_> {
+            type Output = ();
+            fn visit<R: Ruleset>(self) {
+                for word in R::FORMATS {
+                    let decks = (0..*R::SEATS.end())
+                        .map(|i| R::house_cards(Seat::new(i).unwrap(), 0, self.0))
+                        .collect();
+                    let mut setup = R::setup_for(decks, 1);
+                    R::set_format(&mut setup, word).unwrap();
+                }
+                assert!(R::set_format(&mut R::setup_for(Vec::new(), 1), "no such format").is_err());
+            }
+        }
+        for id in RulesetId::ALL {
+            dispatch(*id, Formats(&cards));
+            for word in id.facts().formats {
+                for pick in 0..id.facts().house_picks {
+                    assert!(
+                        !id.house_deck(word, pick, &cards).is_empty(),
+                        "{id} {word} {pick}"
+                    );
+                    assert!(!id.house_deck_label(word, pick, &cards).is_empty());
+                }
+            }
+        }
     }
 
     #[test]

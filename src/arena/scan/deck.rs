@@ -1,11 +1,13 @@
-//! The deck screen: one seat's Card Game Alpha deck, 32 cards read from
-//! the webcam, image files dropped on the window, or card numbers typed.
-//! Each card is checked as it comes (the deck is not full, its name is not
-//! at its limit, it is a card of the set) and a refusal shows at once; the
-//! Level III rule is settled when the deck is done. The last card read
-//! shows its printed face.
+//! The deck screen: one seat's card game deck (the Card Game Alpha's 32
+//! cards, the Digimon Card Game's 50 and up to 5 Digi-Eggs) read from the
+//! webcam, image files dropped on the window, or card numbers typed. Each
+//! card is checked as it comes by the game's deck rules (the deck is not
+//! full, the card is not at its limit, it is a card of the set and of the
+//! game) and a refusal shows at once in the rules' words; the rules for
+//! the whole deck are settled when it is done. The last card read shows
+//! its printed face.
 //!
-//! Buttons: A done (with 32 cards), B takes back the last card, C held
+//! Buttons: A done (with a full deck), B takes back the last card, C held
 //! goes back to the setup (the cards scanned so far are kept for next
 //! time). Enter types a card number, or a count and a card (`3 Agumon`).
 //! The mouse clicks the same three. Nothing done for a minute goes back.
@@ -17,7 +19,7 @@ use bevy::window::FileDragAndDrop;
 use super::super::collection::Collection;
 use super::super::hud::{centred_column, screen_layer};
 use super::super::input::{Button, Moves, Press, Typing};
-use super::super::lan::ScanReturn;
+use super::super::lan::{LanForm, ScanReturn};
 use super::super::lobby::{DeckChoice, DeckSeat, Lobby};
 use super::super::look::rgb_texture;
 use super::super::sound::{Sfx, Sound};
@@ -27,7 +29,7 @@ use super::reads::{Failed, PREVIEW, Reads, read_files, show_preview};
 use super::ui::said;
 use super::{Edit, edit_entry, record};
 use crate::cards::{Card, CardNumber, CardSet};
-use crate::rules::alpha::deck::{self, DECK_SIZE};
+use crate::rules::DeckRules;
 use crate::rules::terminal::Side;
 
 /// Seconds without any input before the screen goes back to the setup.
@@ -40,6 +42,8 @@ const MOST_TYPED: usize = 4;
 pub struct DeckScan {
     /// Whose deck (0-based seat).
     pub seat: usize,
+    /// The game's deck rules.
+    pub rules: DeckRules,
     /// The cards so far, in the order read.
     pub cards: Vec<CardNumber>,
     /// The last thing said, and whether it was a refusal.
@@ -58,21 +62,25 @@ impl DeckScan {
     /// if it joined.
     pub fn add(&mut self, card: &Card, in_set: bool, new: bool, cards: &CardSet) -> bool {
         let checked = if in_set {
-            deck::check_addition(&self.cards, card, cards)
+            (self.rules.may_add)(&self.cards, card, cards)
         } else {
-            Err(deck::DeckError::not_in_set(self.cards.len() + 1, card))
+            Err(format!(
+                "{} ({}) is not a card of the set (a custom card): a deck is built from the set's cards",
+                card.name(),
+                card.number()
+            ))
         };
         match checked {
             Err(e) => {
-                self.message = Some((e.to_string(), true));
+                self.message = Some((e, true));
                 false
             }
             Ok(()) => {
                 self.cards.push(card.number());
                 let said = format!(
-                    "{} joins the deck ({} of {DECK_SIZE})",
+                    "{} joins the deck ({})",
                     card.name(),
-                    self.cards.len()
+                    (self.rules.count)(&self.cards, cards)
                 );
                 self.message = Some((if new { format!("NEW! {said}") } else { said }, false));
                 true
@@ -82,14 +90,11 @@ impl DeckScan {
 
     /// Whether the deck is done and passes every deck rule.
     pub fn finished(&self, cards: &CardSet) -> Result<(), String> {
-        if self.cards.len() < DECK_SIZE {
-            return Err(format!(
-                "{} of {DECK_SIZE} cards: scan {} more",
-                self.cards.len(),
-                DECK_SIZE - self.cards.len()
-            ));
+        let count = (self.rules.count)(&self.cards, cards);
+        match (self.rules.left)(&self.cards, cards) {
+            0 => (self.rules.check)(&self.cards, cards).map_err(|e| format!("{count}: {e}")),
+            left => Err(format!("{count}: scan {left} more")),
         }
-        deck::check(&self.cards, cards).map_err(|e| e.to_string())
     }
 }
 
@@ -113,13 +118,13 @@ enum DeckButton {
 struct Face;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(Screen::AlphaDeck), enter)
-        .add_systems(OnExit(Screen::AlphaDeck), leave)
+    app.add_systems(OnEnter(Screen::DeckScreen), enter)
+        .add_systems(OnExit(Screen::DeckScreen), leave)
         .add_systems(
             Update,
             (buttons, typing, dropped, receive, show_preview, draw)
                 .chain()
-                .run_if(in_state(Screen::AlphaDeck))
+                .run_if(in_state(Screen::DeckScreen))
                 .in_set(AppSystems::Update),
         );
 }
@@ -130,14 +135,25 @@ fn enter(
     cards: Res<Cards>,
     lobby: Res<Lobby>,
     seat: Option<Res<DeckSeat>>,
-    mut images: ResMut<Assets<Image>>,
+    (form, lan): (Option<Res<LanForm>>, Option<Res<ScanReturn>>),
+    (mut images, mut next): (ResMut<Assets<Image>>, ResMut<NextState<Screen>>),
 ) {
     let seat = seat.map_or(0, |s| s.0).min(3);
+    // A deck for the LAN form's game, or the setup's.
+    let game = match (lan, form) {
+        (Some(_), Some(form)) => form.game,
+        _ => lobby.game,
+    };
+    let Some(rules) = game.deck_rules() else {
+        // Nothing to build: its seats bring no decks.
+        next.set(Screen::TableSetup);
+        return;
+    };
     let (reads, live_error) = Reads::open(&settings, &cards.0, &mut images, false);
     let face = images.add(super::super::look::texture(1, 1, vec![0, 0, 0, 0]));
     spawn_ui(
         &mut commands,
-        seat,
+        (seat, rules.size),
         face.clone(),
         reads.preview_image.clone(),
     );
@@ -152,6 +168,7 @@ fn enter(
     });
     commands.insert_resource(DeckScan {
         seat,
+        rules,
         cards: cards_so_far,
         message,
         entry: None,
@@ -184,7 +201,7 @@ fn leave(
 
 fn spawn_ui(
     commands: &mut Commands,
-    seat: usize,
+    (seat, size_text): (usize, &str),
     face: Handle<Image>,
     preview: Option<Handle<Image>>,
 ) {
@@ -192,14 +209,14 @@ fn spawn_ui(
     commands
         .spawn(screen_layer(
             "Deck screen",
-            Screen::AlphaDeck,
+            Screen::DeckScreen,
             20.0,
             AlignItems::Default,
         ))
         .with_children(|root| {
             root.spawn(centred_column()).with_children(|t| {
                 t.spawn(label(
-                    format!("P{}'S DECK: SCAN 32 CARDS", seat + 1),
+                    format!("P{}'S DECK: {}", seat + 1, size_text.to_uppercase()),
                     size::HEADING,
                     palette::GOLD,
                 ));
@@ -314,11 +331,11 @@ fn back_to_setup(scan: &DeckScan, lobby: &mut Lobby, cards: &CardSet) {
     } else {
         lobby.decks[scan.seat] = DeckChoice::Shipped(0);
         lobby.problem = Some(format!(
-            "P{}'s deck is not finished ({} of {DECK_SIZE}): P{} plays {} until it is",
+            "P{}'s deck is not finished ({}): P{} plays {} until it is",
             scan.seat + 1,
-            scan.cards.len(),
+            (scan.rules.count)(&scan.cards, cards),
             scan.seat + 1,
-            deck::EMBEDDED[0].0
+            lobby.game.house_deck_label(lobby.format_word(), 0, cards)
         ));
     }
 }
@@ -340,7 +357,7 @@ fn buttons(
 ) {
     // Back to the setup, or to the LAN form the deck is scanned for (which
     // takes a finished deck; the setup's decks are left as they were).
-    let back = lan.as_ref().map_or(Screen::AlphaSetup, |l| l.back);
+    let back = lan.as_ref().map_or(Screen::TableSetup, |l| l.back);
     let mut done = |scan: &DeckScan, lobby: &mut Lobby, cards: &CardSet| match lan.as_deref_mut() {
         Some(l) => {
             lobby.scanned[scan.seat].clone_from(&scan.cards);
@@ -387,10 +404,8 @@ fn buttons(
                         .0
                         .get(&n)
                         .map_or(n.to_string(), |c| c.name().to_string());
-                    scan.message = Some((
-                        format!("{name} taken back ({} of {DECK_SIZE})", scan.cards.len()),
-                        false,
-                    ));
+                    let count = (scan.rules.count)(&scan.cards, &cards.0);
+                    scan.message = Some((format!("{name} taken back ({count})"), false));
                 }
             }
             DeckButton::Back => {
@@ -583,21 +598,11 @@ fn draw(
     for (which, mut text, mut colour) in &mut q {
         let value = match *which {
             DeckText::Count => {
-                let n = scan.cards.len();
-                let iii = scan
-                    .cards
-                    .iter()
-                    .filter_map(|c| cards.0.get(c))
-                    .any(deck::is_level_iii);
-                match () {
-                    () if n == DECK_SIZE => match scan.finished(&cards.0) {
-                        Ok(()) => format!("{n} of {DECK_SIZE} cards · READY: press A"),
-                        Err(e) => format!("{n} of {DECK_SIZE} cards · {e}"),
-                    },
-                    () if n > 0 && !iii => {
-                        format!("{n} of {DECK_SIZE} cards · no Level III yet (a deck needs one)")
-                    }
-                    () => format!("{n} of {DECK_SIZE} cards"),
+                let count = (scan.rules.count)(&scan.cards, &cards.0);
+                match (scan.rules.check)(&scan.cards, &cards.0) {
+                    Ok(()) => format!("{count} · READY: press A"),
+                    Err(e) if (scan.rules.full)(&scan.cards, &cards.0) => format!("{count} · {e}"),
+                    Err(_) => count,
                 }
             }
             DeckText::List(i) => {

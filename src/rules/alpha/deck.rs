@@ -297,3 +297,21 @@ pub fn embedded(stem: &str, cards: &CardSet) -> Option<Result<Vec<CardNumber>, D
         }),
     })
 }
+
+/// The deck rules as a deck screen builds a deck card by card.
+pub const RULES: crate::rules::DeckRules = crate::rules::DeckRules {
+    size: "32 cards",
+    may_add: |deck, card, cards| check_addition(deck, card, cards).map_err(|e| e.to_string()),
+    full: |deck, _| deck.len() >= DECK_SIZE,
+    left: |deck, _| DECK_SIZE.saturating_sub(deck.len()),
+    check: |deck, cards| check(deck, cards).map_err(|e| e.to_string()),
+    count: |deck, cards| {
+        let n = deck.len();
+        let level_iii = deck.iter().filter_map(|c| cards.get(c)).any(is_level_iii);
+        if n > 0 && !level_iii {
+            format!("{n} of {DECK_SIZE} cards · no Level III yet (a deck needs one)")
+        } else {
+            format!("{n} of {DECK_SIZE} cards")
+        }
+    },
+};

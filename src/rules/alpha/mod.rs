@@ -875,6 +875,7 @@ impl super::Ruleset for Match {
     const BRINGS: &'static str = "deck";
     /// The shipped decks.
     const HOUSE_PICKS: u64 = deck::EMBEDDED.len() as u64;
+    const DECK: Option<super::DeckRules> = Some(deck::RULES);
     type View = View;
     type Setup = Setup;
     type SetupError = SetupError;

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::{CardNumber, CardSet, DcgKind};
+use crate::cards::{Card, CardNumber, CardSet, DcgKind};
 
 /// A deck as written in `assets/decks/dcg/*.ron`: a name, its cards (each
 /// a count and a card number or name), and for the Players Format its
@@ -276,6 +276,59 @@ pub fn check(deck: &[CardNumber], cards: &CardSet) -> Result<(), DeckError> {
     Ok(())
 }
 
+/// Checks one card before it joins a standard deck being built (scanned
+/// or typed): a Digimon Card Game card of the set, at most 4 of its
+/// number, at most 50 main-deck cards and 5 Digi-Eggs. [`check`] settles
+/// the rest (exactly 50) when the deck is done.
+pub fn check_addition(deck: &[CardNumber], card: &Card, cards: &CardSet) -> Result<(), DeckError> {
+    let mut with = deck.to_vec();
+    with.push(card.number());
+    if cards.get(&card.number()).is_none() {
+        return Err(DeckError::Unknown {
+            position: with.len(),
+            number: card.number(),
+        });
+    }
+    let (main, eggs) = split(&with, cards)?;
+    let count = with.iter().filter(|n| **n == card.number()).count();
+    if count > COPIES {
+        return Err(DeckError::Copies {
+            name: card.name().to_string(),
+            number: card.number(),
+            count,
+        });
+    }
+    if main.len() > MAIN_DECK {
+        return Err(DeckError::MainSize(main.len()));
+    }
+    if eggs.len() > EGG_DECK_MOST {
+        return Err(DeckError::EggSize(eggs.len()));
+    }
+    Ok(())
+}
+
+/// The deck rules as a deck screen builds a standard deck card by card.
+pub const RULES: crate::rules::DeckRules = crate::rules::DeckRules {
+    size: "50 cards and up to 5 Digi-Eggs",
+    may_add: |deck, card, cards| check_addition(deck, card, cards).map_err(|e| e.to_string()),
+    full: |deck, cards| {
+        split(deck, cards)
+            .is_ok_and(|(main, eggs)| main.len() >= MAIN_DECK && eggs.len() >= EGG_DECK_MOST)
+    },
+    left: |deck, cards| {
+        split(deck, cards).map_or(0, |(main, _)| MAIN_DECK.saturating_sub(main.len()))
+    },
+    check: |deck, cards| check(deck, cards).map_err(|e| e.to_string()),
+    count: |deck, cards| match split(deck, cards) {
+        Ok((main, eggs)) => format!(
+            "{} of {MAIN_DECK} cards · {} of up to {EGG_DECK_MOST} Digi-Eggs",
+            main.len(),
+            eggs.len()
+        ),
+        Err(e) => e.to_string(),
+    },
+};
+
 /// Checks a Players Format deck: its first two cards are the Player Tamer
 /// and the Player Digimon (which count among its cards, L17); `exempt`
 /// (a scripted scenario) checks only those two.
@@ -497,6 +550,60 @@ fn card_in(rest: &str, cards: &CardSet) -> Result<CardNumber, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A deck built card by card (a deck screen): each card joins while
+    /// the rules allow it, the one too many is refused naming the rule,
+    /// and the deck built is one [`check`] passes.
+    #[test]
+    fn a_deck_built_card_by_card_is_refused_as_the_deck_rules_say() {
+        let set = CardSet::embedded();
+        let card = |n: &CardNumber| set.get(n).unwrap();
+        let red = embedded("red", &set).unwrap().unwrap();
+        let mut built: Vec<CardNumber> = Vec::new();
+        for n in &red {
+            check_addition(&built, card(n), &set).unwrap();
+            built.push(*n);
+            assert_eq!(
+                (RULES.left)(&built, &set),
+                MAIN_DECK - split(&built, &set).unwrap().0.len()
+            );
+        }
+        check(&built, &set).unwrap();
+        assert!((RULES.check)(&built, &set).is_ok());
+        let (main, _) = split(&built, &set).unwrap();
+        // A fifth copy of a number (DCG-DECK-2).
+        let four = *main
+            .iter()
+            .find(|n| main.iter().filter(|m| m == n).count() == COPIES)
+            .expect("a card the red deck holds 4 of");
+        let e = check_addition(&built, card(&four), &set).unwrap_err();
+        assert!(matches!(e, DeckError::Copies { count: 5, .. }), "{e}");
+        assert!(e.to_string().contains("DCG-DECK-2"), "{e}");
+        // A 51st main-deck card (DCG-DECK-1): one red does not hold.
+        let blue = embedded("blue", &set).unwrap().unwrap();
+        let (blue_main, _) = split(&blue, &set).unwrap();
+        let new = blue_main.iter().find(|n| !built.contains(n)).unwrap();
+        let e = check_addition(&built, card(new), &set).unwrap_err();
+        assert!(matches!(e, DeckError::MainSize(51)), "{e}");
+        // A sixth Digi-Egg (DCG-DECK-3).
+        let mut eggs: Vec<CardNumber> = EMBEDDED
+            .iter()
+            .map(|(d, _)| d)
+            .flat_map(|d| split(&embedded(d, &set).unwrap().unwrap(), &set).unwrap().1)
+            .collect();
+        eggs.sort_by_key(ToString::to_string);
+        eggs.dedup();
+        let five: Vec<CardNumber> = eggs.iter().cycle().take(5).copied().collect();
+        let with_five: Vec<CardNumber> = main.iter().chain(&five).copied().collect();
+        check(&with_five, &set).unwrap();
+        let e = check_addition(&with_five, card(&eggs[0]), &set).unwrap_err();
+        assert!(matches!(e, DeckError::EggSize(6)), "{e}");
+        assert!((RULES.full)(&with_five, &set));
+        // A card of another game (DCG-DECK-1), and the count so far.
+        let e = check_addition(&[], set.resolve("Agumon").unwrap(), &set).unwrap_err();
+        assert!(e.to_string().contains("DCG-DECK-1"), "{e}");
+        assert!((RULES.count)(&built[..20], &set).contains("of 50 cards"));
+    }
 
     #[test]
     fn the_forms_deck_builders_export_read() {

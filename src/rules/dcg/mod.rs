@@ -17,6 +17,7 @@ pub mod deck;
 mod flow;
 #[cfg(test)]
 mod lan_tests;
+pub mod layout;
 pub mod script;
 #[cfg(test)]
 mod tests;
@@ -28,7 +29,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 pub use deck::DeckError;
-pub use text::Ask;
+pub use text::{Ask, action_words};
 pub use view::{PermView, SeatView, View};
 
 use super::alpha::Rng64;
@@ -855,6 +856,8 @@ impl super::Ruleset for Match {
     const SEATS: std::ops::RangeInclusive<usize> = 2..=4;
     const BRINGS: &'static str = "deck";
     const HOUSE_PICKS: u64 = deck::EMBEDDED.len() as u64;
+    const FORMATS: &'static [&'static str] = &["standard", "players"];
+    const DECK: Option<super::DeckRules> = Some(deck::RULES);
     type View = View;
     type Setup = Setup;
     type SetupError = SetupError;
@@ -924,6 +927,14 @@ impl super::Ruleset for Match {
             return Err(SetupError::PlayersFormatAtTwo.to_string());
         }
         Ok(())
+    }
+    fn format_house_label(word: &str, pick: u64, _: &CardSet) -> Option<String> {
+        (Format::from_word(word)? == Format::Players).then(|| {
+            format!(
+                "the {} Players Format deck",
+                super::shipped_deck_name(deck::PLAYERS_EMBEDDED, pick)
+            )
+        })
     }
     fn format_house_cards(
         word: &str,

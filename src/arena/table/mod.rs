@@ -1,19 +1,27 @@
-//! The Card Game Alpha table: a game staged on the arena's platform, card
-//! by card. Each seat's zones lie at its edge of the table (the Digimon Box
-//! and, before it, the Option Slot; the Net Ocean at the left, the Dark
-//! Area and the removed cards at the right, the hand nearest the player);
-//! each card is a 3D card with its printed face, and it moves when the
-//! rules move it: dealt, drawn, played face down, flipped at the Evolution
-//! Phase, tapped sideways, stacked for evolution, sent to the Dark Area.
-//! The rules decide everything ([`alpha::Match`] and its
-//! [`alpha::Match::layout`]); the table only shows the result, after the
-//! fact, with the events as they come in the log and banners.
+//! The table: a card game staged on the arena's platform, card by card.
+//! Each seat's zones lie at its edge of the table; each card is a 3D card
+//! with its printed face, and it moves when the rules move it. The rules
+//! decide everything; the table only shows the result, after the fact,
+//! with the events as they come in the log and banners.
 //!
-//! This file stages a saved game (`bterm replay FILE` on a Card Game Alpha
-//! replay, or PLAY in the replay gallery), with the replay viewer's keys:
-//! Space (or A) pause, Right (or B) one step, Up / Down (or C) speed; A
-//! again when it has ended plays it from the start; Esc leaves. Every hand
-//! is shown open, as a broadcast would.
+//! One table serves every card game ([`Tabled`]): the cards gliding to
+//! their places, the replay viewer's keys, a person's turn with the three
+//! buttons or the mouse, CPUs thinking on a thread, the hot-seat curtain,
+//! the rules' timeouts, saving the game. Each ruleset brings its own
+//! presenter: where its cards lie and what its events say over the table
+//! (`alpha.rs`, the Card Game Alpha; `dcg.rs`, the Digimon Card Game), and
+//! its figures.
+//!
+//! A saved game (`bterm replay FILE`, or PLAY in the replay gallery) plays
+//! with the replay viewer's keys: Space (or A) pause, Right (or B) one
+//! step, Up / Down (or C) speed; A again when it has ended plays it from
+//! the start; Esc leaves. Every hand is shown open, as a broadcast would.
+
+mod alpha;
+mod dcg;
+
+pub use alpha::{ClashRing, Role, cpu_game};
+pub use dcg::{Coin, GaugeCell, MemoryToken, Revealed, cpu_game as dcg_cpu_game};
 
 use std::collections::{HashMap, VecDeque};
 use std::f32::consts::{FRAC_PI_2, PI, TAU};
@@ -23,7 +31,7 @@ use std::sync::mpsc::{Receiver, channel};
 
 use bevy::prelude::*;
 
-use super::figures::{self, Figure, FigureKit};
+use super::figures::Figure;
 use super::input::{Button, Move as Moved, Moves, Press};
 use super::lan::Remote;
 use super::look::{CardFace, Glow, rgb_texture, texture};
@@ -34,11 +42,11 @@ use super::theme::{label, palette, size, space};
 use super::vfx::{self, Element, VfxStore};
 use super::viewer::SPEEDS;
 use super::{AppSystems, Cards, Screen, Settings};
-use crate::cards::{Card, CardNumber, CardSet, Digimon};
-use crate::replay::Replay;
-use crate::rules::alpha::{Action, CardId, Event, Laid, Layout, Match, Setup, Struck, View, deck};
+use crate::cards::{Card, CardNumber, CardSet};
+use crate::net::Lan;
+use crate::replay::{Replay, ReplayError};
 use crate::rules::terminal::Side;
-use crate::rules::{Outcome, Reply, Ruleset, Seat};
+use crate::rules::{Reply, RulesetId, Seat};
 use crate::session::Player;
 
 /// A card's size on the table, metres (a real card's proportions).
@@ -56,17 +64,122 @@ const LAN_DWELL: f32 = 2.5;
 const FACE_W: u32 = 256;
 const FACE_H: u32 = 357;
 
+/// A ruleset as the table stages it: where its cards lie, what its events
+/// say over the table, how a person's answers read. Everything else (the
+/// cards moving, the viewer's keys, a person's turn, CPUs, the curtain,
+/// saving) is the table's, the same for every ruleset.
+pub trait Tabled: Lan {
+    /// Where every card of a match lies, seat by seat.
+    type Layout: Send + Sync + 'static;
+    /// What the presenter keeps of the events (the battle under way).
+    type Marks: Default + std::fmt::Debug + Send + Sync + 'static;
+
+    /// The match's cards, laid out.
+    fn lay_out(&self) -> Self::Layout;
+    /// Every card of a layout in its seat's frame.
+    fn placed(layout: &Self::Layout) -> Vec<Placed>;
+    /// The seat asked now, if any.
+    fn waiting_for(&self) -> Option<Seat>;
+    /// The seat asked, as a layout tells it (a LAN table that holds only
+    /// what the host shows).
+    fn layout_waiting(layout: &Self::Layout) -> Option<Seat> {
+        let _ = layout;
+        None
+    }
+    /// A question's text as the table's panel shows it (without what only
+    /// a terminal's typing needs).
+    fn prompt_text(text: &str) -> &str {
+        text
+    }
+    /// An answer of `seat`'s as a line to choose.
+    fn answer_text(&self, seat: Seat, action: Self::Action, cards: &CardSet) -> String;
+    /// What an event says over the table; `marks` keeps the battle under way.
+    fn noted(marks: &mut Self::Marks, e: &Self::Event, seats: usize, cards: &CardSet) -> Noted;
+    /// Whether an event is worth a longer look.
+    fn dwells(e: &Self::Event) -> bool;
+    /// An action is about to be staged (a battle that ended with the last
+    /// one lets go of its marks).
+    fn step_begins(marks: &mut Self::Marks) {
+        let _ = marks;
+    }
+    /// Every seat in a line: its counts, whose choice it is (`m`: the
+    /// match, when the table holds it).
+    fn seats_line(m: Option<&Self>, layout: &Self::Layout) -> String;
+    /// Cards a setup brings beyond the card set (made for one game).
+    fn extra_cards(setup: &Self::Setup) -> &[Card] {
+        let _ = setup;
+        &[]
+    }
+    /// The presenter's own systems (figures, marks), in [`TableStage`].
+    fn add_systems(app: &mut App);
+}
+
+/// A card where a layout lays it, in its seat's frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placed {
+    /// The instance, where the rules keep one (`None`: a copy like any
+    /// other of its seat's, moved by the nearest of them).
+    pub id: Option<u32>,
+    /// The figure standing on it: its Digimon's id in play.
+    pub figure: Option<u32>,
+    /// The card.
+    pub number: CardNumber,
+    /// Whose side of the table, by index.
+    pub seat: usize,
+    /// Where: x across, y up, z towards the player.
+    pub at: Vec3,
+    /// Turned sideways (tapped, suspended).
+    pub sideways: bool,
+    /// Face up for everyone.
+    pub open: bool,
+    /// In a hand: face up only where that hand is shown.
+    pub hand: bool,
+    /// A card this machine may not see (never face up).
+    pub stand_in: bool,
+    /// Its size (1: a card).
+    pub size: f32,
+}
+
+impl Placed {
+    /// A card at `at`, face down, the usual size.
+    pub fn at(id: Option<u32>, number: CardNumber, seat: usize, at: Vec3) -> Placed {
+        Placed {
+            id,
+            figure: None,
+            number,
+            seat,
+            at,
+            sideways: false,
+            open: false,
+            hand: false,
+            stand_in: false,
+            size: 1.0,
+        }
+    }
+}
+
+/// What an event says over the table.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Noted {
+    /// The phase now, if it changed.
+    pub phase: Option<String>,
+    /// A banner to raise.
+    pub banner: Option<String>,
+    /// The banner is the game's last word (it stays up).
+    pub last_word: bool,
+}
+
 /// The game on the table.
 #[derive(Resource, Debug)]
-pub struct TableGame {
+pub struct TableGame<R: Tabled> {
     /// Where it came from.
     pub name: String,
     /// The saved game.
-    pub replay: Replay<Match>,
+    pub replay: Replay<R>,
     /// The match as far as it has been staged (`None`: it cannot start).
-    pub m: Option<Match>,
+    pub m: Option<R>,
     /// Its cards laid out, worked out once each time it changes.
-    pub layout: Option<Layout>,
+    pub layout: Option<R::Layout>,
     /// The next action to play.
     pub next: usize,
     /// The latest events, newest last.
@@ -89,65 +202,21 @@ pub struct TableGame {
     /// Seconds since it ended.
     pub ended_for: f32,
     /// Events not yet staged by the figures.
-    pub pending: Vec<Event>,
+    pub pending: Vec<R::Event>,
     /// A game being played here (not a replay).
-    pub live: Option<Live>,
-    /// The battle under way, as the events tell it: who attacks (and
-    /// supports), at what, and who blocks (and supports).
-    pub clash: Vec<(Seat, Role)>,
-    /// The battle is over; its rings go with the next action.
-    clash_over: bool,
+    pub live: Option<Live<R>>,
+    /// What the ruleset's presenter keeps of the events (the battle under
+    /// way).
+    pub marks: R::Marks,
     /// At a LAN table: this machine's seat, its question and answer (the
     /// host plays the game; the table follows its views).
-    pub remote: Option<Remote<Match>>,
-}
-
-/// A part in the battle under way, marked by a ring on the table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Role {
-    /// The attacking Digimon.
-    Attacker(CardNumber),
-    /// An alpha-attack's supporter.
-    Supporter(CardNumber),
-    /// The Digimon attacked.
-    Target(CardNumber),
-    /// The player attacked.
-    Player,
-    /// The blocking Digimon.
-    Blocker(CardNumber),
-    /// An alpha-block's supporter.
-    BlockSupporter(CardNumber),
-}
-
-impl Role {
-    /// The Digimon it marks, if a Digimon.
-    pub fn card(self) -> Option<CardNumber> {
-        match self {
-            Role::Attacker(c)
-            | Role::Supporter(c)
-            | Role::Target(c)
-            | Role::Blocker(c)
-            | Role::BlockSupporter(c) => Some(c),
-            Role::Player => None,
-        }
-    }
-
-    /// The ring's colour (bright, for the glow) and size.
-    fn look(self) -> (LinearRgba, f32) {
-        match self {
-            Role::Attacker(_) => (LinearRgba::rgb(3.0, 0.6, 0.3), 0.42),
-            Role::Supporter(_) => (LinearRgba::rgb(2.2, 1.0, 0.3), 0.32),
-            Role::Target(_) | Role::Player => (LinearRgba::rgb(2.6, 2.6, 2.6), 0.42),
-            Role::Blocker(_) => (LinearRgba::rgb(0.4, 1.4, 3.0), 0.42),
-            Role::BlockSupporter(_) => (LinearRgba::rgb(0.5, 1.6, 2.2), 0.32),
-        }
-    }
+    pub remote: Option<Remote<R>>,
 }
 
 /// A game played at the table: who plays each seat, and where the person
 /// whose turn it is stands in their choice.
 #[derive(Debug)]
-pub struct Live {
+pub struct Live<R: Tabled> {
     /// Who plays each seat.
     pub pilots: Vec<Player>,
     /// The answer the person asked is on.
@@ -161,7 +230,7 @@ pub struct Live {
     /// The person who last had the table.
     pub last_person: Option<Seat>,
     /// A CPU's choice being worked out on a thread.
-    thinking: Option<Mutex<Receiver<Action>>>,
+    thinking: Option<Mutex<Receiver<R::Action>>>,
     /// Where the game was saved, once it is over.
     pub saved: Option<Result<PathBuf, String>>,
     /// C held at a person's question: "leave the table?", on stay (0) or
@@ -169,9 +238,9 @@ pub struct Live {
     pub leaving: Option<usize>,
 }
 
-impl Live {
+impl<R: Tabled> Live<R> {
     /// A game of `pilots`, nobody asked yet.
-    fn new(pilots: Vec<Player>) -> Live {
+    pub fn new(pilots: Vec<Player>) -> Live<R> {
         Live {
             pilots,
             chosen: 0,
@@ -201,15 +270,13 @@ pub enum Hands {
 
 /// A game between `players` with their `decks` (card numbers, checked by
 /// the match's setup), to play at the table.
-pub fn live_game(
+pub fn live_game<R: Tabled>(
     players: &[Player],
-    decks: Vec<Vec<CardNumber>>,
-    seed: u64,
+    setup: R::Setup,
     cards: &CardSet,
-) -> Result<TableGame, String> {
-    let setup = Setup::new(decks, seed);
+) -> Result<TableGame<R>, String> {
     let replay = Replay {
-        rules: Match::version(&setup),
+        rules: R::version(&setup),
         setup,
         actions: Vec::new(),
         final_hash: 0,
@@ -222,29 +289,25 @@ pub fn live_game(
     Ok(game)
 }
 
-impl TableGame {
+impl<R: Tabled> TableGame<R> {
     /// A game ready to stage from its first action.
-    pub fn new(replay: Replay<Match>, name: String, cards: &CardSet) -> TableGame {
+    pub fn new(replay: Replay<R>, name: String, cards: &CardSet) -> TableGame<R> {
         let mut game = TableGame::blank(replay, name);
         game.restart(cards);
         game
     }
 
-    /// A game at a LAN table, from the host's first view; the person at
-    /// this machine plays its seat (a spectator's view has none). The
-    /// replay is the whole game's only when it comes at the end: until
-    /// then its setup holds the seats, not the host's secret seed.
-    pub fn lan(view: &View, name: String) -> TableGame {
-        let seats = view.state().seats();
-        // The deck lists are public: every card gets its face.
-        let setup = Setup::new(view.state().deck_lists(), 0);
+    /// A game at a LAN table whose seats `setup` holds (not the host's
+    /// secret seed: the replay is the whole game's only when it comes at
+    /// the end); the person at this machine plays `mine` (`None`: watches).
+    pub fn at_lan(setup: R::Setup, mine: Option<Seat>, name: String) -> TableGame<R> {
+        let seats = R::seat_cards(&setup).len();
         let replay = Replay {
-            rules: Match::version(&setup),
+            rules: R::version(&setup),
             setup,
             actions: Vec::new(),
             final_hash: 0,
         };
-        let mine = (!view.is_spectator()).then(|| view.seat());
         let mut game = TableGame::blank(replay, name);
         game.live = Some(Live::new(
             Seat::all(seats)
@@ -261,20 +324,9 @@ impl TableGame {
         game
     }
 
-    /// A LAN table's news: the host's view after `events`, which go to the
-    /// log, the banners and the figures.
-    pub fn follow(&mut self, view: &View, events: &[Event], cards: &CardSet) {
-        self.m = Some(view.state().clone());
-        self.layout = Some(view.layout());
-        let dwell = self.take(events, cards);
-        // The host's clock runs for the next question: the table dwells
-        // on what came, but not for long.
-        self.wait = (self.wait.max(0.0) + dwell).min(LAN_DWELL);
-    }
-
     /// A LAN game's end: its replay (checked by the session) is the one
     /// kept.
-    pub fn lan_ended(&mut self, replay: Replay<Match>) {
+    pub fn lan_ended(&mut self, replay: Replay<R>) {
         self.replay = replay;
         self.verdict = Some(Ok(()));
         if let Some(r) = self.remote.as_mut() {
@@ -283,7 +335,8 @@ impl TableGame {
         }
     }
 
-    fn blank(replay: Replay<Match>, name: String) -> TableGame {
+    /// A game with nothing staged yet.
+    pub fn blank(replay: Replay<R>, name: String) -> TableGame<R> {
         TableGame {
             name,
             replay,
@@ -301,8 +354,7 @@ impl TableGame {
             ended_for: 0.0,
             pending: Vec::new(),
             live: None,
-            clash: Vec::new(),
-            clash_over: false,
+            marks: R::Marks::default(),
             remote: None,
         }
     }
@@ -310,8 +362,7 @@ impl TableGame {
     /// Back to the start.
     pub fn restart(&mut self, cards: &CardSet) {
         self.next = 0;
-        self.clash.clear();
-        self.clash_over = false;
+        self.marks = R::Marks::default();
         self.log.clear();
         self.pending.clear();
         self.banner = None;
@@ -319,10 +370,10 @@ impl TableGame {
         self.verdict = None;
         self.ended_for = 0.0;
         self.wait = 1.0;
-        match Match::from_setup(&self.replay.setup, cards) {
+        match R::from_setup(&self.replay.setup, cards) {
             Ok(m) => {
                 let opening = m.opening_events().to_vec();
-                self.layout = Some(m.layout());
+                self.layout = Some(m.lay_out());
                 self.m = Some(m);
                 for e in &opening {
                     self.note(e, cards);
@@ -338,7 +389,7 @@ impl TableGame {
     }
 
     /// A live game: `seat` takes `action`; returns how long to dwell on it.
-    pub fn act(&mut self, seat: Seat, action: Action, cards: &CardSet) -> f32 {
+    pub fn act(&mut self, seat: Seat, action: R::Action, cards: &CardSet) -> f32 {
         self.replay.actions.push((seat, action));
         let dwell = self.step(cards);
         if let Some(m) = &self.m
@@ -348,6 +399,15 @@ impl TableGame {
             self.verdict = Some(Ok(()));
         }
         dwell
+    }
+
+    /// The seat asked now: the match's, or (a LAN table that holds no
+    /// match) the layout's.
+    pub fn waiting(&self) -> Option<Seat> {
+        match &self.m {
+            Some(m) => m.waiting_for(),
+            None => self.layout.as_ref().and_then(R::layout_waiting),
+        }
     }
 
     /// Whose hands are shown face up.
@@ -362,11 +422,7 @@ impl TableGame {
             return Hands::Only(None);
         }
         let person = |s: Seat| live.pilots.get(s.index()).is_some_and(|p| p.is_person());
-        let asked = self
-            .m
-            .as_ref()
-            .and_then(Match::waiting_for)
-            .filter(|s| person(*s));
+        let asked = self.waiting().filter(|s| person(*s));
         let only = live
             .pilots
             .iter()
@@ -381,7 +437,7 @@ impl TableGame {
             self.step(cards);
         }
         self.pending.clear();
-        self.clash.clear();
+        self.marks = R::Marks::default();
         // What was skipped is not called out.
         self.banner = None;
         self.queued.clear();
@@ -394,12 +450,7 @@ impl TableGame {
 
     /// Plays the next action; returns how long to dwell on it, seconds.
     pub fn step(&mut self, cards: &CardSet) -> f32 {
-        // A battle that ended with the last action keeps its rings while
-        // it is staged, until this one.
-        if self.clash_over {
-            self.clash.clear();
-            self.clash_over = false;
-        }
+        R::step_begins(&mut self.marks);
         let Some(m) = self.m.as_mut() else { return 0.0 };
         let Some(&(seat, action)) = self.replay.actions.get(self.next) else {
             let hash = m.state_hash();
@@ -416,7 +467,7 @@ impl TableGame {
         self.next += 1;
         match m.apply(seat, action) {
             Ok(events) => {
-                self.layout = Some(m.layout());
+                self.layout = Some(m.lay_out());
                 self.take(&events, cards)
             }
             Err(e) => {
@@ -431,8 +482,8 @@ impl TableGame {
 
     /// Takes in an action's events; returns how long to dwell on them
     /// (long enough for the banners they raised).
-    fn take(&mut self, events: &[Event], cards: &CardSet) -> f32 {
-        let big = events.iter().filter(|e| dwells(e)).count();
+    pub fn take(&mut self, events: &[R::Event], cards: &CardSet) -> f32 {
+        let big = events.iter().filter(|e| R::dwells(e)).count();
         for e in events {
             self.note(e, cards);
         }
@@ -461,120 +512,16 @@ impl TableGame {
         }
     }
 
-    /// Keeps the battle under way up to date with an event.
-    fn mark(&mut self, e: &Event) {
-        match e {
-            Event::Attack { seat, card, target } => {
-                self.clash_over = false;
-                self.clash = vec![(*seat, Role::Attacker(*card))];
-                self.clash.push(match target {
-                    Struck::Player(s) => (*s, Role::Player),
-                    Struck::Digimon(s, d) => (*s, Role::Target(*d)),
-                });
-            }
-            Event::AlphaAttack {
-                seat,
-                card,
-                support,
-                target,
-            } => {
-                self.clash_over = false;
-                self.clash = vec![(*seat, Role::Attacker(*card)), (*target, Role::Player)];
-                self.clash
-                    .extend(support.iter().map(|c| (*seat, Role::Supporter(*c))));
-            }
-            Event::Block { seat, card } => {
-                // The blocker takes the attack in the attacked one's place.
-                self.clash
-                    .retain(|(_, r)| !matches!(r, Role::Target(_) | Role::Player));
-                self.clash.push((*seat, Role::Blocker(*card)));
-            }
-            Event::AlphaBlock {
-                seat,
-                card,
-                support,
-            } => {
-                self.clash
-                    .retain(|(_, r)| !matches!(r, Role::Target(_) | Role::Player));
-                self.clash.push((*seat, Role::Blocker(*card)));
-                self.clash
-                    .extend(support.iter().map(|c| (*seat, Role::BlockSupporter(*c))));
-            }
-            Event::BattleResult { .. }
-            | Event::Damage { .. }
-            | Event::TurnEnds(_)
-            | Event::Over(_) => self.clash_over = true,
-            _ => {}
-        }
-    }
-
     /// Takes in one event: the log, the phase, a banner.
-    fn note(&mut self, e: &Event, cards: &CardSet) {
-        let name = |n: &CardNumber| {
-            cards
-                .get(n)
-                .map_or_else(|| n.to_string(), |c| c.name().to_string())
-        };
-        match e {
-            Event::TurnStarts { turn, .. } => self.phase = format!("Turn {turn}"),
-            Event::Preparation(s) => self.phase = format!("Preparation Phase · {s}"),
-            Event::EvolutionPhase => self.phase = "Evolution Phase".into(),
-            Event::BattlePhase => self.phase = "Battle Phase".into(),
-            _ => {}
+    fn note(&mut self, e: &R::Event, cards: &CardSet) {
+        let seats = R::seat_cards(&self.replay.setup).len();
+        let said = R::noted(&mut self.marks, e, seats, cards);
+        if let Some(phase) = said.phase {
+            self.phase = phase;
         }
-        self.mark(e);
-        let banner = match e {
-            Event::FirstToAttack(s) => Some(format!("{s} ATTACKS FIRST")),
-            Event::EvolutionPhase => Some("EVOLUTION PHASE".into()),
-            Event::BattlePhase => Some("BATTLE PHASE".into()),
-            Event::Evolved { to, .. } => Some(format!("DIGIVOLVE! {}", name(to))),
-            Event::Attack { card, target, .. } => Some(match target {
-                Struck::Player(s) => format!("{} ATTACKS {s}!", name(card).to_uppercase()),
-                Struck::Digimon(_, d) => format!(
-                    "{} ATTACKS {}!",
-                    name(card).to_uppercase(),
-                    name(d).to_uppercase()
-                ),
-            }),
-            Event::Block { card, .. } => Some(format!("BLOCKED BY {}!", name(card).to_uppercase())),
-            Event::AlphaBlock { card, support, .. } => Some(format!(
-                "ALPHA-BLOCK! {} +{}",
-                name(card).to_uppercase(),
-                support.len()
-            )),
-            Event::BattleResult { winners } if winners.len() == 1 => {
-                Some(format!("{} WINS THE BATTLE", winners[0]))
-            }
-            Event::AlphaAttack {
-                card,
-                support,
-                target,
-                ..
-            } => Some(format!(
-                "ALPHA-ATTACK! {} +{}{}",
-                name(card).to_uppercase(),
-                support.len(),
-                if self.replay.setup.decks.len() > 2 {
-                    format!(" → {target}")
-                } else {
-                    String::new()
-                }
-            )),
-            Event::Burst { seat, .. } => Some(format!("{seat}: BURST!")),
-            Event::Lifespan { seat, .. } => Some(format!("{seat}: LIFESPAN")),
-            Event::Deleted { card, .. } => Some(format!("{} DELETED", name(card))),
-            Event::Left { seat, .. } => Some(format!("{seat} IS OUT")),
-            Event::Over(Outcome::Win(s)) => Some(format!("{s} WINS!")),
-            Event::Over(Outcome::Draw) => Some("DRAW".into()),
-            _ => None,
-        };
-        if let Some(b) = banner {
+        if let Some(b) = said.banner {
             // The last word stays up.
-            let seconds = if matches!(e, Event::Over(_)) {
-                30.0
-            } else {
-                1.6
-            };
+            let seconds = if said.last_word { 30.0 } else { 1.6 };
             if self.banner.is_some() {
                 self.queued.push_back((b, seconds));
                 while self.queued.len() > MOST_QUEUED {
@@ -585,62 +532,25 @@ impl TableGame {
             }
         }
         self.pending.push(e.clone());
-        self.log.push_back(Match::describe(e, cards));
+        self.log.push_back(R::describe(e, cards));
         while self.log.len() > LOG_LINES {
             self.log.pop_front();
         }
     }
 }
 
-/// A whole game between Normal CPUs on the shipped decks (`seats` of
-/// them, dealt in turn from `seed`), as a replay: the tour's table.
-pub fn cpu_game(seats: usize, seed: u64, cards: &CardSet) -> Option<Replay<Match>> {
-    let names = deck::EMBEDDED;
-    let decks = (0..seats)
-        .map(|i| {
-            let (stem, _) = names[(seed as usize + i) % names.len()];
-            deck::embedded(stem, cards)?.ok()
-        })
-        .collect::<Option<Vec<_>>>()?;
-    let setup = Setup::new(decks, seed);
-    let mut m = Match::from_setup(&setup, cards).ok()?;
-    let mut actions = Vec::new();
-    while m.outcome().is_none() && actions.len() < 20_000 {
-        let seat = m.waiting_for()?;
-        let action = crate::ai::alpha::choose(&m.view(seat), crate::ai::Strength::Normal);
-        m.apply(seat, action).ok()?;
-        actions.push((seat, action));
-    }
-    Some(Replay {
-        rules: Match::version(&setup),
-        setup,
-        actions,
-        final_hash: m.state_hash(),
-    })
-}
-
-/// Events worth a longer look.
-fn dwells(e: &Event) -> bool {
-    matches!(
-        e,
-        Event::Attack { .. }
-            | Event::AlphaAttack { .. }
-            | Event::BattleResult { .. }
-            | Event::Deleted { .. }
-            | Event::Evolved { .. }
-            | Event::EvolutionFailed { .. }
-            | Event::Revealed { .. }
-            | Event::Burst { .. }
-            | Event::Damage { .. }
-            | Event::Over(_)
-    )
-}
-
 /// A card on the table.
 #[derive(Component, Debug, Clone, Copy)]
 pub struct TableCard {
-    /// The instance.
-    pub id: CardId,
+    /// The instance: the ruleset's id for it, or (`loose`) the table's own.
+    pub id: u32,
+    /// A copy the rules keep no id for: moved to the nearest place of its
+    /// seat's copies.
+    pub loose: bool,
+    /// Whose side, by index.
+    pub seat: usize,
+    /// A card this machine may not see: it has no face.
+    pub stand_in: bool,
     /// The card.
     pub number: CardNumber,
     /// Where it is going.
@@ -667,29 +577,102 @@ struct Faces {
     faces: HashMap<CardNumber, Handle<CardFace>>,
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(Screen::Table), enter)
-        .add_systems(OnExit(Screen::Table), leave)
+/// The rulesets the table stages, each with its presenter ([`Tabled`]).
+/// Adding one here is the whole of bringing a card game to the table.
+macro_rules! tabled {
+    ($($id:ident => $ty:ty),+ $(,)?) => {
+        /// The rulesets the table stages.
+        pub const TABLED: &[RulesetId] = &[$(RulesetId::$id),+];
+
+        /// Whether `text` parses as a replay of `id`, when the table stages
+        /// it (`None`: it does not).
+        pub fn check_replay(id: RulesetId, text: &str, name: &str) -> Option<Result<(), ReplayError>> {
+            match id {
+                $(RulesetId::$id => Some(Replay::<$ty>::parse(text, name).map(|_| ())),)+
+                #[allow(unreachable_patterns, reason = "the table may stage every ruleset")]
+                _ => None,
+            }
+        }
+
+        /// Opens a saved game of `id` on the table (the replay gallery's
+        /// PLAY); `None` when the table does not stage it.
+        pub fn open_replay(
+            id: RulesetId,
+            path: &std::path::Path,
+            name: String,
+            commands: &mut Commands,
+        ) -> Option<Result<(), ReplayError>> {
+            match id {
+                $(RulesetId::$id => Some(Replay::<$ty>::load(path).map(|r| {
+                    commands.insert_resource(PendingTable(r, name));
+                })),)+
+                #[allow(unreachable_patterns, reason = "the table may stage every ruleset")]
+                _ => None,
+            }
+        }
+
+        /// Starts a game of `id` at the table between `players` with
+        /// their decks, from `seed`, in `format` (the table's game from
+        /// then on); `None` when the table does not stage it.
+        pub fn live(
+            id: RulesetId,
+            players: &[Player],
+            (decks, seed, format): (Vec<Vec<CardNumber>>, u64, &str),
+            cards: &CardSet,
+            commands: &mut Commands,
+        ) -> Option<Result<(), String>> {
+            match id {
+                $(RulesetId::$id => Some((|| {
+                    let mut setup = <$ty as crate::rules::Ruleset>::setup_for(decks, seed);
+                    <$ty as crate::rules::Ruleset>::set_format(&mut setup, format)?;
+                    commands.insert_resource(live_game::<$ty>(players, setup, cards)?);
+                    Ok(())
+                })()),)+
+                #[allow(unreachable_patterns, reason = "the table may stage every ruleset")]
+                _ => None,
+            }
+        }
+
+        pub(super) fn plugin(app: &mut App) {
+            $(add::<$ty>(app);)+
+        }
+    };
+}
+
+tabled!(
+    Alpha => crate::rules::alpha::Match,
+    Dcg => crate::rules::dcg::Match,
+);
+
+/// The table's systems for ruleset `R`: they act while its game is on the
+/// table (one game is, at a time).
+fn add<R: Tabled>(app: &mut App) {
+    let on = resource_exists::<TableGame<R>>;
+    app.add_systems(OnEnter(Screen::Table), enter::<R>)
+        .add_systems(OnExit(Screen::Table), leave::<R>)
         .add_systems(
             Update,
-            (
-                controls,
-                person_turn,
-                play,
-                lay_out,
-                stage_figures,
-                mark_clash,
-                point_targets,
-                move_cards,
-                fly,
-                draw,
-                draw_choice,
-            )
+            (controls::<R>, person_turn::<R>, play::<R>, lay_out::<R>)
                 .chain()
-                .run_if(in_state(Screen::Table))
-                .in_set(AppSystems::Update),
+                .run_if(in_state(Screen::Table).and_eager(on))
+                .in_set(AppSystems::Update)
+                .before(TableStage),
+        )
+        .add_systems(
+            Update,
+            (move_cards::<R>, fly, draw::<R>, draw_choice::<R>)
+                .chain()
+                .run_if(in_state(Screen::Table).and_eager(on))
+                .in_set(AppSystems::Update)
+                .after(TableStage),
         );
+    R::add_systems(app);
 }
+
+/// Where a ruleset's own systems (its figures, its marks) run: after the
+/// cards are laid out, before they move and the text is drawn.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TableStage;
 
 /// Where a seat sits: its edge's centre, turned to face the table's
 /// centre, and how much its zones shrink to fit (three or four seats).
@@ -701,114 +684,84 @@ pub fn seat_frame(seat: usize, seats: usize) -> (Vec3, Quat, f32) {
     (out * dist, Quat::from_rotation_y(angle), scale)
 }
 
-/// A card's place in its seat's frame: position (x across, z towards the
-/// player), and whether it lies tapped.
-fn slots(layout: &Layout) -> Vec<(Laid, Vec3, bool, bool)> {
-    let mut out = Vec::new();
-    let row = |k: usize, gap: f32| move |i: usize| (i as f32 - (k as f32 - 1.0) / 2.0) * gap;
-    for s in &layout.seats {
-        let mut put = |c: Laid, at: Vec3, tapped: bool, hand: bool| out.push((c, at, tapped, hand));
-        let k = s.digimon.len();
-        for (i, d) in s.digimon.iter().enumerate() {
-            let x = row(k, CARD.y + 0.08)(i);
-            put(d.card, Vec3::new(x, 0.0, -1.25), d.tapped, false);
-            for (j, c) in d.stack.iter().enumerate() {
-                let j = j as f32 + 1.0;
-                put(*c, Vec3::new(x, 0.012 * j, -1.25 + 0.2 * j), false, false);
-            }
-        }
-        let k = s.options.len();
-        for (i, o) in s.options.iter().enumerate() {
-            let x = row(k, CARD.y + 0.06)(i);
-            put(o.card, Vec3::new(x, 0.0, -0.1), o.tapped, false);
-        }
-        let k = s.commands.len();
-        for (i, c) in s.commands.iter().enumerate() {
-            let x = row(k, CARD.x + 0.06)(i);
-            put(*c, Vec3::new(x, 0.3, -2.3), false, false);
-        }
-        let pile = |v: &[Laid], x: f32, z: f32, top_first: bool, out: &mut Vec<_>| {
-            let n = v.len();
-            for (j, c) in v.iter().enumerate() {
-                let h = if top_first { n - 1 - j } else { j };
-                out.push((*c, Vec3::new(x, 0.006 * h as f32, z), false, false));
-            }
-        };
-        pile(&s.net_ocean, -2.7, -0.1, true, &mut out);
-        pile(&s.dark_area, 2.7, -0.1, false, &mut out);
-        pile(&s.removed, 2.7, -1.25, false, &mut out);
-        let k = s.hand.len();
-        let gap = (4.2 / k.max(1) as f32).min(CARD.x + 0.05);
-        for (i, c) in s.hand.iter().enumerate() {
-            let x = row(k, gap)(i);
-            out.push((*c, Vec3::new(x, 0.004 * i as f32, 1.05), false, true));
-        }
-    }
-    out
-}
-
 /// Where every card goes: its transform on the table and whether it lies
-/// face up (`open_hands`: every hand shown).
-pub fn goals(layout: &Layout, hands: Hands) -> HashMap<CardId, (Transform, bool)> {
-    let n = layout.seats.len();
-    let mut owner_of = HashMap::new();
-    for (i, s) in layout.seats.iter().enumerate() {
-        for c in s
-            .hand
-            .iter()
-            .chain(&s.net_ocean)
-            .chain(&s.dark_area)
-            .chain(&s.removed)
-            .chain(&s.commands)
-        {
-            owner_of.insert(c.id, i);
-        }
-        for d in &s.digimon {
-            owner_of.insert(d.card.id, i);
-            for c in &d.stack {
-                owner_of.insert(c.id, i);
-            }
-        }
-        for o in &s.options {
-            owner_of.insert(o.card.id, i);
-        }
-    }
-    let acting = layout.acting.map(|(_, id)| id);
-    slots(layout)
-        .into_iter()
-        .map(|(c, mut local, tapped, hand)| {
-            // The Digimon whose turn it is rises off the table.
-            if acting == Some(c.id) {
-                local.y += 0.35;
-            }
-            let owner = owner_of.get(&c.id).copied().unwrap_or(0);
-            let (origin, turn, scale) = seat_frame(owner, n);
+/// face up (`hands`: whose hands are shown).
+pub fn goals(placed: &[Placed], seats: usize, hands: Hands) -> Vec<(Placed, Transform, bool)> {
+    placed
+        .iter()
+        .map(|c| {
+            let (origin, turn, scale) = seat_frame(c.seat, seats);
             let shown = match hands {
                 Hands::All => true,
-                Hands::Only(seat) => seat == Some(owner),
+                Hands::Only(seat) => seat == Some(c.seat),
             };
             // A hand's stand-ins (cards this machine may not see, at a LAN
             // table) stay face down whoever's hands are shown.
-            let face_up = c.open || (hand && shown && !c.id.is_stand_in());
+            let face_up = c.open || (c.hand && shown && !c.stand_in);
             let mut rot = turn;
-            if tapped {
+            if c.sideways {
                 rot *= Quat::from_rotation_y(FRAC_PI_2);
             }
             if !face_up {
                 rot *= Quat::from_rotation_z(PI);
             }
-            let at = origin + turn * (local * Vec3::new(scale, 1.0, scale)) + Vec3::Y * 0.01;
+            let at = origin + turn * (c.at * Vec3::new(scale, 1.0, scale)) + Vec3::Y * 0.01;
             (
-                c.id,
-                (
-                    Transform::from_translation(at)
-                        .with_rotation(rot)
-                        .with_scale(Vec3::splat(scale)),
-                    face_up,
-                ),
+                *c,
+                Transform::from_translation(at)
+                    .with_rotation(rot)
+                    .with_scale(Vec3::splat(scale * c.size)),
+                face_up,
             )
         })
         .collect()
+}
+
+/// Where every card of a ruleset's layout goes (`seats` at the table).
+pub fn layout_goals<R: Tabled>(
+    layout: &R::Layout,
+    seats: usize,
+    hands: Hands,
+) -> Vec<(Placed, Transform, bool)> {
+    goals(&R::placed(layout), seats, hands)
+}
+
+/// The goals of the cards the rules keep an id for, by id.
+pub fn goals_by_id(
+    placed: &[Placed],
+    seats: usize,
+    hands: Hands,
+) -> HashMap<u32, (Transform, bool)> {
+    goals(placed, seats, hands)
+        .into_iter()
+        .filter_map(|(p, t, up)| Some((p.id?, (t, up))))
+        .collect()
+}
+
+/// Pairs each card of `have` (where it is going now) with one of `want`
+/// (places for a copy of the same card), nearest first; the pairs, by
+/// index into each.
+fn nearest(have: &[Vec3], want: &[Vec3]) -> Vec<(usize, usize)> {
+    let mut pairs: Vec<(f32, usize, usize)> = have
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| {
+            want.iter()
+                .enumerate()
+                .map(move |(j, b)| (a.distance(*b), i, j))
+        })
+        .collect();
+    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (mut used_have, mut used_want) = (vec![false; have.len()], vec![false; want.len()]);
+    let mut out = Vec::new();
+    for (_, i, j) in pairs {
+        if !used_have[i] && !used_want[j] {
+            used_have[i] = true;
+            used_want[j] = true;
+            out.push((i, j));
+        }
+    }
+    out
 }
 
 /// A card's face as a texture.
@@ -845,17 +798,24 @@ fn back_image() -> Image {
     texture(w, h, rgba)
 }
 
-fn enter(
+fn enter<R: Tabled>(
     mut commands: Commands,
-    (settings, pending, cards): (Res<Settings>, Option<Res<PendingTable>>, Res<Cards>),
-    live: Option<ResMut<TableGame>>,
+    (settings, pending, cards): (Res<Settings>, Option<Res<PendingTable<R>>>, Res<Cards>),
+    live: Option<ResMut<TableGame<R>>>,
     mut shot: ResMut<CameraShot>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<CardFace>>,
 ) {
-    let game = match (&settings.table, pending, live) {
-        (Some((path, r)), _, _) => TableGame::new(r.clone(), path.display().to_string(), &cards.0),
+    // `bterm replay FILE`: the file was read and checked before the
+    // window opened; it is this ruleset's when it parses as one.
+    let from_file = settings.table.as_ref().and_then(|(path, text)| {
+        let name = path.display().to_string();
+        let r = Replay::<R>::parse(text, &name).ok()?;
+        Some((r, name))
+    });
+    let game = match (from_file, pending, live) {
+        (Some((r, name)), _, _) => TableGame::new(r, name, &cards.0),
         (None, Some(p), _) => TableGame::new(p.0.clone(), p.1.clone(), &cards.0),
         // A game started from the lobby is already here.
         (None, None, Some(mut live)) => {
@@ -872,14 +832,14 @@ fn enter(
                 .as_ref()
                 .and_then(|r| r.seat)
                 .map_or(0, Seat::index);
-            *shot = CameraShot::Table(live.replay.setup.decks.len(), seat);
+            *shot = CameraShot::Table(R::seat_cards(&live.replay.setup).len(), seat);
             spawn_text(&mut commands);
             return;
         }
         (None, None, None) => return,
     };
-    commands.remove_resource::<PendingTable>();
-    *shot = CameraShot::Table(game.replay.setup.decks.len(), 0);
+    commands.remove_resource::<PendingTable<R>>();
+    *shot = CameraShot::Table(R::seat_cards(&game.replay.setup).len(), 0);
     spawn_faces(
         &mut commands,
         &game,
@@ -890,27 +850,32 @@ fn enter(
     spawn_text(&mut commands);
 }
 
+/// A card's face as the table lights it: a little below white, so it does
+/// not bloom.
+fn lit(image: Handle<Image>) -> CardFace {
+    CardFace {
+        tint: Vec4::new(0.6, 0.6, 0.64, 1.0),
+        image,
+    }
+}
+
 /// Every card of every deck gets its face once.
-fn spawn_faces(
+fn spawn_faces<R: Tabled>(
     commands: &mut Commands,
-    game: &TableGame,
+    game: &TableGame<R>,
     cards: &CardSet,
     (meshes, images, materials): (&mut Assets<Mesh>, &mut Assets<Image>, &mut Assets<CardFace>),
 ) {
-    // A little below white, so a card's face does not bloom.
-    let lit = |image: Handle<Image>| CardFace {
-        tint: Vec4::new(0.6, 0.6, 0.64, 1.0),
-        image,
-    };
     let back = materials.add(lit(images.add(back_image())));
     let mut faces = HashMap::new();
-    for n in game.replay.setup.decks.iter().flatten() {
+    let extra = R::extra_cards(&game.replay.setup);
+    for n in R::seat_cards(&game.replay.setup).iter().flatten() {
         if faces.contains_key(n) {
             continue;
         }
         let card = cards
             .get(n)
-            .or_else(|| game.replay.setup.extra.iter().find(|c| c.number() == *n));
+            .or_else(|| extra.iter().find(|c| c.number() == *n));
         if let Some(img) = card.and_then(face_image) {
             faces.insert(*n, materials.add(lit(images.add(img))));
         }
@@ -924,22 +889,29 @@ fn spawn_faces(
 
 /// A game opened from the replay gallery, to stage on entering the table.
 #[derive(Resource, Debug, Clone)]
-pub struct PendingTable(pub Replay<Match>, pub String);
+pub struct PendingTable<R: Tabled>(pub Replay<R>, pub String);
 
-/// Everything the table puts on stage.
+/// Everything the table puts on stage (a ruleset's own marks go with the
+/// screen).
 type TableProps = Or<(
     With<TableCard>,
-    With<TargetMarker>,
     With<TableFigure>,
     With<Shot>,
     With<DuelProp>,
 )>;
 
-fn leave(mut commands: Commands, cards: Query<Entity, TableProps>) {
+fn leave<R: Tabled>(
+    mut commands: Commands,
+    game: Option<Res<TableGame<R>>>,
+    cards: Query<Entity, TableProps>,
+) {
+    if game.is_none() {
+        return;
+    }
     for e in &cards {
         commands.entity(e).despawn();
     }
-    commands.remove_resource::<TableGame>();
+    commands.remove_resource::<TableGame<R>>();
     commands.remove_resource::<Faces>();
 }
 
@@ -1055,11 +1027,11 @@ fn spawn_text(commands: &mut Commands) {
     });
 }
 
-fn controls(
+fn controls<R: Tabled>(
     mut presses: MessageReader<Press>,
     keys: Option<Res<ButtonInput<KeyCode>>>,
     cards: Res<Cards>,
-    game: Option<ResMut<TableGame>>,
+    game: Option<ResMut<TableGame<R>>>,
 ) {
     let Some(mut game) = game else { return };
     if game.live.is_some() {
@@ -1097,11 +1069,11 @@ fn controls(
     }
 }
 
-fn play(
+fn play<R: Tabled>(
     time: Res<Time>,
     cards: Res<Cards>,
     settings: Res<Settings>,
-    game: Option<ResMut<TableGame>>,
+    game: Option<ResMut<TableGame<R>>>,
     mut next: ResMut<NextState<Screen>>,
 ) {
     let Some(mut game) = game else { return };
@@ -1148,42 +1120,119 @@ fn play(
 
 /// Cards follow the match: new ones are dealt from their seat's Net Ocean
 /// pile, each is given its goal, and a card no longer on the table goes.
-fn lay_out(
+fn lay_out<R: Tabled>(
     mut commands: Commands,
-    game: Option<Res<TableGame>>,
-    faces: Option<Res<Faces>>,
+    game: Option<Res<TableGame<R>>>,
+    faces: Option<ResMut<Faces>>,
     mut q: Query<(Entity, &mut TableCard)>,
+    mut fresh: Local<u32>,
+    (cards, mut images, mut materials): (
+        Res<Cards>,
+        ResMut<Assets<Image>>,
+        ResMut<Assets<CardFace>>,
+    ),
 ) {
-    let (Some(game), Some(faces)) = (game, faces) else {
+    let (Some(game), Some(mut faces)) = (game, faces) else {
         return;
     };
     if !game.is_changed() {
         return;
     }
     let Some(layout) = &game.layout else { return };
-    let mut goals = goals(layout, game.hands());
-    let numbers: HashMap<CardId, CardNumber> = layout.cards().map(|c| (c.id, c.number)).collect();
+    let placed = R::placed(layout);
+    let goals = goals(
+        &placed,
+        R::seat_cards(&game.replay.setup).len(),
+        game.hands(),
+    );
+    let by_id: HashMap<u32, usize> = goals
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (p, ..))| Some((p.id?, i)))
+        .collect();
+    let mut taken = vec![false; goals.len()];
+    // Copies without an id, by seat and card: where each is going now.
+    let mut loose: HashMap<(usize, CardNumber, bool), Vec<(Entity, Vec3)>> = HashMap::new();
     for (e, mut card) in &mut q {
-        match goals.remove(&card.id) {
-            Some((goal, up)) if numbers.get(&card.id) == Some(&card.number) => {
-                card.goal = goal;
-                card.face_up = up;
+        if card.loose {
+            loose
+                .entry((card.seat, card.number, card.stand_in))
+                .or_default()
+                .push((e, card.goal.translation));
+            continue;
+        }
+        match by_id.get(&card.id).map(|&i| (i, &goals[i])) {
+            Some((i, (p, goal, up)))
+                if p.number == card.number && p.stand_in == card.stand_in && !taken[i] =>
+            {
+                taken[i] = true;
+                card.goal = *goal;
+                card.face_up = *up;
             }
-            Some(other) => {
-                // Another game's card of the same id: dealt anew.
-                goals.insert(card.id, other);
-                commands.entity(e).despawn();
-            }
-            None => commands.entity(e).despawn(),
+            // Gone, or another game's card of the same id: dealt anew.
+            _ => commands.entity(e).despawn(),
         }
     }
-    for (id, (goal, up)) in goals {
-        let Some(&number) = numbers.get(&id) else {
+    let mut places: HashMap<(usize, CardNumber, bool), Vec<usize>> = HashMap::new();
+    for (i, (p, ..)) in goals.iter().enumerate() {
+        if p.id.is_none() {
+            places
+                .entry((p.seat, p.number, p.stand_in))
+                .or_default()
+                .push(i);
+        }
+    }
+    for (key, want) in places {
+        let have = loose.remove(&key).unwrap_or_default();
+        let to: Vec<Vec3> = want.iter().map(|&i| goals[i].1.translation).collect();
+        let from: Vec<Vec3> = have.iter().map(|(_, at)| *at).collect();
+        let pairs = nearest(&from, &to);
+        for (h, w) in &pairs {
+            let i = want[*w];
+            if let Ok((_, mut card)) = q.get_mut(have[*h].0) {
+                taken[i] = true;
+                card.goal = goals[i].1;
+                card.face_up = goals[i].2;
+            }
+        }
+        for (k, (e, _)) in have.iter().enumerate() {
+            if !pairs.iter().any(|(h, _)| *h == k) {
+                commands.entity(*e).despawn();
+            }
+        }
+    }
+    for (e, _) in loose.into_values().flatten() {
+        commands.entity(e).despawn();
+    }
+    for (i, (p, goal, up)) in goals.into_iter().enumerate() {
+        if taken[i] {
             continue;
+        }
+        let (id, loose) = match p.id {
+            Some(id) => (id, false),
+            None => {
+                *fresh = fresh.wrapping_add(1);
+                (*fresh, true)
+            }
         };
+        let number = p.number;
+        // A card no deck list named (a LAN table's, seen for the first
+        // time) gets its face now.
+        if !p.stand_in && !faces.faces.contains_key(&number) {
+            let extra = R::extra_cards(&game.replay.setup);
+            let card = cards
+                .0
+                .get(&number)
+                .or_else(|| extra.iter().find(|c| c.number() == number));
+            if let Some(img) = card.and_then(face_image) {
+                let face = materials.add(lit(images.add(img)));
+                faces.faces.insert(number, face);
+            }
+        }
         let face = faces
             .faces
             .get(&number)
+            .filter(|_| !p.stand_in)
             .cloned()
             .unwrap_or_else(|| faces.back.clone());
         // Dealt: from above the table's centre, face down.
@@ -1194,6 +1243,9 @@ fn lay_out(
             .spawn((
                 TableCard {
                     id,
+                    loose,
+                    seat: p.seat,
+                    stand_in: p.stand_in,
                     number,
                     goal,
                     face_up: up,
@@ -1220,9 +1272,9 @@ fn lay_out(
 }
 
 /// Cards glide to their goals (a short hop when they flip).
-fn move_cards(
+fn move_cards<R: Tabled>(
     time: Res<Time>,
-    game: Option<Res<TableGame>>,
+    game: Option<Res<TableGame<R>>>,
     mut q: Query<(&TableCard, &mut Transform)>,
 ) {
     let speed = game.map_or(1.0, |g| SPEEDS[g.speed]);
@@ -1243,8 +1295,8 @@ fn move_cards(
     }
 }
 
-fn draw(
-    game: Option<Res<TableGame>>,
+fn draw<R: Tabled>(
+    game: Option<Res<TableGame<R>>>,
     mut texts: Query<(&TableText, &mut Text, &mut TextColor, Option<&ChildOf>)>,
     mut panels: Query<&mut Visibility, Without<TableText>>,
 ) {
@@ -1253,17 +1305,16 @@ fn draw(
     for (part, mut text, mut colour, parent) in &mut texts {
         let s = match part {
             TableText::Phase => {
-                let turn = m.map_or(0, Match::turn);
                 if game.phase.is_empty() {
-                    format!("CARD GAME ALPHA · TURN {turn}")
+                    R::NAME.to_uppercase()
                 } else {
-                    format!("CARD GAME ALPHA · {}", game.phase.to_uppercase())
+                    format!("{} · {}", R::NAME.to_uppercase(), game.phase.to_uppercase())
                 }
             }
-            TableText::Seats => match (m, &game.layout) {
-                (Some(m), Some(layout)) => seats_line(m, layout),
-                _ => String::new(),
-            },
+            TableText::Seats => game
+                .layout
+                .as_ref()
+                .map_or_else(String::new, |layout| R::seats_line(m, layout)),
             TableText::Log => game.log.iter().cloned().collect::<Vec<_>>().join("\n"),
             TableText::Banner => game
                 .banner
@@ -1326,51 +1377,16 @@ fn draw(
     }
 }
 
-/// Every seat's points and zones, whose choice it is, and (three or four
-/// seats) each Target Opponent.
-fn seats_line(m: &Match, layout: &Layout) -> String {
-    let waiting = m.waiting_for();
-    layout
-        .seats
-        .iter()
-        .map(|s| {
-            let mut line = format!(
-                "{}{} {} pts · hand {} · Net Ocean {} · Dark {}",
-                if waiting == Some(s.seat) { "▶ " } else { "" },
-                s.seat,
-                s.points,
-                s.hand.len(),
-                s.net_ocean.len(),
-                s.dark_area.len()
-            );
-            if !s.alive {
-                line.push_str(" · OUT");
-            } else {
-                // This turn's attack order: first to attack first.
-                if let Some(at) = m.order().iter().position(|o| *o == s.seat) {
-                    let place = ["1st", "2nd", "3rd", "4th"]
-                        .get(at)
-                        .copied()
-                        .unwrap_or("last");
-                    line.push_str(&format!(" · attacks {place}"));
-                }
-                if layout.seats.len() > 2 {
-                    line.push_str(&format!(" · targets {}", s.target));
-                }
-            }
-            line
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// A Digimon's figure, standing on its Box card.
 #[derive(Component, Debug, Clone, Copy)]
 pub struct TableFigure {
     /// Its card's instance.
-    pub id: CardId,
+    pub id: u32,
     /// Its seat, by index.
     pub seat: usize,
+    /// The card it stands for (its figure may be another card's of the
+    /// same Digimon).
+    pub card: CardNumber,
 }
 
 /// A technique crossing the table.
@@ -1391,222 +1407,12 @@ const SHOT_SECONDS: f32 = 0.55;
 /// A figure's size on a two-seat table.
 const FIGURE_SIZE: f32 = 0.8;
 
-fn digimon<'a>(game: &'a TableGame, cards: &'a CardSet, n: &CardNumber) -> Option<&'a Digimon> {
-    cards
-        .get(n)
-        .or_else(|| game.replay.setup.extra.iter().find(|c| c.number() == *n))
-        .and_then(Card::as_digimon)
-}
-
 /// A seat's side colour for the effects that have one (damage numbers).
 fn side_of(seat: usize) -> Side {
     if seat.is_multiple_of(2) {
         Side::P1
     } else {
         Side::P2
-    }
-}
-
-/// The figures follow the Box: each face-up Digimon stands on its card,
-/// facing the table's centre (turned aside when tapped); the events stage
-/// the battles (techniques in flight, hits, the winner's cheer), deletions
-/// (breaking into data), evolutions (the old figure turns into light, the
-/// new one grows in a column of light) and the damage a player takes.
-#[expect(
-    clippy::too_many_lines,
-    reason = "one match over the events a figure shows, each arm short"
-)]
-fn stage_figures(
-    mut commands: Commands,
-    game: Option<ResMut<TableGame>>,
-    cards: Res<Cards>,
-    mut kit: FigureKit,
-    vfx_store: Option<Res<VfxStore>>,
-    mut figs: Query<(Entity, &TableFigure, &mut Figure, &mut Transform)>,
-) {
-    let Some(mut game) = game else { return };
-    if !game.is_changed() {
-        return;
-    }
-    let events = std::mem::take(&mut game.bypass_change_detection().pending);
-    let Some(layout) = game.layout.as_ref() else {
-        return;
-    };
-    let n = layout.seats.len();
-    let goals = goals(layout, Hands::All);
-    // Where each standing Digimon is: its id, seat, card and transform.
-    let mut stand: HashMap<CardId, (usize, CardNumber, Transform, bool)> = HashMap::new();
-    for (i, s) in layout.seats.iter().enumerate() {
-        for d in s.digimon.iter().filter(|d| d.card.open) {
-            if let Some((goal, _)) = goals.get(&d.card.id) {
-                stand.insert(d.card.id, (i, d.card.number, *goal, d.tapped));
-            }
-        }
-    }
-    let at_of = |e: Entity, figs: &Query<(Entity, &TableFigure, &mut Figure, &mut Transform)>| {
-        figs.get(e).ok().map(|(_, _, f, _)| f.home + f.bounds.0)
-    };
-    let find = |seat: Seat,
-                card: &CardNumber,
-                figs: &Query<(Entity, &TableFigure, &mut Figure, &mut Transform)>| {
-        figs.iter()
-            .find(|(_, t, f, _)| t.seat == seat.index() && f.card == *card)
-            .map(|(e, ..)| e)
-    };
-    let mut fought: Vec<(Entity, Element, u32)> = Vec::new();
-    let mut gone: Vec<Entity> = Vec::new();
-    for e in &events {
-        match e {
-            Event::Power {
-                seat,
-                card,
-                technique,
-                power,
-                ..
-            } => {
-                if let Some(f) = find(*seat, card, &figs) {
-                    let name = digimon(&game, &cards.0, card).map(|d| {
-                        let t = match technique {
-                            'A' => &d.techniques.a,
-                            'B' => &d.techniques.b,
-                            _ => &d.techniques.c,
-                        };
-                        (t.name.clone(), d)
-                    });
-                    let element = name
-                        .as_ref()
-                        .map_or(Element::Physical, |(t, d)| Element::of(t, Some(d)));
-                    fought.push((f, element, *power));
-                }
-            }
-            Event::BattleResult { winners } => {
-                // Each side's technique flies at the other; the winners cheer.
-                if let [(a, ea, pa), (b, eb, pb)] = fought[..] {
-                    for (from, to, element, power) in [(a, b, ea, pa), (b, a, eb, pb)] {
-                        let (Some(p), Some(q)) = (at_of(from, &figs), at_of(to, &figs)) else {
-                            continue;
-                        };
-                        if let Ok((_, _, mut f, _)) = figs.get_mut(from) {
-                            f.cue = Some(element.stance());
-                        }
-                        launch(
-                            &mut commands,
-                            vfx_store.as_deref(),
-                            (p, q),
-                            (element, power),
-                            Some(to),
-                        );
-                    }
-                }
-                for (f, ..) in &fought {
-                    if let Ok((_, t, mut fig, _)) = figs.get_mut(*f)
-                        && Seat::new(t.seat).is_some_and(|s| winners.contains(&s))
-                        && winners.len() == 1
-                    {
-                        fig.cue = Some(Move::Cheer);
-                    }
-                }
-                fought.clear();
-            }
-            Event::Deleted { seat, card } => {
-                if let Some(f) = find(*seat, card, &figs)
-                    && let Ok((_, _, fig, _)) = figs.get(f)
-                {
-                    if let Some(store) = &vfx_store {
-                        vfx::data_burst(
-                            &mut commands,
-                            store,
-                            fig.home + fig.bounds.0,
-                            fig.bounds.1,
-                        );
-                    }
-                    figures::leave(&mut commands, f, fig);
-                    gone.push(f);
-                }
-            }
-            Event::Evolved { seat, from, .. } => {
-                if let Some(f) = find(*seat, from, &figs)
-                    && let Ok((_, _, fig, _)) = figs.get(f)
-                {
-                    if let Some(store) = &vfx_store {
-                        vfx::evolution_light(&mut commands, store, fig.home);
-                    }
-                    figures::leave(&mut commands, f, fig);
-                    gone.push(f);
-                }
-            }
-            Event::Damage { seat, amount, .. } => {
-                // Over the player's Box row.
-                let (origin, turn, scale) = seat_frame(seat.index(), n);
-                let at = origin + turn * Vec3::new(0.0, 0.9, -1.25 * scale);
-                vfx::damage_number(&mut commands, at, *amount, side_of(seat.index()));
-            }
-            // An attack on a player: the technique flies at their edge.
-            Event::Attack {
-                seat,
-                card,
-                target: Struck::Player(target),
-            }
-            | Event::AlphaAttack {
-                seat, card, target, ..
-            } => {
-                let Some(f) = find(*seat, card, &figs) else {
-                    continue;
-                };
-                let element = digimon(&game, &cards.0, card).map_or(Element::Physical, |d| {
-                    Element::of(&d.techniques.a.name, Some(d))
-                });
-                let (origin, _, _) = seat_frame(target.index(), n);
-                if let (Some(p), Ok((_, _, mut fig, _))) = (at_of(f, &figs), figs.get_mut(f)) {
-                    fig.cue = Some(element.stance());
-                    launch(
-                        &mut commands,
-                        vfx_store.as_deref(),
-                        (p, origin + Vec3::Y * 0.4),
-                        (element, 300),
-                        None,
-                    );
-                }
-            }
-            _ => {}
-        }
-    }
-    // Figures whose card left the Box go; the others stand on their cards.
-    for (e, t, mut f, mut tf) in &mut figs {
-        if gone.contains(&e) {
-            continue;
-        }
-        match stand.remove(&t.id) {
-            Some((seat, number, goal, tapped)) if number == f.card && seat == t.seat => {
-                f.home = goal.translation + Vec3::Y * 0.02;
-                let (_, turn, _) = seat_frame(seat, n);
-                let aside = if tapped { FRAC_PI_2 } else { 0.0 };
-                tf.rotation = turn * Quat::from_rotation_y(PI + aside);
-            }
-            _ => figures::leave(&mut commands, e, &f),
-        }
-    }
-    for (id, (seat, number, goal, tapped)) in stand {
-        let Some(d) = digimon(&game, &cards.0, &number) else {
-            continue;
-        };
-        let (_, turn, scale) = seat_frame(seat, n);
-        let home = goal.translation + Vec3::Y * 0.02;
-        let e = figures::spawn_figure(
-            &mut commands,
-            &mut kit,
-            d,
-            side_of(seat),
-            home,
-            FIGURE_SIZE * scale,
-        );
-        let aside = if tapped { FRAC_PI_2 } else { 0.0 };
-        commands.entity(e).insert((
-            TableFigure { id, seat },
-            DespawnOnExit(Screen::Table),
-            Transform::from_translation(home)
-                .with_rotation(turn * Quat::from_rotation_y(PI + aside)),
-        ));
     }
 }
 
@@ -1663,7 +1469,7 @@ fn fly(
 
 /// Saves a finished game as a replay in `dir` (else the data folder's
 /// replays).
-fn save_game(replay: &Replay<Match>, dir: Option<PathBuf>) -> Result<PathBuf, String> {
+fn save_game<R: Tabled>(replay: &Replay<R>, dir: Option<PathBuf>) -> Result<PathBuf, String> {
     let dir = dir
         .or_else(|| crate::save::data_dir().map(|d| d.join("replays")))
         .ok_or("no data folder to save the game in (set BTERM_DATA_DIR)")?;
@@ -1674,7 +1480,7 @@ fn save_game(replay: &Replay<Match>, dir: Option<PathBuf>) -> Result<PathBuf, St
 
 /// A CPU seat's turn: its choice is worked out on a thread (the hard CPU
 /// searches for up to 0.4 s) and taken when it is ready.
-fn cpu_turn(game: &mut TableGame, cards: &CardSet) {
+fn cpu_turn<R: Tabled>(game: &mut TableGame<R>, cards: &CardSet) {
     let Some(m) = &game.m else { return };
     let Some(seat) = m.waiting_for() else { return };
     let Some(live) = game.live.as_mut() else {
@@ -1685,10 +1491,14 @@ fn cpu_turn(game: &mut TableGame, cards: &CardSet) {
     };
     match &live.thinking {
         None => {
-            let view = m.view(seat);
+            // The CPU sees what its seat may see, no more.
+            let view = m.seat_view(Some(seat));
+            let fallback = m.legal_actions(seat).first().copied();
             let (tx, rx) = channel();
             std::thread::spawn(move || {
-                let _ = tx.send(crate::ai::alpha::choose(&view, strength));
+                if let Some(a) = R::choose_from_view(&view, seat, strength).or(fallback) {
+                    let _ = tx.send(a);
+                }
             });
             live.thinking = Some(Mutex::new(rx));
         }
@@ -1713,12 +1523,12 @@ const LEAVING_SECONDS: f32 = 60.0;
 /// block, pass), as at the terminal and on the LAN; a table nobody has
 /// pressed anything at for `Timeouts::table_idle` is left (a kiosk's
 /// abandoned game goes back to attract).
-fn person_turn(
+fn person_turn<R: Tabled>(
     time: Res<Time>,
     mut moves: Moves,
     (clicks, mut pointer): (AnswerClicks, super::input::Pointer),
     (cards, settings): (Res<Cards>, Res<Settings>),
-    game: Option<ResMut<TableGame>>,
+    game: Option<ResMut<TableGame<R>>>,
     mut next: ResMut<NextState<Screen>>,
 ) {
     let Some(mut res) = game else { return };
@@ -1751,23 +1561,22 @@ fn person_turn(
     if game.ended() || game.wait > 0.0 {
         return;
     }
-    let Some(m) = &game.m else { return };
-    // At a LAN table: the host's question for this machine's seat.
-    let (seat, legal) = match &game.remote {
-        Some(r) => match (r.seat, &r.asked) {
-            (Some(seat), Some((a, _))) => (seat, a.answers.clone()),
+    // At a LAN table: the host's question for this machine's seat (the
+    // host's clock settles a question left alone). Here: the rules' time
+    // and default.
+    let (seat, legal, timeout) = match (&game.remote, &game.m) {
+        (Some(r), _) => match (r.seat, &r.asked) {
+            (Some(seat), Some((a, _))) => (seat, a.answers.clone(), None),
             _ => return,
         },
-        None => {
+        (None, Some(m)) => {
             let Some(seat) = m.waiting_for() else { return };
-            (seat, m.legal_actions(seat))
+            let timeout = m
+                .question(seat, &[], &cards.0)
+                .map(|q| (q.seconds, q.on_timeout));
+            (seat, m.legal_actions(seat), timeout)
         }
-    };
-    // The rules' time and default for a question asked here (at a LAN
-    // table the host's clock settles a question left alone).
-    let timeout = match &game.remote {
-        None => m.question(seat).map(|q| (q.seconds, q.on_timeout)),
-        Some(_) => None,
+        (None, None) => return,
     };
     let Some(live) = game.live.as_mut() else {
         return;
@@ -1879,14 +1688,15 @@ struct Choice {
 const ANSWERS_SHOWN: usize = 7;
 
 /// The person's question and answers (or the curtain), for the HUD.
-fn choice(game: &TableGame) -> Choice {
+fn choice<R: Tabled>(game: &TableGame<R>, cards: &CardSet) -> Choice {
     let said = |prompt: String| Choice {
         prompt,
         ..Choice::default()
     };
-    let (Some(live), Some(m)) = (&game.live, &game.m) else {
+    let Some(live) = &game.live else {
         return Choice::default();
     };
+    let m = game.m.as_ref();
     if game.ended() {
         return said(match &live.saved {
             Some(Ok(p)) => format!("Game saved: {}", p.display()),
@@ -1902,7 +1712,7 @@ fn choice(game: &TableGame) -> Choice {
     let seat = match (&game.remote, asked) {
         (Some(_), Some((Some(seat), _, _))) => seat,
         _ => {
-            let Some(seat) = m.waiting_for() else {
+            let Some(seat) = game.waiting() else {
                 return Choice::default();
             };
             seat
@@ -1946,18 +1756,32 @@ fn choice(game: &TableGame) -> Choice {
             hint: "A / B move · C chooses".to_string(),
         };
     }
-    let (text, legal, left) = match asked {
-        Some((_, a, left)) => (a.text.clone(), a.answers.clone(), left),
-        None => {
-            let Some(q) = m.question(seat) else {
+    // The answers in words: the match's, or (a LAN table that holds no
+    // match) the host's own lines for them.
+    let (text, legal, labels, left) = match (asked, m) {
+        (Some((_, a, left)), m) => {
+            let labels = match m {
+                Some(m) => a
+                    .answers
+                    .iter()
+                    .map(|x| m.answer_text(seat, *x, cards))
+                    .collect(),
+                None => host_labels(&a.lines, a.answers.len()),
+            };
+            (a.text.clone(), a.answers.clone(), labels, left)
+        }
+        (None, Some(m)) => {
+            let Some(q) = m.question(seat, &[], cards) else {
                 return Choice::default();
             };
-            (
-                q.prompt.text,
-                m.legal_actions(seat),
-                q.seconds - live.asked_for,
-            )
+            let legal = m.legal_actions(seat);
+            let labels = legal
+                .iter()
+                .map(|x| m.answer_text(seat, *x, cards))
+                .collect();
+            (q.prompt.text, legal, labels, q.seconds - live.asked_for)
         }
+        (None, None) => return Choice::default(),
     };
     let first = live
         .chosen
@@ -1965,13 +1789,14 @@ fn choice(game: &TableGame) -> Choice {
         .min(legal.len().saturating_sub(ANSWERS_SHOWN));
     let left = left.max(0.0).ceil();
     Choice {
-        prompt: text.trim_end_matches([' ', '>']).to_string(),
-        answers: legal
-            .iter()
+        prompt: R::prompt_text(&text)
+            .trim_end_matches([' ', '>', ':'])
+            .to_string(),
+        answers: labels
+            .into_iter()
             .enumerate()
             .skip(first)
             .take(ANSWERS_SHOWN)
-            .map(|(i, a)| (i, m.action_text(*a)))
             .collect(),
         chosen: live.chosen,
         hint: format!(
@@ -1980,6 +1805,23 @@ fn choice(game: &TableGame) -> Choice {
             legal.len()
         ),
     }
+}
+
+/// A LAN question's answers in words from the lines the host sent with it
+/// (its last lines, one per answer, "  3. play Agumon"), or numbered when
+/// the lines do not hold them.
+fn host_labels(lines: &[String], n: usize) -> Vec<String> {
+    let tail = lines.len().checked_sub(n).map(|at| &lines[at..]);
+    (0..n)
+        .map(|i| {
+            let line = tail.and_then(|t| t.get(i)).map(|l| l.trim());
+            let prefix = format!("{}.", i + 1);
+            match line.and_then(|l| l.strip_prefix(&prefix)) {
+                Some(words) => words.trim().to_string(),
+                None => format!("answer {}", i + 1),
+            }
+        })
+        .collect()
 }
 
 /// The answers and the prompt the mouse clicked or hovered this frame.
@@ -2029,14 +1871,15 @@ type PromptTexts<'w, 's> = Query<
 
 /// Shows a person's question, the answers in view and the keys (the
 /// panel only when there is a question or word to show).
-fn draw_choice(
-    game: Option<Res<TableGame>>,
+fn draw_choice<R: Tabled>(
+    game: Option<Res<TableGame<R>>>,
+    cards: Res<Cards>,
     mut lines: Query<(&mut ChoiceLine, &mut Text, &mut TextColor, &mut Node)>,
     mut texts: PromptTexts,
     mut panels: Query<&mut Visibility>,
 ) {
     let Some(game) = game else { return };
-    let c = choice(&game);
+    let c = choice(&game, &cards.0);
     let show = |text: &mut Text, node: &mut Node, want: &str| {
         if text.0 != want {
             want.clone_into(&mut text.0);
@@ -2080,92 +1923,6 @@ fn draw_choice(
     }
 }
 
-/// A ring on the table under a Digimon with a part in the battle under way
-/// (or at the edge of the player attacked): red the attacker, orange its
-/// supporters, white what it attacks, blue the blocker and its supporters.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ClashRing {
-    /// The seat, by index.
-    pub seat: usize,
-    /// The part.
-    pub role: Role,
-}
-
-/// Keeps a ring under each part of the battle under way, pulsing, and
-/// hidden while its Digimon has no figure.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a system: each argument is a resource or query it needs"
-)]
-fn mark_clash(
-    mut commands: Commands,
-    time: Res<Time>,
-    game: Option<Res<TableGame>>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut glows: ResMut<Assets<Glow>>,
-    figs: Query<(&TableFigure, &Figure)>,
-    mut rings: Query<(Entity, &ClashRing, &mut Transform, &mut Visibility)>,
-    mut ring_mesh: Local<Option<Handle<Mesh>>>,
-) {
-    let Some(game) = game else { return };
-    let n = game.replay.setup.decks.len();
-    let want: Vec<ClashRing> = game
-        .clash
-        .iter()
-        .map(|(seat, role)| ClashRing {
-            seat: seat.index(),
-            role: *role,
-        })
-        .collect();
-    let pulse = 1.0 + 0.06 * (time.elapsed_secs() * 6.0).sin();
-    let mut have = Vec::new();
-    for (e, ring, mut tf, mut vis) in &mut rings {
-        if !want.contains(ring) {
-            commands.entity(e).despawn();
-            continue;
-        }
-        have.push(*ring);
-        let (_, size) = ring.role.look();
-        let at = match ring.role.card() {
-            Some(card) => figs
-                .iter()
-                .find(|(t, f)| t.seat == ring.seat && f.card == card)
-                .map(|(_, f)| (f.home + Vec3::Y * 0.015, size.max(f.bounds.1 * 0.9))),
-            None => {
-                let (origin, _, scale) = seat_frame(ring.seat, n);
-                Some((origin * 0.93 + Vec3::Y * 0.02, 0.7 * scale))
-            }
-        };
-        let shown = match at {
-            Some((p, r)) => {
-                tf.translation = p;
-                tf.scale = Vec3::new(r * pulse, 1.0, r * pulse);
-                tf.rotate_y(time.delta_secs() * 0.8);
-                Visibility::Inherited
-            }
-            None => Visibility::Hidden,
-        };
-        if *vis != shown {
-            *vis = shown;
-        }
-    }
-    let mesh = ring_mesh
-        .get_or_insert_with(|| meshes.add(Torus::new(0.9, 1.0)))
-        .clone();
-    for ring in want.into_iter().filter(|r| !have.contains(r)) {
-        let (colour, _) = ring.role.look();
-        commands.spawn((
-            ring,
-            Mesh3d(mesh.clone()),
-            MeshMaterial3d(glows.add(Glow::solid(colour))),
-            // Placed (and shown) on the next frame, once its figure is found.
-            Transform::from_scale(Vec3::ZERO),
-            Visibility::Hidden,
-            DespawnOnExit(Screen::Table),
-        ));
-    }
-}
-
 /// With three or four seats, the arrow at a seat's edge that points at its
 /// Target Opponent.
 #[derive(Component, Debug, Clone, Copy)]
@@ -2174,32 +1931,22 @@ pub struct TargetMarker {
     pub seat: usize,
 }
 
-/// Keeps one arrow per living seat (3–4 seats) pointing from its edge at
-/// its Target Opponent's.
-fn point_targets(
+/// Keeps one arrow per seat in `want` (seat, its target), at 3–4 seats,
+/// pointing from its edge at its target's.
+fn aim(
     mut commands: Commands,
-    game: Option<Res<TableGame>>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut glows: ResMut<Assets<Glow>>,
+    n: usize,
+    want: &[(usize, usize)],
+    (mut meshes, mut glows): (ResMut<Assets<Mesh>>, ResMut<Assets<Glow>>),
     mut markers: Query<(Entity, &TargetMarker, &mut Transform)>,
 ) {
-    let Some(game) = game else { return };
-    if !game.is_changed() {
-        return;
-    }
-    let Some(layout) = &game.layout else { return };
-    let n = layout.seats.len();
     let want: Vec<(usize, Transform)> = if n > 2 {
-        layout
-            .seats
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.alive)
-            .map(|(i, s)| {
+        want.iter()
+            .map(|&(i, target)| {
                 let (from, _, _) = seat_frame(i, n);
-                let (to, _, _) = seat_frame(s.target.index(), n);
+                let (to, _, _) = seat_frame(target, n);
                 let dir = (to - from).normalize_or(Vec3::Z);
-                // Beside the seat's Box row, lying on the table, tip first.
+                // Beside the seat's front row, lying on the table, tip first.
                 let at = from * 0.62 + Vec3::Y * 0.05;
                 let tf = Transform::from_translation(at)
                     .with_rotation(Quat::from_rotation_arc(Vec3::Y, dir))
