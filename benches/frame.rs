@@ -6,7 +6,8 @@
 //! CPU-vs-CPU battle with its rigged figures, techniques and their
 //! particles, debris under physics and the HUD; bloom as the game decides
 //! it on this renderer, and once more with bloom forced on. Then a Card
-//! Game Alpha game between four CPUs on its table.
+//! Game Alpha game and a Digimon Card Game game between four CPUs on the
+//! table.
 
 use std::time::Duration;
 
@@ -93,6 +94,26 @@ fn battle_scene(bloom: Option<bool>) -> App {
 fn alpha_table_4_seats() -> App {
     let cards = CardSet::embedded();
     let replay = bterm::arena::table::cpu_game(4, 5, &cards).expect("a CPU game");
+    table_app(
+        cards,
+        bterm::arena::table::PendingTable(replay, "bench".into()),
+    )
+}
+
+/// A Digimon Card Game game between four CPUs on the table (each seat's
+/// playmat, figures on the Digimon, the memory gauge, banks and arrows,
+/// the HUD), as `bterm replay` shows it.
+fn dcg_table_4_seats() -> App {
+    let cards = CardSet::embedded();
+    let replay = bterm::arena::table::dcg_cpu_game(4, 5, &cards).expect("a CPU game");
+    table_app(
+        cards,
+        bterm::arena::table::PendingTable(replay, "bench".into()),
+    )
+}
+
+/// The game opened on a replay, on the table.
+fn table_app(cards: CardSet, pending: impl Resource) -> App {
     let mut app = base_app();
     app.insert_resource(Cards(cards))
         .insert_resource(Settings {
@@ -100,7 +121,7 @@ fn alpha_table_4_seats() -> App {
             mute: true,
             ..Settings::default()
         })
-        .insert_resource(bterm::arena::table::PendingTable(replay, "bench".into()))
+        .insert_resource(pending)
         .add_plugins(AppPlugin { windowed: false });
     ready(&mut app);
     app.update();
@@ -129,6 +150,9 @@ fn frames(c: &mut Criterion) {
     drop(bloom);
     let mut table = alpha_table_4_seats();
     group.bench_function("alpha_table_4_seats", |b| b.iter(|| table.update()));
+    drop(table);
+    let mut dcg = dcg_table_4_seats();
+    group.bench_function("dcg_table_4_seats", |b| b.iter(|| dcg.update()));
     group.finish();
 }
 

@@ -2255,15 +2255,11 @@ fn a_digimon_card_game_replay_is_staged_on_the_table_card_for_card() {
             flips += 1;
             up_before = up;
         }
-        // A figure stands on every Digimon in play (the battle area's and
-        // the breeding area's).
+        // A figure stands on every Digimon in the battle area.
         let in_play: usize = layout
             .seats
             .iter()
-            .map(|s| {
-                s.field.iter().filter(|p| p.digimon).count()
-                    + s.breeding.iter().filter(|p| p.digimon).count()
-            })
+            .map(|s| s.field.iter().filter(|p| p.digimon).count())
             .sum();
         let standing = app
             .world_mut()
@@ -2438,4 +2434,243 @@ fn four_cpus_play_the_players_format_set_up_with_the_buttons_banks_and_targets_s
     let setup = &game.replay.setup;
     assert_eq!(setup.format, bterm::rules::dcg::Format::Players);
     assert_eq!(setup.decks.len(), 4);
+}
+
+#[test]
+fn a_person_joins_a_three_seat_digimon_card_game_table_and_plays_from_its_own_seat() {
+    use bterm::arena::lan::{LanForm, LanTable};
+    use bterm::arena::table::{Hands, TableGame};
+    use bterm::rules::dcg;
+    let set = CardSet::embedded();
+    let deck = |i: usize| {
+        dcg::deck::embedded(dcg::deck::EMBEDDED[i].0, &set)
+            .unwrap()
+            .unwrap()
+    };
+    let (addr, host) = lan_host::<DcgMatch>(
+        "the card table",
+        "2468",
+        vec![
+            Player::Cpu(Strength::Easy),
+            Player::Remote,
+            Player::Cpu(Strength::Easy),
+        ],
+        vec![Some(deck(0)), None, Some(deck(2))],
+        9,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(Settings {
+        lan_discovery: false,
+        ..settings(&dir)
+    });
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::A);
+    tap(&mut app, Side::P1, Button::C);
+    hear_table(&mut app, "the card table", addr, "Dcg");
+    // The code, a digit at a time: C starts it, A turns, C goes on.
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    for digit in [2, 4, 6, 8] {
+        for _ in 0..digit {
+            press(&mut app, Side::P1, Button::A);
+        }
+        tap(&mut app, Side::P1, Button::C);
+    }
+    assert_eq!(app.world().resource::<LanForm>().code_text(), "2468");
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanLobby);
+    run_real(&mut app, 30, "the table", |app| {
+        screen(app) == Screen::Table
+    });
+    assert_eq!(app.world().resource::<LanTable>().seat, Some(Seat::P2));
+    // The table holds only what the host shows: P2's hand, the others'
+    // face down and nameless.
+    {
+        let game = app.world().resource::<TableGame<DcgMatch>>();
+        assert!(game.m.is_none(), "the host's match stays with the host");
+        assert_eq!(game.hands(), Hands::Only(Some(1)));
+        let layout = game.layout.as_ref().expect("the table is laid out");
+        assert_eq!(layout.seats.len(), 3);
+        assert!(layout.seats[0].hand.iter().all(|c| c.hidden));
+        assert!(layout.seats[1].hand.iter().all(|c| !c.hidden));
+    }
+    // C takes the first answer of every question (its words the host's),
+    // until the game ends; no hand but this seat's is ever face up.
+    let (mut answered, mut worded) = (0, 0);
+    run_real(&mut app, 300, "the game's end", |app| {
+        let hidden_up = table_cards(app).iter().filter(|c| c.0 != 1 && c.2).count();
+        let game = app.world().resource::<TableGame<DcgMatch>>();
+        let open_elsewhere: usize = game.layout.as_ref().map_or(0, |l| {
+            l.seats
+                .iter()
+                .filter(|s| s.seat != Seat::P2)
+                .map(|s| {
+                    s.trash.len()
+                        + s.offline.len()
+                        + s.field
+                            .iter()
+                            .chain(&s.breeding)
+                            .map(|p| p.cards.len())
+                            .sum::<usize>()
+                        + s.eggs.iter().filter(|c| c.open).count()
+                })
+                .sum()
+        });
+        assert!(
+            hidden_up <= open_elsewhere,
+            "another seat's hidden card face up"
+        );
+        if game.ended() {
+            return game.live.as_ref().is_some_and(|l| l.saved.is_some());
+        }
+        let asked = game.remote.as_ref().is_some_and(|r| r.asked.is_some());
+        if asked && game.wait <= 0.0 {
+            // The answers read as the host words them.
+            let lines: Vec<String> = app
+                .world_mut()
+                .query::<(&bterm::arena::table::ChoiceLine, &Text)>()
+                .iter(app.world())
+                .map(|(_, t)| t.0.clone())
+                .filter(|t| !t.trim().is_empty())
+                .collect();
+            assert!(lines.iter().all(|l| !l.contains("answer ")), "{lines:?}");
+            worded += usize::from(!lines.is_empty());
+            tap(app, Side::P1, Button::C);
+            answered += 1;
+        }
+        false
+    });
+    assert!(answered > 0);
+    assert!(worded > 0, "the answers were shown");
+    let table = host.join().unwrap();
+    let game = app.world().resource::<TableGame<DcgMatch>>();
+    assert_eq!(game.replay.final_hash, table.game().state_hash());
+    assert_eq!(game.replay.actions, table.actions());
+}
+
+#[test]
+fn a_digimon_card_game_deck_is_typed_card_by_card_with_the_rules_words_and_played() {
+    use bterm::arena::lobby::{DeckChoice, Lobby};
+    use bterm::arena::scan::deck::DeckScan;
+    use bterm::arena::table::TableGame;
+    use bterm::rules::dcg;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(settings(&dir));
+    press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::TableSetup);
+    // P1's deck line (seats, format, P1 plays, P1 deck): C goes through
+    // the starter decks to "scan a deck", and C opens the deck screen.
+    for _ in 0..3 {
+        press(&mut app, Side::P1, Button::B);
+    }
+    for _ in 0..dcg::deck::EMBEDDED.len() {
+        tap(&mut app, Side::P1, Button::C);
+    }
+    assert_eq!(app.world().resource::<Lobby>().decks[0], DeckChoice::Scan);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::DeckScreen);
+    let count = |app: &App| app.world().resource::<DeckScan>().cards.len();
+    let said = |app: &App| app.world().resource::<DeckScan>().message.clone().unwrap();
+    // A Card Game Alpha card is refused at once, in the rules' words.
+    type_line(&mut app, "Dα-001");
+    assert_eq!(count(&app), 0);
+    let (text, refused) = said(&app);
+    assert!(refused && text.contains("DCG-DECK-1"), "{text}");
+    // The red starter deck, typed a number at a time (up to 4 a line).
+    let set = CardSet::embedded();
+    let red = dcg::deck::embedded("red", &set).unwrap().unwrap();
+    let mut lines: Vec<(usize, CardNumber)> = Vec::new();
+    for n in &red {
+        match lines.last_mut() {
+            Some((k, m)) if m == n => *k += 1,
+            _ => lines.push((1, *n)),
+        }
+    }
+    let mut typed = 0;
+    for (k, n) in &lines {
+        type_line(&mut app, &format!("{k} {n}"));
+        typed += k;
+        assert_eq!(count(&app), typed, "{k} {n}: {:?}", said(&app));
+    }
+    // A fifth copy of a number is refused (DCG-DECK-2).
+    let (_, four) = lines
+        .iter()
+        .find(|(k, _)| *k == 4)
+        .copied()
+        .expect("a card the red deck holds 4 of");
+    type_line(&mut app, &four.to_string());
+    assert_eq!(count(&app), typed);
+    assert!(said(&app).0.contains("DCG-DECK-2"), "{:?}", said(&app));
+    // A: the deck goes to the setup; START plays it.
+    press(&mut app, Side::P1, Button::A);
+    assert_eq!(screen(&app), Screen::TableSetup);
+    assert_eq!(
+        app.world().resource::<Lobby>().decks[0],
+        DeckChoice::Scanned(red.clone())
+    );
+    // Up to the first line and round to START.
+    for _ in 0..4 {
+        press(&mut app, Side::P1, Button::A);
+    }
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::Table);
+    let game = app.world().resource::<TableGame<DcgMatch>>();
+    assert_eq!(game.replay.setup.decks[0], red);
+}
+
+#[test]
+fn a_click_finds_the_card_the_eye_meets_first() {
+    use bterm::arena::table::{TableCard, card_under};
+    let card = |n: &str, y: f32| {
+        (
+            TableCard {
+                id: 0,
+                loose: true,
+                seat: 0,
+                stand_in: false,
+                number: number(n),
+                goal: Transform::default(),
+                face_up: true,
+            },
+            GlobalTransform::from(Transform::from_xyz(0.0, y, 0.0)),
+        )
+    };
+    let down = |x: f32, z: f32| Ray3d::new(Vec3::new(x, 5.0, z), Dir3::NEG_Y);
+    let under = card("Dα-001", 0.0);
+    let over = card("Dα-002", 0.01);
+    let both = [under, over];
+    let pick = |ray| card_under(ray, both.iter().map(|(c, t)| (c, t)));
+    assert_eq!(
+        pick(down(0.0, 0.0)),
+        Some(number("Dα-002")),
+        "the card on top"
+    );
+    assert_eq!(pick(down(0.3, 0.4)), Some(number("Dα-002")), "its corner");
+    assert_eq!(
+        pick(down(0.33, 0.0)),
+        None,
+        "beside it (a card is 0.63 wide)"
+    );
+    assert_eq!(pick(down(0.0, 0.45)), None, "beyond its end (0.88 long)");
+    // Turned sideways, it is 0.88 across.
+    let turned = (
+        under.0,
+        GlobalTransform::from(Transform::from_rotation(Quat::from_rotation_y(
+            std::f32::consts::FRAC_PI_2,
+        ))),
+    );
+    let one = [turned];
+    assert_eq!(
+        card_under(down(0.4, 0.0), one.iter().map(|(c, t)| (c, t))),
+        Some(number("Dα-001"))
+    );
+    // Looking up, nothing.
+    let up = Ray3d::new(Vec3::new(0.0, -5.0, 0.0), Dir3::NEG_Y);
+    assert_eq!(card_under(up, both.iter().map(|(c, t)| (c, t))), None);
 }

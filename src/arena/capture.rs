@@ -34,7 +34,7 @@ const SAVE_FRAMES: u32 = 20;
 const TOUR_LIMIT: f32 = 480.0;
 
 /// The screens a tour saves, in order.
-pub const TOUR_SHOTS: [&str; 27] = [
+pub const TOUR_SHOTS: [&str; 28] = [
     "attract",
     "collection",
     "rankings",
@@ -57,6 +57,7 @@ pub const TOUR_SHOTS: [&str; 27] = [
     "lan-lobby",
     "lan-battle",
     "dcg-setup",
+    "dcg-play",
     "dcg-table",
     "dcg-attack",
     "dcg-security-check",
@@ -450,16 +451,35 @@ fn tour(
         // The Digimon Card Game: its setup, then a game between CPUs.
         (Screen::Battle, Some("dcg-setup")) if settled => next.set(Screen::Attract),
         (Screen::Attract, Some("dcg-setup")) if settled => {
-            lobby.set_game(crate::rules::RulesetId::Dcg);
+            lobby.set_game(<DcgMatch as crate::rules::Ruleset>::ID);
             next.set(Screen::TableSetup);
         }
         (Screen::TableSetup, Some("dcg-setup")) if t.on_screen > 1.5 => snap(&mut t, "dcg-setup"),
-        (Screen::TableSetup, Some("dcg-table")) if settled => {
+        // A wraps round to START, and C starts: P1 (a person) against the
+        // CPU, shot when P1 is asked.
+        (Screen::TableSetup, Some("dcg-play")) if settled => {
+            if lobby.line + 1 == lobby.lines().len() {
+                tap_c(&mut presses);
+            } else {
+                press(&mut presses, Button::A);
+            }
+        }
+        (Screen::Table, Some("dcg-play"))
+            if t.on_screen > 4.0
+                && dcg.as_ref().is_some_and(|g| {
+                    g.live.is_some() && g.waiting() == Some(Seat::P1) && g.wait <= 0.0
+                }) =>
+        {
+            snap(&mut t, "dcg-play");
+        }
+        (Screen::Table, Some("dcg-table"))
+            if settled && dcg.as_ref().is_some_and(|g| g.live.is_some()) =>
+        {
             if let Some(replay) = dcg_cpu_game(2, 3, &cards.0) {
                 t.dcg_at = first_dcg_attack(&replay, &cards.0);
                 commands.insert_resource(PendingTable(replay, "a CPU game".into()));
             }
-            next.set(Screen::Table);
+            next.set(Screen::Attract);
         }
         (Screen::Attract, Some(w)) if w.starts_with("dcg-") => next.set(Screen::Table),
         // The playmats once the cards are out: a few turns in.
@@ -499,7 +519,7 @@ fn tour(
                 } else if game
                     .banner
                     .as_ref()
-                    .is_some_and(|(b, left)| b.contains("SECURITY CHECK") && *left < 1.3)
+                    .is_some_and(|(b, left)| b.contains("SECURITY CHECK") && *left < 1.0)
                 {
                     snap(&mut t, "dcg-security-check");
                 }

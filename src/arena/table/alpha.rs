@@ -12,8 +12,8 @@ use std::f32::consts::{FRAC_PI_2, PI};
 use bevy::prelude::*;
 
 use super::{
-    CARD, FIGURE_SIZE, Hands, LAN_DWELL, Noted, Placed, TableFigure, TableGame, TableStage, Tabled,
-    TargetMarker, aim, goals_by_id, launch, seat_frame, side_of,
+    CARD, FIGURE_SIZE, Hands, LAN_DWELL, Noted, Placed, Role, TableFigure, TableGame, TableStage,
+    Tabled, TargetMarker, aim, goals_by_id, launch, seat_frame, side_of,
 };
 use crate::arena::figures::{self, Figure, FigureKit};
 use crate::arena::look::Glow;
@@ -63,6 +63,10 @@ impl Tabled for Match {
         }
     }
 
+    fn clash(marks: &Clash) -> Vec<(Seat, Role)> {
+        marks.clash.clone()
+    }
+
     fn seats_line(m: Option<&Match>, layout: &Layout) -> String {
         m.map_or_else(String::new, |m| seats_line(m, layout))
     }
@@ -74,7 +78,7 @@ impl Tabled for Match {
     fn add_systems(app: &mut App) {
         app.add_systems(
             Update,
-            (stage_figures, mark_clash, point_targets)
+            (stage_figures, point_targets)
                 .chain()
                 .run_if(in_state(Screen::Table).and_eager(resource_exists::<TableGame<Match>>))
                 .in_set(AppSystems::Update)
@@ -91,48 +95,6 @@ pub struct Clash {
     pub clash: Vec<(Seat, Role)>,
     /// The battle is over; its rings go with the next action.
     over: bool,
-}
-
-/// A part in the battle under way, marked by a ring on the table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Role {
-    /// The attacking Digimon.
-    Attacker(CardNumber),
-    /// An alpha-attack's supporter.
-    Supporter(CardNumber),
-    /// The Digimon attacked.
-    Target(CardNumber),
-    /// The player attacked.
-    Player,
-    /// The blocking Digimon.
-    Blocker(CardNumber),
-    /// An alpha-block's supporter.
-    BlockSupporter(CardNumber),
-}
-
-impl Role {
-    /// The Digimon it marks, if a Digimon.
-    pub fn card(self) -> Option<CardNumber> {
-        match self {
-            Role::Attacker(c)
-            | Role::Supporter(c)
-            | Role::Target(c)
-            | Role::Blocker(c)
-            | Role::BlockSupporter(c) => Some(c),
-            Role::Player => None,
-        }
-    }
-
-    /// The ring's colour (bright, for the glow) and size.
-    fn look(self) -> (LinearRgba, f32) {
-        match self {
-            Role::Attacker(_) => (LinearRgba::rgb(3.0, 0.6, 0.3), 0.42),
-            Role::Supporter(_) => (LinearRgba::rgb(2.2, 1.0, 0.3), 0.32),
-            Role::Target(_) | Role::Player => (LinearRgba::rgb(2.6, 2.6, 2.6), 0.42),
-            Role::Blocker(_) => (LinearRgba::rgb(0.4, 1.4, 3.0), 0.42),
-            Role::BlockSupporter(_) => (LinearRgba::rgb(0.5, 1.6, 2.2), 0.32),
-        }
-    }
 }
 
 impl TableGame<Match> {
@@ -640,93 +602,6 @@ fn stage_figures(
         ));
     }
 }
-/// A ring on the table under a Digimon with a part in the battle under way
-/// (or at the edge of the player attacked): red the attacker, orange its
-/// supporters, white what it attacks, blue the blocker and its supporters.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ClashRing {
-    /// The seat, by index.
-    pub seat: usize,
-    /// The part.
-    pub role: Role,
-}
-
-/// Keeps a ring under each part of the battle under way, pulsing, and
-/// hidden while its Digimon has no figure.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a system: each argument is a resource or query it needs"
-)]
-fn mark_clash(
-    mut commands: Commands,
-    time: Res<Time>,
-    game: Option<Res<TableGame<Match>>>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut glows: ResMut<Assets<Glow>>,
-    figs: Query<(&TableFigure, &Figure)>,
-    mut rings: Query<(Entity, &ClashRing, &mut Transform, &mut Visibility)>,
-    mut ring_mesh: Local<Option<Handle<Mesh>>>,
-) {
-    let Some(game) = game else { return };
-    let n = game.replay.setup.decks.len();
-    let want: Vec<ClashRing> = game
-        .marks
-        .clash
-        .iter()
-        .map(|(seat, role)| ClashRing {
-            seat: seat.index(),
-            role: *role,
-        })
-        .collect();
-    let pulse = 1.0 + 0.06 * (time.elapsed_secs() * 6.0).sin();
-    let mut have = Vec::new();
-    for (e, ring, mut tf, mut vis) in &mut rings {
-        if !want.contains(ring) {
-            commands.entity(e).despawn();
-            continue;
-        }
-        have.push(*ring);
-        let (_, size) = ring.role.look();
-        let at = match ring.role.card() {
-            Some(card) => figs
-                .iter()
-                .find(|(t, f)| t.seat == ring.seat && f.card == card)
-                .map(|(_, f)| (f.home + Vec3::Y * 0.015, size.max(f.bounds.1 * 0.9))),
-            None => {
-                let (origin, _, scale) = seat_frame(ring.seat, n);
-                Some((origin * 0.93 + Vec3::Y * 0.02, 0.7 * scale))
-            }
-        };
-        let shown = match at {
-            Some((p, r)) => {
-                tf.translation = p;
-                tf.scale = Vec3::new(r * pulse, 1.0, r * pulse);
-                tf.rotate_y(time.delta_secs() * 0.8);
-                Visibility::Inherited
-            }
-            None => Visibility::Hidden,
-        };
-        if *vis != shown {
-            *vis = shown;
-        }
-    }
-    let mesh = ring_mesh
-        .get_or_insert_with(|| meshes.add(Torus::new(0.9, 1.0)))
-        .clone();
-    for ring in want.into_iter().filter(|r| !have.contains(r)) {
-        let (colour, _) = ring.role.look();
-        commands.spawn((
-            ring,
-            Mesh3d(mesh.clone()),
-            MeshMaterial3d(glows.add(Glow::solid(colour))),
-            // Placed (and shown) on the next frame, once its figure is found.
-            Transform::from_scale(Vec3::ZERO),
-            Visibility::Hidden,
-            DespawnOnExit(Screen::Table),
-        ));
-    }
-}
-
 /// Keeps one arrow per living seat (3–4 seats) pointing from its edge at
 /// its Target Opponent's.
 fn point_targets(

@@ -16,8 +16,8 @@ use std::f32::consts::{FRAC_PI_2, PI};
 use bevy::prelude::*;
 
 use super::{
-    CARD, FIGURE_SIZE, Hands, LAN_DWELL, Noted, Placed, TableFigure, TableGame, TableStage, Tabled,
-    aim, goals, launch, seat_frame, side_of,
+    CARD, FIGURE_SIZE, Hands, LAN_DWELL, Noted, Placed, Role, TableFigure, TableGame, TableStage,
+    Tabled, aim, goals, launch, seat_frame, side_of,
 };
 use crate::arena::figures::{self, Figure, FigureKit};
 use crate::arena::look::Glow;
@@ -92,6 +92,20 @@ impl Tabled for Match {
         }
     }
 
+    fn clash(marks: &Attack) -> Vec<(Seat, Role)> {
+        let mut v = Vec::new();
+        if let Some((seat, card)) = marks.attacker {
+            v.push((seat, Role::Attacker(card)));
+        }
+        match marks.target {
+            Some((seat, Some(card))) if marks.blocked => v.push((seat, Role::Blocker(card))),
+            Some((seat, Some(card))) => v.push((seat, Role::Target(card))),
+            Some((seat, None)) => v.push((seat, Role::Player)),
+            None => {}
+        }
+        v
+    }
+
     fn layout_waiting(layout: &Layout) -> Option<Seat> {
         layout.waiting
     }
@@ -124,6 +138,8 @@ pub struct Attack {
     pub attacker: Option<(Seat, CardNumber)>,
     /// What it attacks: a Digimon, or the player.
     pub target: Option<(Seat, Option<CardNumber>)>,
+    /// A blocker took the attack.
+    pub blocked: bool,
     /// The attack is over; the marks go with the next action.
     over: bool,
 }
@@ -141,10 +157,20 @@ impl Attack {
                 *self = Attack {
                     attacker: Some((*seat, *attacker)),
                     target: Some((at, *target)),
+                    blocked: false,
                     over: false,
                 };
             }
-            Event::Blocked { seat, blocker } => self.target = Some((*seat, Some(*blocker))),
+            Event::Blocked { seat, blocker } => {
+                self.target = Some((*seat, Some(*blocker)));
+                self.blocked = true;
+            }
+            // <Raid>: the attack turns on another Digimon.
+            Event::Redirected { target } => {
+                if let Some((_, t)) = &mut self.target {
+                    *t = Some(*target);
+                }
+            }
             Event::TurnEnded(_) | Event::Over { .. } | Event::Passed(_) => self.over = true,
             _ => {}
         }
@@ -321,19 +347,26 @@ fn placed(layout: &Layout) -> Vec<Placed> {
             );
         }
         if let Some(b) = &s.breeding {
-            stack(b, Vec3::new(-EDGE_X + CARD.x + 0.12, 0.0, BACK_Z), &mut put);
+            // No figure stands in the breeding area: nothing there battles.
+            let at = Vec3::new(-EDGE_X + CARD.x + 0.12, 0.0, BACK_Z);
+            stack(b, at, false, &mut put);
         }
         let (digimon, others): (Vec<&StackLaid>, Vec<&StackLaid>) =
             s.field.iter().partition(|p| p.digimon);
         let k = digimon.len();
         let gap = (3.8 / k.max(1) as f32).min(CARD.y + 0.08);
         for (i, p) in digimon.iter().enumerate() {
-            stack(p, Vec3::new(row(k, gap)(i), 0.0, BATTLE_Z), &mut put);
+            stack(p, Vec3::new(row(k, gap)(i), 0.0, BATTLE_Z), true, &mut put);
         }
         let k = others.len();
         let gap = (2.6 / k.max(1) as f32).min(CARD.x + 0.06);
         for (i, p) in others.iter().enumerate() {
-            stack(p, Vec3::new(0.35 + row(k, gap)(i), 0.0, BACK_Z), &mut put);
+            stack(
+                p,
+                Vec3::new(0.35 + row(k, gap)(i), 0.0, BACK_Z),
+                false,
+                &mut put,
+            );
         }
         let k = s.hand.len();
         let gap = (3.4 / k.max(1) as f32).min(CARD.x + 0.05);
@@ -367,12 +400,18 @@ fn placed(layout: &Layout) -> Vec<Placed> {
 }
 
 /// A card in play with its digivolution cards fanned under it: the top
-/// card at `at`, each card under it peeking out a little nearer the player.
-fn stack(p: &StackLaid, at: Vec3, put: &mut dyn FnMut(Laid, Vec3, Option<u32>, bool)) {
+/// card at `at`, each card under it peeking out a little nearer the player;
+/// a figure `stands` on a Digimon's top card.
+fn stack(
+    p: &StackLaid,
+    at: Vec3,
+    stands: bool,
+    put: &mut dyn FnMut(Laid, Vec3, Option<u32>, bool),
+) {
     let n = p.cards.len();
     for (j, c) in p.cards.iter().enumerate() {
         let depth = (n - 1 - j) as f32;
-        let figure = (p.digimon && j + 1 == n).then_some(u32::from(p.id));
+        let figure = (stands && p.digimon && j + 1 == n).then_some(u32::from(p.id));
         // A suspended card lies sideways, and its stack peeks out to the
         // side.
         let peek = if p.suspended {
@@ -559,6 +598,13 @@ fn stage_figures(
                     );
                 }
             }
+            Event::Blocked { seat, blocker } => {
+                if let Some(f) = find(*seat, blocker, &figs)
+                    && let Ok((_, _, mut fig, _)) = figs.get_mut(f)
+                {
+                    fig.cue = Some(Move::Block);
+                }
+            }
             Event::Battle { defender, .. } => {
                 // The defender strikes back; the stronger cheers after.
                 let Some((a, _)) = attack else { continue };
@@ -682,7 +728,7 @@ fn stage_figures(
 }
 
 /// How long a checked security card shows over its stack, seconds.
-const REVEALED_SECONDS: f32 = 1.8;
+const REVEALED_SECONDS: f32 = 3.0;
 
 /// A security card being checked, shown large over its player's stack: it
 /// rises from the stack turning face up, holds, and goes (the card itself
@@ -729,9 +775,9 @@ fn show_revealed(
             continue;
         }
         let t = (1.0 - r.left / REVEALED_SECONDS).clamp(0.0, 1.0);
-        // Up and over in the first third, then held high and large, face up
+        // Up and over in its first 0.3 s, then held high and large, face up
         // for every seat to read.
-        let k = (t * 3.0).min(1.0);
+        let k = (t * REVEALED_SECONDS / 0.3).min(1.0);
         tf.translation = r.from + Vec3::Y * (0.2 + 1.0 * k) + r.turn * Vec3::new(0.7 * k, 0.0, 0.0);
         let face_down = r.turn * Quat::from_rotation_z(PI);
         tf.rotation = face_down.slerp(r.turn, k);
@@ -793,7 +839,7 @@ fn gauge(
         commands.spawn((
             MemoryToken,
             Mesh3d(meshes.add(Cylinder::new(0.1, 0.08))),
-            MeshMaterial3d(glows.add(Glow::solid(LinearRgba::rgb(3.0, 2.6, 2.6)))),
+            MeshMaterial3d(glows.add(Glow::solid(LinearRgba::rgb(3.2, 0.6, 2.0)))),
             Transform::from_translation(gauge_at(layout.memory, tp, n) + Vec3::Y * 0.06),
             DespawnOnExit(Screen::Table),
         ));

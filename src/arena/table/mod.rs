@@ -20,7 +20,7 @@
 mod alpha;
 mod dcg;
 
-pub use alpha::{ClashRing, Role, cpu_game};
+pub use alpha::cpu_game;
 pub use dcg::{Coin, GaugeCell, MemoryToken, Revealed, cpu_game as dcg_cpu_game};
 
 use std::collections::{HashMap, VecDeque};
@@ -60,6 +60,12 @@ const LOG_LINES: usize = 7;
 /// The longest a LAN table dwells on the host's news before this
 /// machine's question shows, seconds.
 const LAN_DWELL: f32 = 2.5;
+/// A person's own hand, held up: how high (m), how much nearer the
+/// centre, how much larger, and its tilt to the eye (radians).
+const HELD_UP: f32 = 0.5;
+const HELD_IN: f32 = 0.45;
+const HELD_SIZE: f32 = 1.2;
+const HELD_TILT: f32 = 0.35;
 /// The texture size of a card's face, pixels.
 const FACE_W: u32 = 256;
 const FACE_H: u32 = 357;
@@ -102,6 +108,8 @@ pub trait Tabled: Lan {
     fn step_begins(marks: &mut Self::Marks) {
         let _ = marks;
     }
+    /// The battle under way, by its parts: a ring goes under each.
+    fn clash(marks: &Self::Marks) -> Vec<(Seat, Role)>;
     /// Every seat in a line: its counts, whose choice it is (`m`: the
     /// match, when the table holds it).
     fn seats_line(m: Option<&Self>, layout: &Self::Layout) -> String;
@@ -652,7 +660,13 @@ fn add<R: Tabled>(app: &mut App) {
         .add_systems(OnExit(Screen::Table), leave::<R>)
         .add_systems(
             Update,
-            (controls::<R>, person_turn::<R>, play::<R>, lay_out::<R>)
+            (
+                controls::<R>,
+                click_cards::<R>,
+                person_turn::<R>,
+                play::<R>,
+                lay_out::<R>,
+            )
                 .chain()
                 .run_if(in_state(Screen::Table).and_eager(on))
                 .in_set(AppSystems::Update)
@@ -660,7 +674,13 @@ fn add<R: Tabled>(app: &mut App) {
         )
         .add_systems(
             Update,
-            (move_cards::<R>, fly, draw::<R>, draw_choice::<R>)
+            (
+                mark_clash::<R>,
+                move_cards::<R>,
+                fly,
+                draw::<R>,
+                draw_choice::<R>,
+            )
                 .chain()
                 .run_if(in_state(Screen::Table).and_eager(on))
                 .in_set(AppSystems::Update)
@@ -698,19 +718,31 @@ pub fn goals(placed: &[Placed], seats: usize, hands: Hands) -> Vec<(Placed, Tran
             // A hand's stand-ins (cards this machine may not see, at a LAN
             // table) stay face down whoever's hands are shown.
             let face_up = c.open || (c.hand && shown && !c.stand_in);
+            // The person's own hand is held up: off the table, nearer the
+            // centre (clear of the question under it), larger and turned
+            // to the eye to be read.
+            let held = c.hand && face_up && matches!(hands, Hands::Only(Some(s)) if s == c.seat);
+            let (local, size) = if held {
+                (c.at + Vec3::new(0.0, HELD_UP, -HELD_IN), c.size * HELD_SIZE)
+            } else {
+                (c.at, c.size)
+            };
             let mut rot = turn;
+            if held {
+                rot *= Quat::from_rotation_x(HELD_TILT);
+            }
             if c.sideways {
                 rot *= Quat::from_rotation_y(FRAC_PI_2);
             }
             if !face_up {
                 rot *= Quat::from_rotation_z(PI);
             }
-            let at = origin + turn * (c.at * Vec3::new(scale, 1.0, scale)) + Vec3::Y * 0.01;
+            let at = origin + turn * (local * Vec3::new(scale, 1.0, scale)) + Vec3::Y * 0.01;
             (
                 *c,
                 Transform::from_translation(at)
                     .with_rotation(rot)
-                    .with_scale(Vec3::splat(scale * c.size)),
+                    .with_scale(Vec3::splat(scale * size)),
                 face_up,
             )
         })
@@ -1758,28 +1790,18 @@ fn choice<R: Tabled>(game: &TableGame<R>, cards: &CardSet) -> Choice {
     }
     // The answers in words: the match's, or (a LAN table that holds no
     // match) the host's own lines for them.
-    let (text, legal, labels, left) = match (asked, m) {
-        (Some((_, a, left)), m) => {
-            let labels = match m {
-                Some(m) => a
-                    .answers
-                    .iter()
-                    .map(|x| m.answer_text(seat, *x, cards))
-                    .collect(),
-                None => host_labels(&a.lines, a.answers.len()),
-            };
-            (a.text.clone(), a.answers.clone(), labels, left)
-        }
+    let labels = answer_labels(game, seat, cards);
+    let (text, legal, left) = match (asked, m) {
+        (Some((_, a, left)), _) => (a.text.clone(), a.answers.clone(), left),
         (None, Some(m)) => {
             let Some(q) = m.question(seat, &[], cards) else {
                 return Choice::default();
             };
-            let legal = m.legal_actions(seat);
-            let labels = legal
-                .iter()
-                .map(|x| m.answer_text(seat, *x, cards))
-                .collect();
-            (q.prompt.text, legal, labels, q.seconds - live.asked_for)
+            (
+                q.prompt.text,
+                m.legal_actions(seat),
+                q.seconds - live.asked_for,
+            )
         }
         (None, None) => return Choice::default(),
     };
@@ -1804,6 +1826,116 @@ fn choice<R: Tabled>(game: &TableGame<R>, cards: &CardSet) -> Choice {
             live.chosen + 1,
             legal.len()
         ),
+    }
+}
+
+/// The answers `seat` is asked for now, in words: the match's, or (a LAN
+/// table that holds no match) the host's own lines for them.
+fn answer_labels<R: Tabled>(game: &TableGame<R>, seat: Seat, cards: &CardSet) -> Vec<String> {
+    let asked = game
+        .remote
+        .as_ref()
+        .and_then(|r| r.asked.as_ref().map(|(a, _)| a));
+    match (asked, &game.m) {
+        (Some(a), Some(m)) => a
+            .answers
+            .iter()
+            .map(|x| m.answer_text(seat, *x, cards))
+            .collect(),
+        (Some(a), None) => host_labels(&a.lines, a.answers.len()),
+        (None, Some(m)) => m
+            .legal_actions(seat)
+            .iter()
+            .map(|x| m.answer_text(seat, *x, cards))
+            .collect(),
+        (None, None) => Vec::new(),
+    }
+}
+
+/// The card a ray from the eye meets first, of those on the table (each
+/// a flat card, `CARD` in its own x and z).
+pub fn card_under<'a>(
+    ray: Ray3d,
+    cards: impl Iterator<Item = (&'a TableCard, &'a GlobalTransform)>,
+) -> Option<CardNumber> {
+    let dir = *ray.direction;
+    cards
+        .filter_map(|(card, tf)| {
+            let (scale, rot, centre) = tf.to_scale_rotation_translation();
+            let normal = rot * Vec3::Y;
+            let across = dir.dot(normal);
+            if across.abs() < 1e-4 {
+                return None;
+            }
+            let t = (centre - ray.origin).dot(normal) / across;
+            if t <= 0.0 {
+                return None;
+            }
+            let local =
+                rot.inverse() * (ray.origin + dir * t - centre) / scale.max(Vec3::splat(1e-4));
+            (local.x.abs() <= CARD.x / 2.0 && local.z.abs() <= CARD.y / 2.0)
+                .then_some((t, card.number))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, n)| n)
+}
+
+/// A card clicked while a person is asked: the answer chosen moves to the
+/// next one that names it (C, or the answer clicked, takes it).
+fn click_cards<R: Tabled>(
+    mouse: Option<Res<ButtonInput<MouseButton>>>,
+    windows: Query<&Window>,
+    camera: Query<(&Camera, &GlobalTransform), With<super::stage::ArenaCamera>>,
+    table: Query<(&TableCard, &GlobalTransform)>,
+    cards: Res<Cards>,
+    game: Option<ResMut<TableGame<R>>>,
+) {
+    let (Some(mouse), Some(mut res)) = (mouse, game) else {
+        return;
+    };
+    if !mouse.just_pressed(MouseButton::Left) {
+        return;
+    }
+    let Some(cursor) = windows.iter().find_map(Window::cursor_position) else {
+        return;
+    };
+    let Some(ray) = camera
+        .iter()
+        .find_map(|(cam, at)| cam.viewport_to_world(at, cursor).ok())
+    else {
+        return;
+    };
+    let Some(number) = card_under(ray, table.iter()) else {
+        return;
+    };
+    let game = res.bypass_change_detection();
+    let seat = match &game.remote {
+        Some(r) => r.seat.filter(|_| r.asked.is_some()),
+        None => game.waiting(),
+    };
+    let Some(seat) = seat else { return };
+    let name = cards
+        .0
+        .get(&number)
+        .map_or_else(|| number.to_string(), |c| c.name().to_string())
+        .to_lowercase();
+    let labels = answer_labels(game, seat, &cards.0);
+    let Some(live) = game.live.as_mut() else {
+        return;
+    };
+    let person = live.pilots.get(seat.index()).is_some_and(|p| p.is_person());
+    if !person || live.curtain.is_some() || live.leaving.is_some() {
+        return;
+    }
+    let naming: Vec<usize> = labels
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.to_lowercase().contains(&name))
+        .map(|(i, _)| i)
+        .collect();
+    if let Some(&next) = naming.iter().find(|&&i| i > live.chosen).or(naming.first()) {
+        live.chosen = next;
+        live.idle = 0.0;
     }
 }
 
@@ -1973,6 +2105,133 @@ fn aim(
             Mesh3d(meshes.add(Cone::new(0.5, 1.0))),
             MeshMaterial3d(glows.add(Glow::solid(LinearRgba::rgb(2.4, 1.9, 0.5)))),
             tf,
+            DespawnOnExit(Screen::Table),
+        ));
+    }
+}
+
+/// A part in the battle under way, marked by a ring on the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// The attacking Digimon.
+    Attacker(CardNumber),
+    /// An alpha-attack's supporter.
+    Supporter(CardNumber),
+    /// The Digimon attacked.
+    Target(CardNumber),
+    /// The player attacked.
+    Player,
+    /// The blocking Digimon.
+    Blocker(CardNumber),
+    /// An alpha-block's supporter.
+    BlockSupporter(CardNumber),
+}
+
+impl Role {
+    /// The Digimon it marks, if a Digimon.
+    pub fn card(self) -> Option<CardNumber> {
+        match self {
+            Role::Attacker(c)
+            | Role::Supporter(c)
+            | Role::Target(c)
+            | Role::Blocker(c)
+            | Role::BlockSupporter(c) => Some(c),
+            Role::Player => None,
+        }
+    }
+
+    /// The ring's colour (bright, for the glow) and size.
+    fn look(self) -> (LinearRgba, f32) {
+        match self {
+            Role::Attacker(_) => (LinearRgba::rgb(3.0, 0.6, 0.3), 0.42),
+            Role::Supporter(_) => (LinearRgba::rgb(2.2, 1.0, 0.3), 0.32),
+            Role::Target(_) | Role::Player => (LinearRgba::rgb(2.6, 2.6, 2.6), 0.42),
+            Role::Blocker(_) => (LinearRgba::rgb(0.4, 1.4, 3.0), 0.42),
+            Role::BlockSupporter(_) => (LinearRgba::rgb(0.5, 1.6, 2.2), 0.32),
+        }
+    }
+}
+
+/// A ring on the table under a Digimon with a part in the battle under way
+/// (or at the edge of the player attacked): red the attacker, orange its
+/// supporters, white what it attacks, blue the blocker and its supporters.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClashRing {
+    /// The seat, by index.
+    pub seat: usize,
+    /// The part.
+    pub role: Role,
+}
+
+/// Keeps a ring under each part of the battle under way, pulsing, and
+/// hidden while its Digimon has no figure.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a system: each argument is a resource or query it needs"
+)]
+fn mark_clash<R: Tabled>(
+    mut commands: Commands,
+    time: Res<Time>,
+    game: Option<Res<TableGame<R>>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut glows: ResMut<Assets<Glow>>,
+    figs: Query<(&TableFigure, &Figure)>,
+    mut rings: Query<(Entity, &ClashRing, &mut Transform, &mut Visibility)>,
+    mut ring_mesh: Local<Option<Handle<Mesh>>>,
+) {
+    let Some(game) = game else { return };
+    let n = R::seat_cards(&game.replay.setup).len();
+    let want: Vec<ClashRing> = R::clash(&game.marks)
+        .iter()
+        .map(|(seat, role)| ClashRing {
+            seat: seat.index(),
+            role: *role,
+        })
+        .collect();
+    let pulse = 1.0 + 0.06 * (time.elapsed_secs() * 6.0).sin();
+    let mut have = Vec::new();
+    for (e, ring, mut tf, mut vis) in &mut rings {
+        if !want.contains(ring) {
+            commands.entity(e).despawn();
+            continue;
+        }
+        have.push(*ring);
+        let (_, size) = ring.role.look();
+        let at = match ring.role.card() {
+            Some(card) => figs
+                .iter()
+                .find(|(t, _)| t.seat == ring.seat && t.card == card)
+                .map(|(_, f)| (f.home + Vec3::Y * 0.015, size.max(f.bounds.1 * 0.9))),
+            None => {
+                let (origin, _, scale) = seat_frame(ring.seat, n);
+                Some((origin * 0.93 + Vec3::Y * 0.02, 0.7 * scale))
+            }
+        };
+        let shown = match at {
+            Some((p, r)) => {
+                tf.translation = p;
+                tf.scale = Vec3::new(r * pulse, 1.0, r * pulse);
+                tf.rotate_y(time.delta_secs() * 0.8);
+                Visibility::Inherited
+            }
+            None => Visibility::Hidden,
+        };
+        if *vis != shown {
+            *vis = shown;
+        }
+    }
+    let mesh = ring_mesh
+        .get_or_insert_with(|| meshes.add(Torus::new(0.9, 1.0)))
+        .clone();
+    for ring in want.into_iter().filter(|r| !have.contains(r)) {
+        let (colour, _) = ring.role.look();
+        commands.spawn((
+            ring,
+            Mesh3d(mesh.clone()),
+            MeshMaterial3d(glows.add(Glow::solid(colour))),
+            // Placed (and shown) on the next frame, once its figure is found.
+            Transform::from_scale(Vec3::ZERO),
+            Visibility::Hidden,
             DespawnOnExit(Screen::Table),
         ));
     }
