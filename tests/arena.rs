@@ -2674,3 +2674,55 @@ fn a_click_finds_the_card_the_eye_meets_first() {
     let up = Ray3d::new(Vec3::new(0.0, -5.0, 0.0), Dir3::NEG_Y);
     assert_eq!(card_under(up, both.iter().map(|(c, t)| (c, t))), None);
 }
+
+#[test]
+fn a_players_format_table_is_hosted_in_the_arena_with_the_buttons() {
+    use bterm::arena::lan::{HostLine, LanForm};
+    use bterm::arena::table::TableGame;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(Settings {
+        lan_discovery: false,
+        ..settings(&dir)
+    });
+    press(&mut app, Side::P1, Button::A);
+    for _ in 0..3 {
+        press(&mut app, Side::P1, Button::B);
+    }
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanHost);
+    // The game: the Terminal Battle → the Alpha → the Digimon Card Game.
+    tap(&mut app, Side::P1, Button::C);
+    tap(&mut app, Side::P1, Button::C);
+    // Seats: 3; the format: players; P2 and P3: the CPU.
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    for _ in 0..2 {
+        press(&mut app, Side::P1, Button::B);
+        tap(&mut app, Side::P1, Button::C);
+    }
+    {
+        let form = app.world().resource::<LanForm>();
+        assert_eq!(form.seats, 3);
+        assert_eq!(form.format_word(), "players");
+        assert_eq!(form.host_lines()[2], HostLine::Format);
+        assert!(form.others[..2].iter().all(|p| matches!(p, Player::Cpu(_))));
+    }
+    // Past the deck line to OPEN THE TABLE.
+    press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
+    tap(&mut app, Side::P1, Button::C);
+    assert_eq!(screen(&app), Screen::LanLobby);
+    run_real(&mut app, 60, "the table", |app| {
+        screen(app) == Screen::Table
+    });
+    // The Players Format: each player's Player cards start in the Offline
+    // Area, face up on the table.
+    run_real(&mut app, 30, "the first view", |app| {
+        app.world()
+            .get_resource::<TableGame<DcgMatch>>()
+            .and_then(|g| g.layout.as_ref())
+            .is_some_and(|l| l.seats.len() == 3 && l.seats.iter().all(|s| !s.offline.is_empty()))
+    });
+}

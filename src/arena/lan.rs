@@ -301,6 +301,8 @@ pub struct LanForm {
     pub game: RulesetId,
     /// Seats at a hosted table.
     pub seats: usize,
+    /// A hosted table's format, by index into its game's formats.
+    pub format: usize,
     /// Who plays seats P2 to P4 of a hosted table (the host plays P1).
     pub others: [Player; 3],
     /// The team or deck this machine's player brings.
@@ -339,6 +341,7 @@ impl Default for LanForm {
             line: 0,
             game: RulesetId::ALL[0],
             seats: 2,
+            format: 0,
             others: [Player::Remote; 3],
             brings: Brings::House(0),
             watch: false,
@@ -363,8 +366,10 @@ impl Default for LanForm {
 pub enum HostLine {
     /// Which game.
     Game,
-    /// How many seats (the Card Game Alpha).
+    /// How many seats (the card games).
     Seats,
+    /// The format (a game with more than one, at more than 2 seats).
+    Format,
     /// Who plays a seat other than the host's.
     Other(usize),
     /// The team or deck the host's player brings.
@@ -427,15 +432,51 @@ pub fn house(game: RulesetId, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
     game.house_cards(Seat::P1, pick, cards)
 }
 
-/// The cards a player at this machine brings to a table of `game`, or
-/// what to do first.
+/// The house decks (or demo teams) a player may bring to a table of
+/// `game`: those of `format` (a table hosted here), or of every format (a
+/// table joined: its format is the host's), each once, as (format, pick).
+fn house_choices(
+    game: RulesetId,
+    format: Option<&str>,
+    cards: &CardSet,
+) -> Vec<(&'static str, u64)> {
+    let facts = game.facts();
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for word in facts
+        .formats
+        .iter()
+        .filter(|w| format.is_none_or(|f| f == **w))
+    {
+        for pick in 0..facts.house_picks {
+            let label = game.house_deck_label(word, pick, cards);
+            if !seen.contains(&label) {
+                seen.push(label);
+                out.push((*word, pick));
+            }
+        }
+    }
+    out
+}
+
+/// The cards a player at this machine brings to a table of `game` (of
+/// `format`, when hosted here), or what to do first.
 pub fn brought(
     game: RulesetId,
+    format: Option<&str>,
     brings: &Brings,
     cards: &CardSet,
 ) -> Result<Vec<CardNumber>, String> {
     match brings {
-        Brings::House(pick) => Ok(house(game, *pick, cards)),
+        Brings::House(k) => {
+            let choices = house_choices(game, format, cards);
+            let (word, pick) = choices
+                .get(*k as usize)
+                .or(choices.first())
+                .copied()
+                .unwrap_or(("standard", 0));
+            Ok(game.house_deck(word, pick, cards))
+        }
         Brings::Scanned(g, numbers) if *g == game => Ok(numbers.clone()),
         Brings::Scanned(..) | Brings::Scan => Err(format!(
             "scan your {} first: C on its line opens the scanner",
@@ -450,9 +491,17 @@ fn what(game: RulesetId) -> &'static str {
 }
 
 /// The cards brought, in words.
-fn brought_text(game: RulesetId, brings: &Brings, cards: &CardSet) -> String {
+fn brought_text(game: RulesetId, format: Option<&str>, brings: &Brings, cards: &CardSet) -> String {
     match brings {
-        Brings::House(pick) => game.house_label(*pick, cards),
+        Brings::House(k) => {
+            let choices = house_choices(game, format, cards);
+            let (word, pick) = choices
+                .get(*k as usize)
+                .or(choices.first())
+                .copied()
+                .unwrap_or(("standard", 0));
+            game.house_deck_label(word, pick, cards)
+        }
         Brings::Scanned(g, brought) if *g == game => game.brought_label(brought, cards),
         _ => format!("a {} you scan (C opens the scanner)", what(game)),
     }
@@ -461,9 +510,15 @@ fn brought_text(game: RulesetId, brings: &Brings, cards: &CardSet) -> String {
 /// The next thing to bring: the demo teams or shipped decks in turn, then
 /// one to scan, then (from a scanned one) the first again. `None`: open
 /// the scanner.
-fn next_brings(game: RulesetId, brings: &Brings) -> Option<Brings> {
+fn next_brings(
+    game: RulesetId,
+    format: Option<&str>,
+    brings: &Brings,
+    cards: &CardSet,
+) -> Option<Brings> {
+    let picks = house_choices(game, format, cards).len() as u64;
     match brings {
-        Brings::House(k) if k + 1 < picks(game) => Some(Brings::House(k + 1)),
+        Brings::House(k) if k + 1 < picks => Some(Brings::House(k + 1)),
         Brings::House(_) => Some(Brings::Scan),
         Brings::Scan => None,
         // Scanned for the other game: this one's is still to scan.
@@ -472,12 +527,18 @@ fn next_brings(game: RulesetId, brings: &Brings) -> Option<Brings> {
     }
 }
 
-/// How many teams or decks there are to choose from.
-fn picks(game: RulesetId) -> u64 {
-    game.facts().house_picks
-}
-
 impl LanForm {
+    /// A hosted table's format, as the rules name it: standard at 2 seats.
+    pub fn format_word(&self) -> &'static str {
+        let formats = self.game.facts().formats;
+        let at = if self.seats > 2 { self.format } else { 0 };
+        formats
+            .get(at)
+            .or(formats.first())
+            .copied()
+            .unwrap_or("standard")
+    }
+
     /// The host screen's lines.
     pub fn host_lines(&self) -> Vec<HostLine> {
         let mut v = vec![HostLine::Game];
@@ -486,6 +547,9 @@ impl LanForm {
             v.push(HostLine::Seats);
         }
         let seats = self.seats.clamp(*range.start(), *range.end());
+        if self.game.facts().formats.len() > 1 && seats > 2 {
+            v.push(HostLine::Format);
+        }
         v.extend((1..seats).map(HostLine::Other));
         v.extend([HostLine::Brings, HostLine::Open]);
         v
@@ -495,6 +559,7 @@ impl LanForm {
         match line {
             HostLine::Game => format!("Game: {}", game_name(self.game)),
             HostLine::Seats => format!("Seats: {}", self.seats),
+            HostLine::Format => format!("Format: {}", self.format_word()),
             HostLine::Other(i) => format!(
                 "P{} plays: {}",
                 i + 1,
@@ -505,17 +570,22 @@ impl LanForm {
             ),
             HostLine::Brings => format!(
                 "You play P1 with {}",
-                brought_text(self.game, &self.brings, cards)
+                brought_text(self.game, Some(self.format_word()), &self.brings, cards)
             ),
             HostLine::Open => "OPEN THE TABLE".to_string(),
         }
     }
 
     /// C on a host line: the next value, and what follows.
-    pub fn change_host(&mut self, line: HostLine) -> Then {
+    pub fn change_host(&mut self, line: HostLine, cards: &CardSet) -> Then {
         match line {
             HostLine::Game => {
                 self.game = next_staged(self.game);
+                self.format = 0;
+                self.brings = Brings::House(0);
+            }
+            HostLine::Format => {
+                self.format = (self.format + 1) % self.game.facts().formats.len().max(1);
                 self.brings = Brings::House(0);
             }
             HostLine::Seats => {
@@ -531,10 +601,12 @@ impl LanForm {
                 let at = OTHERS.iter().position(|o| o == p).unwrap_or(0);
                 *p = OTHERS[(at + 1) % OTHERS.len()];
             }
-            HostLine::Brings => match next_brings(self.game, &self.brings) {
-                Some(b) => self.brings = b,
-                None => return Then::Scan(self.game),
-            },
+            HostLine::Brings => {
+                match next_brings(self.game, Some(self.format_word()), &self.brings, cards) {
+                    Some(b) => self.brings = b,
+                    None => return Then::Scan(self.game),
+                }
+            }
             HostLine::Open => return Then::Open,
         }
         Then::Stay
@@ -617,7 +689,7 @@ impl LanForm {
                 format!("Join code: {}{hint}", digits.join(" "))
             }
             JoinLine::Brings => match self.join_game() {
-                Some(g) => format!("You bring {}", brought_text(g, &self.brings, cards)),
+                Some(g) => format!("You bring {}", brought_text(g, None, &self.brings, cards)),
                 None => "You bring: (choose a table first)".to_string(),
             },
             JoinLine::Join => "JOIN THE TABLE".to_string(),
@@ -794,7 +866,8 @@ pub fn open_table(
     autosave: Option<std::path::PathBuf>,
 ) -> Result<LanTable, String> {
     // What this machine's player brings, before anything is opened.
-    let mine = brought(form.game, &form.brings, cards)?;
+    let format = form.format_word();
+    let mine = brought(form.game, Some(format), &form.brings, cards)?;
     let range = form.game.facts().seats;
     let seats = form.seats.clamp(*range.start(), *range.end());
     let seed = crate::net::random_u64();
@@ -805,7 +878,7 @@ pub fn open_table(
         let seat = Seat::new(i)?;
         match players[i] {
             Player::Remote => None,
-            _ => Some(form.game.house_cards(seat, seed, cards)),
+            _ => Some(form.game.house_cards_in(format, seat, seed, cards)),
         }
     };
     let host_cards: Vec<Option<Vec<CardNumber>>> = (0..seats).map(house).collect();
@@ -822,6 +895,7 @@ pub fn open_table(
     let options = HostOptions {
         autosave,
         stop: Some(Arc::clone(&stop)),
+        format: (form.format != 0 && format != "standard").then(|| format.to_string()),
         ..HostOptions::new(&name, &code, players, host_cards, seed)
     };
     let (tx, lines) = channel();
@@ -1138,7 +1212,7 @@ fn host_screen(
     form.line = form.line.min(n - 1);
     if m.choose {
         form.problem = None;
-        let then = form.change_host(lines[form.line]);
+        let then = form.change_host(lines[form.line], &cards.0);
         if let Then::Scan(g) = then {
             scan_for(&mut commands, &mut next, g, Screen::LanHost);
         }
@@ -1241,7 +1315,7 @@ fn join_screen(
             JoinLine::Code => form.digit = Some(0),
             JoinLine::Brings => {
                 if let Some(g) = form.join_game() {
-                    match next_brings(g, &form.brings) {
+                    match next_brings(g, None, &form.brings, &cards.0) {
                         Some(b) => form.brings = b,
                         None => scan_for(&mut commands, &mut next, g, Screen::LanJoin),
                     }
@@ -1292,7 +1366,7 @@ fn join(form: &LanForm, cards: &CardSet) -> Result<LanTable, String> {
     let options = if form.watch {
         JoinOptions::new(found.addr, &machine_name(), Role::Spectator, "", Vec::new())
     } else {
-        let mine = brought(game, &form.brings, cards)?;
+        let mine = brought(game, None, &form.brings, cards)?;
         JoinOptions::new(
             found.addr,
             &machine_name(),
@@ -1854,32 +1928,85 @@ mod tests {
                 HostLine::Open
             ]
         );
-        assert_eq!(form.change_host(HostLine::Game), Then::Stay);
+        assert_eq!(
+            form.change_host(HostLine::Game, &CardSet::embedded()),
+            Then::Stay
+        );
         assert_eq!(form.game, RulesetId::Alpha);
-        form.change_host(HostLine::Seats);
-        form.change_host(HostLine::Seats);
+        form.change_host(HostLine::Seats, &CardSet::embedded());
+        form.change_host(HostLine::Seats, &CardSet::embedded());
         assert_eq!(form.seats, 4);
         assert_eq!(form.host_lines().len(), 7, "game, seats, P2–P4, deck, open");
-        form.change_host(HostLine::Seats);
+        form.change_host(HostLine::Seats, &CardSet::embedded());
         assert_eq!(form.seats, 2, "4 wraps round to 2");
         // P2: a player on the LAN, then the CPU's strengths, round again.
         for want in OTHERS.iter().skip(1).chain(OTHERS.iter().take(1)) {
-            form.change_host(HostLine::Other(1));
+            form.change_host(HostLine::Other(1), &CardSet::embedded());
             assert_eq!(form.others[0], *want);
         }
-        assert_eq!(form.change_host(HostLine::Open), Then::Open);
+        assert_eq!(
+            form.change_host(HostLine::Open, &CardSet::embedded()),
+            Then::Open
+        );
         // The deck brought: each shipped one, then one to scan, which C
         // opens the scanner for.
         for _ in 1..alpha::deck::EMBEDDED.len() {
-            assert_eq!(form.change_host(HostLine::Brings), Then::Stay);
+            assert_eq!(
+                form.change_host(HostLine::Brings, &CardSet::embedded()),
+                Then::Stay
+            );
         }
-        assert_eq!(form.change_host(HostLine::Brings), Then::Stay);
-        assert_eq!(form.brings, Brings::Scan);
-        assert!(brought(form.game, &form.brings, &CardSet::embedded()).is_err());
         assert_eq!(
-            form.change_host(HostLine::Brings),
+            form.change_host(HostLine::Brings, &CardSet::embedded()),
+            Then::Stay
+        );
+        assert_eq!(form.brings, Brings::Scan);
+        assert!(brought(form.game, None, &form.brings, &CardSet::embedded()).is_err());
+        assert_eq!(
+            form.change_host(HostLine::Brings, &CardSet::embedded()),
             Then::Scan(RulesetId::Alpha)
         );
+    }
+
+    #[test]
+    fn the_host_screen_offers_the_digimon_card_games_format_at_three_seats_with_its_decks() {
+        let cards = CardSet::embedded();
+        let mut form = LanForm {
+            game: RulesetId::Dcg,
+            ..LanForm::default()
+        };
+        assert!(
+            !form.host_lines().contains(&HostLine::Format),
+            "2 seats: standard"
+        );
+        form.change_host(HostLine::Seats, &cards);
+        assert_eq!(form.seats, 3);
+        assert!(form.host_lines().contains(&HostLine::Format));
+        assert_eq!(form.format_word(), "standard");
+        form.change_host(HostLine::Format, &cards);
+        assert_eq!(form.format_word(), "players");
+        // The host's deck: the Players Format's, each once, then a scan.
+        let text = |f: &LanForm| f.host_text(HostLine::Brings, &cards);
+        assert!(text(&form).contains("Players Format"), "{}", text(&form));
+        let first = brought(form.game, Some("players"), &form.brings, &cards).unwrap();
+        assert_eq!(
+            first,
+            crate::rules::dcg::deck::embedded("players-red-blue", &cards)
+                .unwrap()
+                .unwrap()
+        );
+        assert_eq!(form.change_host(HostLine::Brings, &cards), Then::Stay);
+        assert!(text(&form).contains("players-green"), "{}", text(&form));
+        assert_eq!(form.change_host(HostLine::Brings, &cards), Then::Stay);
+        assert_eq!(form.brings, Brings::Scan);
+        // A joiner may bring any format's decks (the host's decides).
+        let all = house_choices(RulesetId::Dcg, None, &cards);
+        assert_eq!(all.len(), crate::rules::dcg::deck::EMBEDDED.len() + 2);
+        // Back to 2 seats: the standard format again.
+        form.change_host(HostLine::Seats, &cards);
+        form.change_host(HostLine::Seats, &cards);
+        assert_eq!(form.seats, 2);
+        assert_eq!(form.format_word(), "standard");
     }
 
     #[test]
@@ -1919,7 +2046,7 @@ mod tests {
         form.game = RulesetId::Alpha;
         form.brings = Brings::Scanned(RulesetId::Terminal, Vec::new());
         assert_eq!(
-            form.change_host(HostLine::Brings),
+            form.change_host(HostLine::Brings, &CardSet::embedded()),
             Then::Scan(RulesetId::Alpha)
         );
     }

@@ -293,15 +293,27 @@ impl RulesetId {
     /// The house deck `pick` of a format, the same whatever the seat (a
     /// setup screen's "P3 deck: …").
     pub fn house_deck(self, format: &str, pick: u64, cards: &CardSet) -> Vec<CardNumber> {
-        struct House<'a>(&'a str, u64, &'a CardSet);
+        self.house_cards_in(format, Seat::P1, pick, cards)
+    }
+
+    /// The cards a house seat plays at a table of `format`
+    /// ([`Ruleset::format_house_cards`], else [`Ruleset::house_cards`]).
+    pub fn house_cards_in(
+        self,
+        format: &str,
+        seat: Seat,
+        pick: u64,
+        cards: &CardSet,
+    ) -> Vec<CardNumber> {
+        struct House<'a>(&'a str, Seat, u64, &'a CardSet);
         impl RulesetVisitor for House<'_> {
             type Output = Vec<CardNumber>;
             fn visit<R: Ruleset>(self) -> Vec<CardNumber> {
-                R::format_house_cards(self.0, Seat::P1, self.1, self.2)
-                    .unwrap_or_else(|| R::house_cards(Seat::P1, self.1, self.2))
+                R::format_house_cards(self.0, self.1, self.2, self.3)
+                    .unwrap_or_else(|| R::house_cards(self.1, self.2, self.3))
             }
         }
-        dispatch(self, House(format, pick, cards))
+        dispatch(self, House(format, seat, pick, cards))
     }
 
     /// The house deck `pick` of a format in a few words.

@@ -680,6 +680,7 @@ fn add<R: Tabled>(app: &mut App) {
                 fly,
                 draw::<R>,
                 draw_choice::<R>,
+                read_cards,
             )
                 .chain()
                 .run_if(in_state(Screen::Table).and_eager(on))
@@ -947,7 +948,29 @@ fn leave<R: Tabled>(
     commands.remove_resource::<Faces>();
 }
 
+/// The card under the mouse, shown large at the side to be read.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct ReadCard;
+
+/// The card being read's size on screen, pixels (its face's texture size).
+const READ_SIZE: (f32, f32) = (FACE_W as f32, FACE_H as f32);
+
 fn spawn_text(commands: &mut Commands) {
+    // At the right, a face-up card under the mouse, large.
+    commands.spawn((
+        ReadCard,
+        DespawnOnExit(Screen::Table),
+        ImageNode::default(),
+        Node {
+            position_type: PositionType::Absolute,
+            right: px(space::PAD),
+            top: percent(16),
+            width: px(READ_SIZE.0),
+            height: px(READ_SIZE.1),
+            display: Display::None,
+            ..default()
+        },
+    ));
     let panel = |c: &mut ChildSpawnerCommands, part: TableText, text_size: f32, colour: Color| {
         c.spawn((
             Node {
@@ -1878,6 +1901,43 @@ pub fn card_under<'a>(
         })
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, n)| n)
+}
+
+/// The face-up card under the mouse, if any, shown large at the side to
+/// be read (a card on the far side of the table is small).
+fn read_cards(
+    windows: Query<&Window>,
+    camera: Query<(&Camera, &GlobalTransform), With<super::stage::ArenaCamera>>,
+    table: Query<(&TableCard, &GlobalTransform)>,
+    (faces, materials): (Option<Res<Faces>>, Res<Assets<CardFace>>),
+    mut shown: Query<(&mut ImageNode, &mut Node), With<ReadCard>>,
+) {
+    let hovered = windows
+        .iter()
+        .find_map(Window::cursor_position)
+        .and_then(|cursor| {
+            camera
+                .iter()
+                .find_map(|(cam, at)| cam.viewport_to_world(at, cursor).ok())
+        })
+        .and_then(|ray| card_under(ray, table.iter().filter(|(c, _)| c.face_up)));
+    let face = hovered
+        .and_then(|n| faces.as_ref()?.faces.get(&n).cloned())
+        .and_then(|h| materials.get(&h).map(|f| f.image.clone()));
+    for (mut image, mut node) in &mut shown {
+        let display = match &face {
+            Some(face) => {
+                if image.image != *face {
+                    image.image = face.clone();
+                }
+                Display::Flex
+            }
+            None => Display::None,
+        };
+        if node.display != display {
+            node.display = display;
+        }
+    }
 }
 
 /// A card clicked while a person is asked: the answer chosen moves to the
