@@ -103,7 +103,8 @@ impl TableGame<Match> {
     /// replay is the whole game's only when it comes at the end: until
     /// then its setup holds the seats, not the host's secret seed.
     pub fn lan(view: &View, name: String) -> TableGame<Match> {
-        // The deck lists are public: every card gets its face.
+        // The seats, and the cards this seat knows (its own deck, what is
+        // shown): those get their faces now, the rest when first seen.
         let setup = Setup::new(view.state().deck_lists(), 0);
         let mine = (!view.is_spectator()).then(|| view.seat());
         TableGame::at_lan(setup, mine, name)

@@ -339,4 +339,71 @@ mod tests {
             let _ = m.apply(seat, legal[rng.below(legal.len())]);
         }
     }
+
+    /// Issue 41: a view names no card of another deck before it is shown.
+    /// Every id of another seat the view may not see has no card, the
+    /// view's definitions hold no card only such ids are, and the view as
+    /// sent over the LAN does not spell one; the seat's own deck list it
+    /// keeps. Its CPU's sampled worlds still name every card.
+    #[test]
+    fn a_view_names_no_card_of_another_deck_before_it_is_shown() {
+        let cards = CardSet::embedded();
+        let mut m = start(&cards, 2, 3);
+        let mut rng = Rng64::new(9);
+        let mut checked = 0;
+        for step in 0..200 {
+            if m.outcome().is_some() {
+                break;
+            }
+            let Some(seat) = m.waiting_for() else { break };
+            if step % 10 == 0 {
+                let view = m.view(seat);
+                let visible = m.visible_to(seat);
+                let state = view.state();
+                let mut hidden_numbers = HashSet::new();
+                let mut named_numbers = HashSet::new();
+                for (i, &(_, owner)) in m.ids.iter().enumerate() {
+                    let id = CardId(i as u16);
+                    let number = m.number(id).unwrap();
+                    if owner == seat || visible[i] {
+                        assert_eq!(state.number(id), Some(number), "{id:?} the seat may name");
+                        named_numbers.insert(number);
+                    } else {
+                        assert_eq!(state.number(id), None, "{id:?} unseen yet named");
+                        hidden_numbers.insert(number);
+                    }
+                }
+                let only_hidden: Vec<_> = hidden_numbers.difference(&named_numbers).collect();
+                let sent = ron::to_string(&view).unwrap();
+                assert!(
+                    named_numbers
+                        .iter()
+                        .any(|n| sent.contains(&format!("\"{n}\""))),
+                    "a card it may name is in the view sent, spelt so"
+                );
+                for n in &only_hidden {
+                    assert!(!sent.contains(&format!("\"{n}\"")), "{n} in the view sent");
+                    assert!(
+                        !state.deck_lists().iter().flatten().any(|x| x == *n),
+                        "{n} in the view's deck lists"
+                    );
+                }
+                assert_eq!(
+                    state.deck_lists()[seat.index()].len(),
+                    m.deck_lists()[seat.index()].len(),
+                    "the seat's own deck list"
+                );
+                view.well_formed().unwrap();
+                let world = view.sample(&mut rng);
+                assert!(world.ids.iter().all(|&(d, _)| world.defs.card(d).is_some()));
+                checked += usize::from(!only_hidden.is_empty());
+            }
+            let legal = m.legal_actions(seat);
+            let _ = m.apply(seat, legal[rng.below(legal.len())]);
+        }
+        assert!(
+            checked > 0,
+            "a card of the other deck was unseen and unnamed"
+        );
+    }
 }

@@ -670,8 +670,8 @@ impl Match {
         self.defs.info(def)
     }
 
-    /// Each seat's cards by number, in id order: the deck lists, which
-    /// are public (a view has them too).
+    /// Each seat's cards by number, in id order: the deck lists (in a
+    /// view, only the cards it may name: its seat's own, and those shown).
     pub fn deck_lists(&self) -> Vec<Vec<CardNumber>> {
         let mut lists = vec![Vec::new(); self.seats.len()];
         for &(def, seat) in self.ids.iter() {
@@ -680,6 +680,36 @@ impl Match {
             }
         }
         lists
+    }
+
+    /// A view's forgetting (issue 41): the cards `seat` (`None`: a
+    /// spectator) may not see and did not bring lose their definitions, and
+    /// the definitions only they used leave the view, so the view names no
+    /// card of another deck before it is shown.
+    pub(super) fn forget_unseen(&mut self, visible: &[bool], seat: Option<Seat>) {
+        let mut kept: Vec<u16> = Vec::new();
+        let ids: Vec<(u16, Seat)> = self
+            .ids
+            .iter()
+            .enumerate()
+            .map(|(i, &(def, owner))| {
+                if visible.get(i).copied().unwrap_or(false) || seat == Some(owner) {
+                    let at = kept.iter().position(|&k| k == def).unwrap_or_else(|| {
+                        kept.push(def);
+                        kept.len() - 1
+                    });
+                    (at as u16, owner)
+                } else {
+                    (view::UNSEEN_DEF, owner)
+                }
+            })
+            .collect();
+        let cards = kept
+            .iter()
+            .filter_map(|&d| self.defs.card(d).cloned())
+            .collect();
+        self.defs = table::Defs::new(cards);
+        self.ids = ids.into();
     }
 
     /// The card's number, if the id is known.

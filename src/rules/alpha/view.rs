@@ -1,16 +1,23 @@
 //! What one seat may know: [`Match::view`] masks every card the seat may
 //! not see ([`CardId::HIDDEN`]): the others' hands, every Net Ocean and
-//! Dark Area (face down, counts only), the others' face-down plays. The
-//! deck lists are public (as at a tournament with open lists); where each
-//! card is, is not. [`View::sample`] deals the unseen cards back out at
-//! random, consistently with everything the view shows, so a CPU can
-//! search a world it might be in without ever reading the true one.
+//! Dark Area (face down, counts only), the others' face-down plays. A seat
+//! knows its own deck list, not where each of its cards is; another seat's
+//! deck it knows only as its cards are shown: a view names no card of
+//! another deck before then (its definition leaves the view, `UNSEEN_DEF`).
+//! [`View::sample`] deals the unseen cards back out at random, consistently
+//! with everything the view shows (another seat's unnamed cards guessed
+//! from the cards this seat knows), so a CPU can search a world it might be
+//! in without ever reading the true one.
 
 use serde::{Deserialize, Serialize};
 
 use super::{CardId, Match, Rng64, Wait};
 use crate::cards::{Card, Requirements, Stage};
 use crate::rules::Seat;
+
+/// A card's definition in a view that may not name it (another seat's
+/// card not yet shown).
+pub(super) const UNSEEN_DEF: u16 = u16::MAX;
 
 /// One seat's view of a match.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,6 +81,7 @@ impl Match {
             }
         });
         state.uses.retain(|u| visible[usize::from(u.0.0)]);
+        state.forget_unseen(&visible, seat);
         state.rng = Rng64::new(0);
         state.history = 0;
         state.log.clear();
@@ -182,7 +190,7 @@ impl View {
         if !m
             .ids
             .iter()
-            .all(|&(def, s)| seat_ok(s) && m.defs.card(def).is_some())
+            .all(|&(def, s)| seat_ok(s) && (def == UNSEEN_DEF || m.defs.card(def).is_some()))
         {
             return Err("a card of an unknown seat or definition".to_string());
         }
@@ -242,6 +250,25 @@ impl View {
                 seen[usize::from(id.0)] = true;
             }
         });
+        // Another seat's cards the view does not name are guessed: each is
+        // one of the cards this seat knows (its own deck, and every card
+        // shown), as a player would guess at an opponent's deck.
+        let mut ids = world.ids.to_vec();
+        let mut known: Vec<u16> = ids
+            .iter()
+            .map(|&(d, _)| d)
+            .filter(|&d| d != UNSEEN_DEF)
+            .collect();
+        known.sort_unstable();
+        known.dedup();
+        if !known.is_empty() {
+            for (d, _) in &mut ids {
+                if *d == UNSEEN_DEF {
+                    *d = known[(rng.next_u64() % known.len() as u64) as usize];
+                }
+            }
+        }
+        world.ids = ids.into();
         // Unseen cards per owner, in id order, then shuffled.
         let mut pools: Vec<Vec<CardId>> = vec![Vec::new(); n];
         for (i, &(_, owner)) in world.ids.iter().enumerate() {
