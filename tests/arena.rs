@@ -133,6 +133,32 @@ fn type_line(app: &mut App, line: &str) {
     key(app, KeyCode::Enter, None);
 }
 
+/// P1 taps C (takes the first answer) every frame until the game at the
+/// table ends, at most `seconds` of game time; how many taps it took.
+fn play_out<R: bterm::arena::table::Tabled>(app: &mut App, seconds: f32) -> usize {
+    use bterm::arena::table::TableGame;
+    let mut presses = 0;
+    let over = run_until(app, seconds, |a| {
+        if a.world().resource::<TableGame<R>>().ended() {
+            return true;
+        }
+        a.world_mut().write_message(Press {
+            player: Side::P1,
+            button: Button::C,
+        });
+        a.world_mut().write_message(Release {
+            player: Side::P1,
+            button: Button::C,
+        });
+        presses += 1;
+        false
+    });
+    assert!(over, "the game ends");
+    app.update();
+    app.update();
+    presses
+}
+
 /// Updates until `done` holds, at most `seconds` of game time.
 fn run_until(app: &mut App, seconds: f32, mut done: impl FnMut(&mut App) -> bool) -> bool {
     let steps = (seconds / STEP.as_secs_f32()) as usize;
@@ -874,26 +900,8 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
         "not the CPU's"
     );
     // The person takes the first answer each time, until the game ends.
-    let mut presses = 0;
-    let over = run_until(&mut app, 3000.0, |a| {
-        if a.world().resource::<TableGame<AlphaMatch>>().ended() {
-            return true;
-        }
-        a.world_mut().write_message(Press {
-            player: Side::P1,
-            button: Button::C,
-        });
-        a.world_mut().write_message(Release {
-            player: Side::P1,
-            button: Button::C,
-        });
-        presses += 1;
-        false
-    });
-    assert!(over, "the game ends");
+    let presses = play_out::<AlphaMatch>(&mut app, 3000.0);
     assert!(presses > 10);
-    app.update();
-    app.update();
     let game = app.world().resource::<TableGame<AlphaMatch>>();
     let m = game.m.as_ref().unwrap();
     assert!(m.outcome().is_some());
@@ -2343,26 +2351,8 @@ fn a_person_plays_the_digimon_card_game_against_the_cpu_with_three_buttons() {
         "P1's hand face up, the CPU's not"
     );
     // The person takes the first answer each time, until the game ends.
-    let mut presses = 0;
-    let over = run_until(&mut app, 4000.0, |a| {
-        if a.world().resource::<TableGame<DcgMatch>>().ended() {
-            return true;
-        }
-        a.world_mut().write_message(Press {
-            player: Side::P1,
-            button: Button::C,
-        });
-        a.world_mut().write_message(Release {
-            player: Side::P1,
-            button: Button::C,
-        });
-        presses += 1;
-        false
-    });
-    assert!(over, "the game ends");
+    let presses = play_out::<DcgMatch>(&mut app, 4000.0);
     assert!(presses > 10);
-    app.update();
-    app.update();
     let game = app.world().resource::<TableGame<DcgMatch>>();
     let m = game.m.as_ref().unwrap();
     assert!(m.outcome().is_some());

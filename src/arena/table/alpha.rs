@@ -7,15 +7,14 @@
 //! arrows at each Target Opponent.
 
 use std::collections::HashMap;
-use std::f32::consts::{FRAC_PI_2, PI};
 
 use bevy::prelude::*;
 
 use super::{
-    CARD, FIGURE_SIZE, Hands, LAN_DWELL, Noted, Placed, Role, TableFigure, TableGame, TableStage,
-    Tabled, TargetMarker, aim, goals_by_id, launch, seat_frame, side_of,
+    CARD, Figs, Hands, LAN_DWELL, Noted, Placed, Role, TableGame, TableStage, Tabled, TargetMarker,
+    aim, goals_by_id, launch, place_figures, seat_frame, side_of,
 };
-use crate::arena::figures::{self, Figure, FigureKit};
+use crate::arena::figures::{self, FigureKit};
 use crate::arena::look::Glow;
 use crate::arena::rig::Move;
 use crate::arena::vfx::{self, Element, VfxStore};
@@ -411,7 +410,7 @@ fn stage_figures(
     cards: Res<Cards>,
     mut kit: FigureKit,
     vfx_store: Option<Res<VfxStore>>,
-    mut figs: Query<(Entity, &TableFigure, &mut Figure, &mut Transform)>,
+    mut figs: Figs,
 ) {
     let Some(mut game) = game else { return };
     if !game.is_changed() {
@@ -433,12 +432,8 @@ fn stage_figures(
             }
         }
     }
-    let at_of = |e: Entity, figs: &Query<(Entity, &TableFigure, &mut Figure, &mut Transform)>| {
-        figs.get(e).ok().map(|(_, _, f, _)| f.home + f.bounds.0)
-    };
-    let find = |seat: Seat,
-                card: &CardNumber,
-                figs: &Query<(Entity, &TableFigure, &mut Figure, &mut Transform)>| {
+    let at_of = |e: Entity, figs: &Figs| figs.get(e).ok().map(|(_, _, f, _)| f.home + f.bounds.0);
+    let find = |seat: Seat, card: &CardNumber, figs: &Figs| {
         figs.iter()
             .find(|(_, t, f, _)| t.seat == seat.index() && f.card == *card)
             .map(|(e, ..)| e)
@@ -562,47 +557,17 @@ fn stage_figures(
         }
     }
     // Figures whose card left the Box go; the others stand on their cards.
-    for (e, t, mut f, mut tf) in &mut figs {
-        if gone.contains(&e) {
-            continue;
-        }
-        match stand.remove(&t.id) {
-            Some((seat, number, goal, tapped)) if number == f.card && seat == t.seat => {
-                f.home = goal.translation + Vec3::Y * 0.02;
-                let (_, turn, _) = seat_frame(seat, n);
-                let aside = if tapped { FRAC_PI_2 } else { 0.0 };
-                tf.rotation = turn * Quat::from_rotation_y(PI + aside);
-            }
-            _ => figures::leave(&mut commands, e, &f),
-        }
-    }
-    for (id, (seat, number, goal, tapped)) in stand {
-        let Some(d) = digimon(&game, &cards.0, &number) else {
-            continue;
-        };
-        let (_, turn, scale) = seat_frame(seat, n);
-        let home = goal.translation + Vec3::Y * 0.02;
-        let e = figures::spawn_figure(
-            &mut commands,
-            &mut kit,
-            d,
-            side_of(seat),
-            home,
-            FIGURE_SIZE * scale,
-        );
-        let aside = if tapped { FRAC_PI_2 } else { 0.0 };
-        commands.entity(e).insert((
-            TableFigure {
-                id,
-                seat,
-                card: number,
-            },
-            DespawnOnExit(Screen::Table),
-            Transform::from_translation(home)
-                .with_rotation(turn * Quat::from_rotation_y(PI + aside)),
-        ));
-    }
+    let digimon_of = |n: &CardNumber| digimon(&game, &cards.0, n).cloned();
+    place_figures(
+        &mut commands,
+        &mut kit,
+        &mut figs,
+        (stand, &gone),
+        n,
+        digimon_of,
+    );
 }
+
 /// Keeps one arrow per living seat (3–4 seats) pointing from its edge at
 /// its Target Opponent's.
 fn point_targets(

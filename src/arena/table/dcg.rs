@@ -16,10 +16,10 @@ use std::f32::consts::{FRAC_PI_2, PI};
 use bevy::prelude::*;
 
 use super::{
-    CARD, FIGURE_SIZE, Hands, LAN_DWELL, Noted, Placed, Role, TableFigure, TableGame, TableStage,
-    Tabled, aim, goals, launch, seat_frame, side_of,
+    CARD, Figs, Hands, LAN_DWELL, Noted, Placed, Role, TableGame, TableStage, Tabled, aim, goals,
+    launch, place_figures, seat_frame, side_of,
 };
-use crate::arena::figures::{self, Figure, FigureKit};
+use crate::arena::figures::{self, FigureKit};
 use crate::arena::look::Glow;
 use crate::arena::rig::Move;
 use crate::arena::vfx::{self, Element, VfxStore};
@@ -509,18 +509,6 @@ fn element_of(n: &CardNumber, cards: &CardSet) -> Element {
     }
 }
 
-/// The table's figures, to find and to move.
-type Figs<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static TableFigure,
-        &'static mut Figure,
-        &'static mut Transform,
-    ),
->;
-
 /// The figures follow the battle area: each Digimon stands on its top
 /// card, facing the table's centre (turned aside when suspended); attacks
 /// fly at what they attack, a blocker or the defender strikes back, the
@@ -685,46 +673,15 @@ fn stage_figures(
     }
     // Figures whose card left the battle area go; the others stand on
     // their cards.
-    for (e, t, mut f, mut tf) in &mut figs {
-        if gone.contains(&e) {
-            continue;
-        }
-        match stand.remove(&t.id) {
-            Some((seat, number, goal, sideways)) if number == t.card && seat == t.seat => {
-                f.home = goal.translation + Vec3::Y * 0.03;
-                let (_, turn, _) = seat_frame(seat, n);
-                let aside = if sideways { FRAC_PI_2 } else { 0.0 };
-                tf.rotation = turn * Quat::from_rotation_y(PI + aside);
-            }
-            _ => figures::leave(&mut commands, e, &f),
-        }
-    }
-    for (id, (seat, number, goal, sideways)) in stand {
-        let Some(d) = figure_of(&number, &cards.0) else {
-            continue;
-        };
-        let (_, turn, scale) = seat_frame(seat, n);
-        let home = goal.translation + Vec3::Y * 0.03;
-        let e = figures::spawn_figure(
-            &mut commands,
-            &mut kit,
-            &d,
-            side_of(seat),
-            home,
-            FIGURE_SIZE * scale,
-        );
-        let aside = if sideways { FRAC_PI_2 } else { 0.0 };
-        commands.entity(e).insert((
-            TableFigure {
-                id,
-                seat,
-                card: number,
-            },
-            DespawnOnExit(Screen::Table),
-            Transform::from_translation(home)
-                .with_rotation(turn * Quat::from_rotation_y(PI + aside)),
-        ));
-    }
+    let digimon_of = |n: &CardNumber| figure_of(n, &cards.0);
+    place_figures(
+        &mut commands,
+        &mut kit,
+        &mut figs,
+        (stand, &gone),
+        n,
+        digimon_of,
+    );
 }
 
 /// How long a checked security card shows over its stack, seconds.

@@ -31,7 +31,7 @@ use std::sync::mpsc::{Receiver, channel};
 
 use bevy::prelude::*;
 
-use super::figures::Figure;
+use super::figures::{self, Figure, FigureKit};
 use super::input::{Button, Move as Moved, Moves, Press};
 use super::lan::Remote;
 use super::look::{CardFace, Glow, rgb_texture, texture};
@@ -42,7 +42,7 @@ use super::theme::{label, palette, size, space};
 use super::vfx::{self, Element, VfxStore};
 use super::viewer::SPEEDS;
 use super::{AppSystems, Cards, Screen, Settings};
-use crate::cards::{Card, CardNumber, CardSet};
+use crate::cards::{Card, CardNumber, CardSet, Digimon};
 use crate::net::Lan;
 use crate::replay::{Replay, ReplayError};
 use crate::rules::terminal::Side;
@@ -1468,6 +1468,70 @@ fn side_of(seat: usize) -> Side {
         Side::P1
     } else {
         Side::P2
+    }
+}
+
+/// The table's figures, to find and to move.
+type Figs<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static TableFigure,
+        &'static mut Figure,
+        &'static mut Transform,
+    ),
+>;
+
+/// Where each figure should stand, by its card's id: its seat, its card,
+/// the card's place on the table and whether it lies sideways.
+type Stands = HashMap<u32, (usize, CardNumber, Transform, bool)>;
+
+/// The figures follow their cards: one whose card left (or that is `gone`,
+/// already leaving) goes, the others stand on their cards (turned aside
+/// when the card lies sideways), and a card without a figure gets one, of
+/// the Digimon `digimon_of` gives it.
+fn place_figures(
+    commands: &mut Commands,
+    kit: &mut FigureKit,
+    figs: &mut Figs,
+    (mut stand, gone): (Stands, &[Entity]),
+    seats: usize,
+    digimon_of: impl Fn(&CardNumber) -> Option<Digimon>,
+) {
+    let facing = |seat: usize, sideways: bool| {
+        let (_, turn, _) = seat_frame(seat, seats);
+        let aside = if sideways { FRAC_PI_2 } else { 0.0 };
+        turn * Quat::from_rotation_y(PI + aside)
+    };
+    for (e, t, mut f, mut tf) in figs.iter_mut() {
+        if gone.contains(&e) {
+            continue;
+        }
+        match stand.remove(&t.id) {
+            Some((seat, number, goal, sideways)) if number == t.card && seat == t.seat => {
+                f.home = goal.translation + Vec3::Y * 0.02;
+                tf.rotation = facing(seat, sideways);
+            }
+            _ => figures::leave(commands, e, &f),
+        }
+    }
+    for (id, (seat, number, goal, sideways)) in stand {
+        let Some(d) = digimon_of(&number) else {
+            continue;
+        };
+        let (_, _, scale) = seat_frame(seat, seats);
+        let home = goal.translation + Vec3::Y * 0.02;
+        let e = figures::spawn_figure(commands, kit, &d, side_of(seat), home, FIGURE_SIZE * scale);
+        commands.entity(e).insert((
+            TableFigure {
+                id,
+                seat,
+                card: number,
+            },
+            DespawnOnExit(Screen::Table),
+            Transform::from_translation(home).with_rotation(facing(seat, sideways)),
+        ));
     }
 }
 
