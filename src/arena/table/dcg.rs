@@ -65,9 +65,9 @@ impl Tabled for Match {
         action_words(self, seat, action, cards)
     }
 
-    fn noted(marks: &mut Attack, e: &Event, seats: usize, cards: &CardSet) -> Noted {
+    fn noted(marks: &mut Attack, e: &Event, _: usize, cards: &CardSet) -> Noted {
         marks.mark(e);
-        noted(e, seats, cards)
+        noted(e, cards)
     }
 
     fn dwells(e: &Event) -> bool {
@@ -153,7 +153,7 @@ impl Attack {
                 target,
                 player,
             } => {
-                let at = player.unwrap_or(Seat::new(1 - seat.index().min(1)).unwrap_or(*seat));
+                let at = attacked(*seat, *player);
                 *self = Attack {
                     attacker: Some((*seat, *attacker)),
                     target: Some((at, *target)),
@@ -198,6 +198,12 @@ impl TableGame<Match> {
     }
 }
 
+/// The player an attack of `seat`'s is on: the event's own (3–4 seats),
+/// else the other seat.
+fn attacked(seat: Seat, player: Option<Seat>) -> Seat {
+    player.unwrap_or_else(|| Seat::new(1 - seat.index().min(1)).unwrap_or(seat))
+}
+
 /// A card's name, or its number when the set does not know it.
 fn name(n: &CardNumber, cards: &CardSet) -> String {
     cards
@@ -209,7 +215,7 @@ fn name(n: &CardNumber, cards: &CardSet) -> String {
 const EFFECT_BANNER: usize = 56;
 
 /// What an event says over the table: the phase, a banner.
-fn noted(e: &Event, seats: usize, cards: &CardSet) -> Noted {
+fn noted(e: &Event, cards: &CardSet) -> Noted {
     let up = |n: &CardNumber| name(n, cards).to_uppercase();
     let mut said = Noted::default();
     said.banner = match e {
@@ -227,15 +233,7 @@ fn noted(e: &Event, seats: usize, cards: &CardSet) -> Noted {
             seat,
         } => Some(match (target, player) {
             (Some(t), _) => format!("{} ATTACKS {}!", up(attacker), up(t)),
-            (None, Some(p)) => format!("{} ATTACKS {p}!", up(attacker)),
-            (None, None) => {
-                let other = if seats == 2 {
-                    Seat::new(1 - seat.index().min(1)).map_or_else(String::new, |s| s.to_string())
-                } else {
-                    "THE PLAYER".to_string()
-                };
-                format!("{} ATTACKS {other}!", up(attacker))
-            }
+            (None, _) => format!("{} ATTACKS {}!", up(attacker), attacked(*seat, *player)),
         }),
         Event::Blocked { blocker, .. } => Some(format!("BLOCKED BY {}!", up(blocker))),
         Event::Revealed { seat, card } => Some(format!("{seat} SECURITY CHECK: {}", up(card))),
@@ -564,8 +562,7 @@ fn stage_figures(
                 };
                 let element = element_of(attacker, &cards.0);
                 attack = Some((f, element));
-                let attacked =
-                    player.unwrap_or(Seat::new(1 - seat.index().min(1)).unwrap_or(*seat));
+                let attacked = attacked(*seat, *player);
                 let (to, hits) = match target.and_then(|t| find(attacked, &t, &figs)) {
                     Some(t) => (at_of(t, &figs), Some(t)),
                     None => {
