@@ -11,7 +11,7 @@ export CARGO_TERM_COLOR ?= never
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers libclang-dev
 
-.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection bench-dcg dcg-soak alpha-soak alpha-strength dcg-strength lan-soak scans frames pyenv screenshot screenshots fuzz decoys
+.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection bench-dcg bench-clash clash-strength dcg-soak alpha-soak alpha-strength dcg-strength lan-soak scans frames pyenv screenshot screenshots fuzz decoys
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -163,6 +163,16 @@ dcg-strength:
 
 bench-dcg:
 	cargo bench --no-default-features --bench dcg
+
+# Alpha Clash: CPU strengths over CLASH_GAMES seeded games (seats swapped),
+# and the engine's speed (README, "Alpha Clash").
+CLASH_GAMES ?= 1000
+clash-strength:
+	cargo run --release --no-default-features --example clash_stats -- $(CLASH_GAMES) normal easy
+	cargo run --release --no-default-features --example clash_stats -- $(CLASH_GAMES) hard normal
+
+bench-clash:
+	cargo bench --no-default-features --bench clash
 
 # 10,000 seeded CPU games of the Digimon Card Game replayed to their hash.
 dcg-soak:

@@ -224,9 +224,9 @@ fn the_sample_folder_loads_clean_from_disk() {
 #[test]
 fn the_embedded_list_is_every_file_in_assets_cards() {
     let dir = "assets/cards";
-    // The folder and its game folders (`dcg/`), as `CardSet::load` reads it.
+    // The folder and its game folders (`dcg/`, `clash/`), as `CardSet::load` reads it.
     let mut on_disk: Vec<String> = Vec::new();
-    for sub in ["", "dcg/"] {
+    for sub in ["", "dcg/", "clash/"] {
         on_disk.extend(
             std::fs::read_dir(format!("{dir}/{sub}"))
                 .unwrap()
@@ -387,7 +387,10 @@ fn every_card_has_an_ability() {
     for card in sample().cards() {
         let dcg = card
             .as_dcg()
-            .is_some_and(|c| !c.effects.is_empty() || !c.inherited.is_empty());
+            .is_some_and(|c| !c.effects.is_empty() || !c.inherited.is_empty())
+            || card
+                .as_clash()
+                .is_some_and(|c| !c.effects.is_empty() || !c.keywords.is_empty());
         assert!(
             !card.terminal_abilities().is_empty() || !card.alpha_abilities().is_empty() || dcg,
             "{} {} has no ability",

@@ -65,6 +65,15 @@ fn every_dcg_scenario_holds() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Alpha Clash's rule scenarios (written from the rulebook and
+/// docs/clash-rules.md's decisions, by someone who did not read the
+/// engine).
+#[test]
+fn every_clash_scenario_holds() {
+    let failures = play_all("tests/clash", None, 30);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The scripts of `docs/` (the format page's examples) play as they say.
 #[test]
 fn the_documented_examples_hold() {

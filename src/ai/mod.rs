@@ -2,6 +2,7 @@
 //! action. The strengths a kiosk offers are the same for every ruleset.
 
 pub mod alpha;
+pub mod clash;
 pub mod dcg;
 pub mod search;
 pub mod terminal;

@@ -32,8 +32,9 @@ pub enum Content {
 /// The card number as printed in a Code 128: plain ASCII (`α` is written `A`),
 /// so every phone app reads it back as typed text: `Dα-001` is `DA-001`.
 pub fn code128_text(number: &CardNumber) -> String {
-    // A Digimon Card Game number is plain ASCII as printed (`ST1-03`).
-    if number.is_dcg() {
+    // A Digimon Card Game or Alpha Clash number is plain ASCII as printed
+    // (`ST1-03`, `AC9-031`).
+    if number.is_dcg() || matches!(number.prefix, crate::cards::Prefix::Ac(_)) {
         return number.to_string();
     }
     let folded = number.folded();

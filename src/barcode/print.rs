@@ -283,7 +283,9 @@ fn draw_card(
     let frame = match (card.as_digimon(), card.as_dcg()) {
         (Some(d), _) => field_colour(d.field),
         (_, Some(c)) => dcg_colour(c.colors.first().copied()),
-        _ => [90, 90, 100],
+        _ => card
+            .as_clash()
+            .map_or([90, 90, 100], |c| clash_colour(c.colors[0])),
     };
     let dark = [20, 20, 24];
     let mut cv = Canvas { img, ox, oy };
@@ -328,6 +330,18 @@ fn draw_card(
                     .join("/"),
             );
             parts.extend(c.form.clone());
+            parts.join("  ·  ")
+        }
+        Card::Clash(c) => {
+            let mut parts = vec![c.number.to_string(), c.kind.words().to_string()];
+            parts.push(
+                c.colors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            );
+            parts.extend(c.rarity.as_ref().map(|r| format!("({r})")));
             parts.join("  ·  ")
         }
         _ => format!("{}  ·  Option card{limit}", card.number()),
@@ -406,6 +420,50 @@ fn draw_card(
             y += 40;
         }
     }
+    if let Card::Clash(c) = card {
+        let mut figures = Vec::new();
+        if let (Some(a), Some(d)) = (c.attack, c.defense) {
+            figures.push(format!("ATK {a} / DEF {d}"));
+        }
+        if let Some(h) = c.health {
+            figures.push(format!("Health {h}"));
+        }
+        if !figures.is_empty() {
+            cv.text(&bold, 34.0, 40, y, dark, &figures.join("   "));
+            y += 50;
+        }
+        if !c.specific.is_empty() {
+            let spec: Vec<&str> = c.specific.iter().map(|h| h.name()).collect();
+            cv.text(
+                &regular,
+                28.0,
+                40,
+                y,
+                dark,
+                &format!("Specific: {}", spec.join(", ")),
+            );
+            y += 42;
+        }
+        if !c.attach.is_empty() {
+            let at: Vec<&str> = c.attach.iter().map(|h| h.name()).collect();
+            cv.text(
+                &regular,
+                28.0,
+                40,
+                y,
+                dark,
+                &format!("Attach: {}", at.join(", ")),
+            );
+            y += 42;
+        }
+        let mut facts = Vec::new();
+        facts.extend(c.affiliation.map(|a| a.words().to_string()));
+        facts.extend(c.planet.clone());
+        if !facts.is_empty() {
+            cv.text(&regular, 28.0, 40, y, dark, &facts.join("  ·  "));
+            y += 42;
+        }
+    }
     y = y.max(qr_side + 196) + 8;
     cv.rect(40, y, CARD_W - 80, 2, frame);
     y += 12;
@@ -427,6 +485,11 @@ fn draw_card(
             y = cv.wrapped(&regular, 24.0, 40, y, CARD_W - 80, 770, [80, 80, 90], &line) + 6;
         }
     }
+    if let Card::Clash(c) = card {
+        for line in c.text_lines() {
+            y = cv.wrapped(&regular, 24.0, 40, y, CARD_W - 80, 770, dark, &line) + 6;
+        }
+    }
     let terminal = card.terminal_abilities();
     let alpha = card.alpha_abilities();
     for (label, abilities) in [("Terminal", terminal), ("Alpha", alpha)] {
@@ -435,7 +498,11 @@ fn draw_card(
             y = cv.wrapped(&regular, 25.0, 40, y, CARD_W - 80, 770, dark, &line) + 6;
         }
     }
-    if terminal.is_empty() && alpha.is_empty() && card.as_dcg().is_none() {
+    if terminal.is_empty()
+        && alpha.is_empty()
+        && card.as_dcg().is_none()
+        && card.as_clash().is_none_or(|c| c.text_lines().is_empty())
+    {
         cv.wrapped(
             &regular,
             25.0,
@@ -464,6 +531,18 @@ fn draw_card(
     let tw = text_width(&regular, 30.0, &text) as u32;
     cv.text(&regular, 30.0, (CARD_W - tw) / 2, 952, dark, &text);
     Ok(())
+}
+
+/// An Alpha Clash colour's frame.
+fn clash_colour(c: crate::effects::clash::Hue) -> [u8; 3] {
+    use crate::effects::clash::Hue;
+    match c {
+        Hue::Red => [190, 40, 40],
+        Hue::Blue => [40, 90, 190],
+        Hue::Green => [40, 140, 70],
+        Hue::Black => [40, 40, 44],
+        Hue::White => [150, 150, 150],
+    }
 }
 
 /// A Digimon Card Game colour's frame.

@@ -125,9 +125,9 @@ pub enum LoadErrorKind {
         /// The card's kind.
         kind: super::CardKind,
     },
-    /// A Digimon Card Game card that breaks its kind's shape.
+    /// A Digimon Card Game or Alpha Clash card that breaks its kind's shape.
     #[error("{0}")]
-    DcgShape(String),
+    Shape(String),
     /// An empty or overlong name.
     #[error("the name must be 1 to {} characters", Limits::NAME_CHARS)]
     BadName,
@@ -307,6 +307,7 @@ impl Checker<'_> {
         }
         if let Some(cost) = card.cost()
             && card.as_dcg().is_none()
+            && card.as_clash().is_none()
             && cost > Limits::COST
         {
             self.range(loc, "cost", cost, format!("0..={}", Limits::COST));
@@ -314,7 +315,12 @@ impl Checker<'_> {
         if let Card::Dcg(c) = card
             && let Some((field, why)) = c.problem()
         {
-            self.at(loc, Some(field), LoadErrorKind::DcgShape(why));
+            self.at(loc, Some(field), LoadErrorKind::Shape(why));
+        }
+        if let Card::Clash(c) = card
+            && let Some((field, why)) = c.problem()
+        {
+            self.at(loc, Some(field), LoadErrorKind::Shape(why));
         }
         let Card::Digimon(d) = card else { return };
         if !(Limits::SPEED.0..=Limits::SPEED.1).contains(&d.speed) {

@@ -45,6 +45,9 @@ pub enum Prefix {
     Ex(#[cfg_attr(test, proptest(strategy = "1u8..=30"))] u8),
     /// `P-`: a Digimon Card Game promotional card.
     Promo,
+    /// `AC1-`: an Alpha Clash set (its number; bterm's invented sample
+    /// cards are series 9, which Rising Empire Studios never printed).
+    Ac(#[cfg_attr(test, proptest(strategy = "1u8..=30"))] u8),
 }
 
 impl Prefix {
@@ -71,6 +74,7 @@ impl Prefix {
             Prefix::Bt(n) => format!("BT{n}").into(),
             Prefix::Ex(n) => format!("EX{n}").into(),
             Prefix::Promo => "P".into(),
+            Prefix::Ac(n) => format!("AC{n}").into(),
             _ => self.fixed_str().into(),
         }
     }
@@ -93,7 +97,7 @@ impl Prefix {
 
     fn fixed_str(self) -> &'static str {
         match self {
-            Prefix::St(_) | Prefix::Bt(_) | Prefix::Ex(_) | Prefix::Promo => "",
+            Prefix::St(_) | Prefix::Bt(_) | Prefix::Ex(_) | Prefix::Promo | Prefix::Ac(_) => "",
             Prefix::DAlpha => "Dα",
             Prefix::Dm => "DM",
             Prefix::Dm02 => "DM02",
@@ -128,6 +132,7 @@ impl Prefix {
             Prefix::Bt(_) => "Digimon Card Game booster card",
             Prefix::Ex(_) => "Digimon Card Game theme booster card",
             Prefix::Promo => "Digimon Card Game promotional card",
+            Prefix::Ac(_) => "Alpha Clash card",
         }
     }
 
@@ -141,6 +146,7 @@ impl Prefix {
             Prefix::OAlpha | Prefix::Op | Prefix::Op02 | Prefix::Ltp => kind == CardKind::Option,
             Prefix::CAlpha => kind == CardKind::Command,
             Prefix::St(_) | Prefix::Bt(_) | Prefix::Ex(_) | Prefix::Promo => kind == CardKind::Dcg,
+            Prefix::Ac(_) => kind == CardKind::Clash,
         }
     }
 
@@ -153,13 +159,14 @@ impl Prefix {
             Prefix::Bt(n) => format!("BT{n:02}"),
             Prefix::Ex(n) => format!("EX{n:02}"),
             Prefix::Promo => "P".into(),
+            Prefix::Ac(n) => format!("AC{n:02}"),
             _ => self.fixed_folded().into(),
         }
     }
 
     fn fixed_folded(self) -> &'static str {
         match self {
-            Prefix::St(_) | Prefix::Bt(_) | Prefix::Ex(_) | Prefix::Promo => "",
+            Prefix::St(_) | Prefix::Bt(_) | Prefix::Ex(_) | Prefix::Promo | Prefix::Ac(_) => "",
             Prefix::DAlpha => "DA",
             Prefix::Dm => "DM",
             Prefix::Dm02 => "DM02",
@@ -320,6 +327,7 @@ fn dcg_prefix(prefix: &str, serial: String, dashed: bool) -> Option<(Prefix, Str
             "ST" => Some(Prefix::St(n)),
             "BT" => Some(Prefix::Bt(n)),
             "EX" => Some(Prefix::Ex(n)),
+            "AC" => Some(Prefix::Ac(n)),
             _ => None,
         }
     };
@@ -402,6 +410,12 @@ mod tests {
         for typed in ["ST1-03", "st1-3", "ST103", "st 1-03"] {
             assert_eq!(typed.parse::<CardNumber>().unwrap(), st, "{typed}");
         }
+        let ac = CardNumber::new(Prefix::Ac(9), 31);
+        assert_eq!(ac.to_string(), "AC9-031");
+        for typed in ["AC9-031", "ac9-31", "AC9031", "ac09031"] {
+            assert_eq!(typed.parse::<CardNumber>().unwrap(), ac, "{typed}");
+        }
+        assert!(!ac.is_dcg());
         let bt = CardNumber::new(Prefix::Bt(1), 86);
         assert_eq!(bt.to_string(), "BT1-086");
         assert_eq!("bt1086".parse::<CardNumber>().unwrap(), bt);

@@ -54,6 +54,10 @@ pub const EMBEDDED_CARDS: &[(&str, &str)] = &[
         include_str!("../../assets/cards/commands.ron"),
     ),
     (
+        "assets/cards/clash/ac9-sample.ron",
+        include_str!("../../assets/cards/clash/ac9-sample.ron"),
+    ),
+    (
         "assets/cards/dcg/st1-red.ron",
         include_str!("../../assets/cards/dcg/st1-red.ron"),
     ),

@@ -160,6 +160,21 @@ pub fn list_line(card: &Card) -> String {
             .collect::<Vec<_>>()
             .join(" ")
         ),
+        Card::Clash(c) => format!(
+            "{number:<9} {:<27} {:<18} {:<19} {}",
+            c.name,
+            c.kind.words(),
+            c.colors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("/"),
+            match (c.attack, c.defense, c.health) {
+                (Some(a), Some(d), Some(h)) => format!("{a}/{d} health {h}"),
+                (Some(a), Some(d), None) => format!("cost {} {a}/{d}", c.cost_words()),
+                _ => format!("cost {}", c.cost_words()),
+            }
+        ),
     }
 }
 
@@ -214,6 +229,7 @@ pub fn describe(card: &Card) -> String {
             let _ = writeln!(s, "  Command card · no Cost");
         }
         Card::Dcg(c) => describe_dcg(&mut s, c),
+        Card::Clash(c) => describe_clash(&mut s, c),
     }
     for (title, abilities) in [
         ("Battle Terminal abilities", card.terminal_abilities()),
@@ -227,6 +243,37 @@ pub fn describe(card: &Card) -> String {
         }
     }
     s
+}
+
+/// The lines `bterm cards show` prints for an Alpha Clash card.
+fn describe_clash(s: &mut String, c: &crate::cards::ClashCard) {
+    use std::fmt::Write as _;
+    let colors: Vec<String> = c.colors.iter().map(ToString::to_string).collect();
+    let mut head = vec![c.kind.words().to_string(), colors.join("/")];
+    head.extend(c.affiliation.map(|a| a.words().to_string()));
+    head.extend(c.planet.clone());
+    head.extend(c.rarity.as_ref().map(|r| format!("({r})")));
+    let _ = writeln!(s, "  {}", head.join(" · "));
+    let mut figures = Vec::new();
+    if c.kind != crate::cards::ClashKind::Contender {
+        figures.push(format!("resource cost {}", c.cost_words()));
+    }
+    if let (Some(a), Some(d)) = (c.attack, c.defense) {
+        figures.push(format!("ATK {a} / DEF {d}"));
+    }
+    if let Some(h) = c.health {
+        figures.push(format!("health {h}"));
+    }
+    if !c.attach.is_empty() {
+        let at: Vec<&str> = c.attach.iter().map(|h| h.name()).collect();
+        figures.push(format!("attach cost {}", at.join(", ")));
+    }
+    if !figures.is_empty() {
+        let _ = writeln!(s, "  {}", figures.join(" · "));
+    }
+    for line in c.text_lines() {
+        let _ = writeln!(s, "  {line}");
+    }
 }
 
 /// The lines `bterm cards show` prints for a Digimon Card Game card.

@@ -1,6 +1,6 @@
 //! `bterm deck`: check, show and import decks of any tabletop game (the
-//! Card Game Alpha's and the Digimon Card Game's; a deck says which by its
-//! cards).
+//! Card Game Alpha's, the Digimon Card Game's and Alpha Clash's; a deck
+//! says which by its cards).
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -67,7 +67,21 @@ pub(super) fn deck_command(c: DeckCommand) -> Result<(), CliError> {
             db,
         } => {
             let set = load_set(cards.as_deref())?;
-            let (name, numbers) = if super::dcg::is_dcg_deck(&deck) {
+            let (name, numbers) = if super::clash::is_clash_deck(&deck) {
+                let numbers = super::clash::load_deck(&deck, &set)?;
+                let contender = numbers
+                    .first()
+                    .and_then(|n| set.get(n))
+                    .map_or(String::new(), |c| c.name().to_string());
+                let _ = writeln!(
+                    out,
+                    "{}: a legal Alpha Clash deck list: Contender {}, {} Main Deck cards",
+                    super::escape(&deck),
+                    super::escape(&contender),
+                    numbers.len().saturating_sub(1)
+                );
+                (String::new(), numbers)
+            } else if super::dcg::is_dcg_deck(&deck) {
                 let numbers = super::dcg::load_deck(&deck, &set)?;
                 let eggs = numbers
                     .iter()

@@ -8,6 +8,7 @@ mod alpha;
 mod analyze;
 mod battle;
 mod cards;
+mod clash;
 mod collection;
 mod dcg;
 mod deck;
@@ -91,6 +92,8 @@ pub enum Command {
     Alpha(AlphaArgs),
     /// Play the Digimon Card Game (2020 rules) in the terminal: two starter decks or deck files, people or CPUs.
     Dcg(dcg::DcgArgs),
+    /// Play Alpha Clash (basic rulebook 2.0) in the terminal: two to four shipped decks or deck files, people or CPUs.
+    Clash(clash::ClashArgs),
     /// Play a scripted game of any game (the file names it), print its events and final state, check its expectations.
     Script(script::ScriptArgs),
     /// Host a LAN table: others join from their own machines (terminal: 2 seats; alpha: 2 to 4), spectators watch.
@@ -301,6 +304,7 @@ pub fn run(cli: Cli, window: Option<&dyn Window>) -> ExitCode {
         Some(Command::Battle(args)) => battle::battle(args),
         Some(Command::Alpha(args)) => alpha::alpha(args),
         Some(Command::Dcg(args)) => dcg::dcg(args),
+        Some(Command::Clash(args)) => clash::clash(args),
         Some(Command::Script(args)) => script::script(args),
         Some(Command::Host(args)) => lan::host(args),
         Some(Command::Join(args)) => lan::join_command(args),

@@ -6,6 +6,7 @@
 //! [`text`] turns an ability into readable English and parses that English
 //! back, so the data and the words on a printed card never drift apart.
 
+pub mod clash;
 mod cursor;
 pub mod dcg;
 pub mod text;

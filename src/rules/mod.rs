@@ -6,6 +6,7 @@
 //! nothing of who plays a seat, of CPU players or of screens.
 
 pub mod alpha;
+pub mod clash;
 pub mod dcg;
 pub mod script;
 pub mod terminal;
@@ -146,6 +147,8 @@ macro_rules! registered {
             Alpha => $crate::rules::alpha::Match,
             /// The Digimon Card Game (2020 onward).
             Dcg => $crate::rules::dcg::Match,
+            /// Alpha Clash (Rising Empire Studios, basic rulebook 2.0).
+            Clash => $crate::rules::clash::Match,
         }
     };
 }

@@ -104,7 +104,7 @@ impl Defs {
                         Card::Digimon(_) => Kind::Digimon,
                         Card::Option(_) => Kind::Option,
                         // Refused by the deck rules before a match starts.
-                        Card::Command(_) | Card::Dcg(_) => Kind::Command,
+                        Card::Command(_) | Card::Dcg(_) | Card::Clash(_) => Kind::Command,
                     },
                     level_iii: digimon.is_some_and(|d| d.level.stage() == Stage::III),
                     cost: card.cost().map_or(0, u32::from),

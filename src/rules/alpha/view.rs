@@ -407,6 +407,7 @@ impl View {
                         Some(Card::Option(o)) => format!("{} (Option, Cost {})", o.name, o.cost),
                         Some(Card::Command(c)) => format!("{} (Command)", c.name),
                         Some(Card::Dcg(c)) => c.name.clone(),
+                        Some(Card::Clash(c)) => c.name.clone(),
                         None => name(c),
                     })
                     .collect();

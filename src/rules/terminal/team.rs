@@ -120,11 +120,13 @@ pub enum SetupError {
         /// The card.
         name: String,
     },
-    /// A card of the Digimon Card Game.
+    /// A card of another game (the Digimon Card Game, Alpha Clash).
     #[error(
-        "{side}: {name} is a Digimon Card Game card; a Battle Terminal team is built from Battle Terminal and Card Game Alpha Digimon"
+        "{side}: {name} is a {game} card; a Battle Terminal team is built from Battle Terminal and Card Game Alpha Digimon"
     )]
     OtherGame {
+        /// Which game the card belongs to.
+        game: &'static str,
         /// Whose team.
         side: Side,
         /// The card.
@@ -242,10 +244,15 @@ pub(super) fn build_team(
                     name: c.name.clone(),
                 });
             }
-            Card::Dcg(c) => {
+            Card::Dcg(_) | Card::Clash(_) => {
                 return Err(SetupError::OtherGame {
+                    game: if card.as_dcg().is_some() {
+                        "Digimon Card Game"
+                    } else {
+                        "Alpha Clash"
+                    },
                     side,
-                    name: c.name.clone(),
+                    name: card.name().to_string(),
                 });
             }
         }
