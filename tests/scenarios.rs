@@ -179,3 +179,53 @@ fn every_dcg_rule_has_its_test() {
         missing.join("\n")
     );
 }
+
+/// Every rule of docs/clash-rules.md has its test: a Rust test of the name
+/// the page gives it (in `src/rules/clash/`), or a scenario in
+/// `tests/clash/` that cites its id.
+#[test]
+fn every_clash_rule_has_its_test() {
+    let doc = std::fs::read_to_string("docs/clash-rules.md").unwrap();
+    let mut rust = String::new();
+    for f in ["src/rules/clash/tests.rs", "src/rules/clash/deck.rs"] {
+        rust.push_str(&std::fs::read_to_string(f).unwrap());
+    }
+    let mut scenarios = String::new();
+    for f in scripts("tests/clash") {
+        scenarios.push_str(&std::fs::read_to_string(&f).unwrap());
+    }
+    let mut missing = Vec::new();
+    let mut rules = 0;
+    for line in doc.lines() {
+        let Some(start) = line.find("**CL-") else {
+            continue;
+        };
+        let id: String = line[start + 2..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        let test = line
+            .split('`')
+            .find(|t| t.starts_with("rule_"))
+            .map(str::to_string);
+        rules += 1;
+        let covered = test
+            .as_ref()
+            .is_some_and(|t| rust.contains(&format!("fn {t}(")))
+            || scenarios.contains(&format!("{id} "))
+            || scenarios.contains(&format!("{id}."))
+            || scenarios.contains(&format!("{id}:"))
+            || scenarios.contains(&format!("{id},"))
+            || scenarios.contains(&format!("{id})"))
+            || scenarios.contains(&format!("{id}\""));
+        if !covered {
+            missing.push(format!("{id} ({})", test.unwrap_or_default()));
+        }
+    }
+    assert!(rules >= 150, "{rules} rules read");
+    assert!(
+        missing.is_empty(),
+        "rules without a test:\n{}",
+        missing.join("\n")
+    );
+}

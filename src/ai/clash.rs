@@ -19,9 +19,9 @@ use crate::rules::alpha::Rng64;
 use crate::rules::clash::{Action, Ask, Cid, Match, View};
 
 /// Search iterations of a `hard` decision.
-pub const HARD_ITERATIONS: u32 = 600;
+pub const HARD_ITERATIONS: u32 = 300;
 /// The most time a `hard` decision takes, whatever the iterations.
-pub const HARD_TIME: Duration = Duration::from_millis(400);
+pub const HARD_TIME: Duration = Duration::from_millis(150);
 
 impl Cpu for Match {
     fn choose(&self, seat: Seat, strength: Strength) -> Option<Action> {
@@ -247,7 +247,12 @@ fn primary(m: &Match, seat: Seat, legal: &[Action]) -> Action {
                     consider(25 + v, a);
                 }
             }
-            Action::Portal if m.resources(seat).len() >= 6 => consider(5, a),
+            Action::Portal
+                if m.resources(seat).len() >= 6
+                    && effects_worth(m, seat, &[Effect::Draw(1)]) > 0 =>
+            {
+                consider(5, a);
+            }
             _ => {}
         }
     }
@@ -374,10 +379,19 @@ fn effects_worth(m: &Match, seat: Seat, effects: &[Effect]) -> i32 {
                     }
                 }
                 Effect::Draw(n) => {
-                    if m.deck(seat).len() > 8 {
+                    // A long game is lost by the first empty deck: draw
+                    // extra cards only while the deck is not the shorter.
+                    let mine = m.deck(seat).len();
+                    let theirs = m
+                        .others(seat)
+                        .iter()
+                        .map(|&o| m.deck(o).len())
+                        .min()
+                        .unwrap_or(0);
+                    if mine > 20 || mine > theirs + 4 {
                         i32::from(*n) * 4
                     } else {
-                        0
+                        -5
                     }
                 }
                 Effect::Oblivion(t) | Effect::Bounce(t) if targets_foes(*t) => {

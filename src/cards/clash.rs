@@ -258,6 +258,15 @@ impl ClashCard {
                 "Contenders and Clash cards, and only they, have attack and defence".into(),
             ));
         }
+        const RARITIES: [&str; 10] = ["ST", "P", "C", "UC", "R", "E", "IR", "IA", "L", "AR"];
+        if let Some(r) = &self.rarity
+            && !RARITIES.contains(&r.as_str())
+        {
+            return Some((
+                "rarity",
+                format!("rarity \"{r}\" is none of {}", RARITIES.join(", ")),
+            ));
+        }
         if (self.kind == ClashKind::Contender) != self.health.is_some() {
             return Some((
                 "health",

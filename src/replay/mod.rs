@@ -245,4 +245,6 @@ impl<R: Ruleset> Replay<R> {
 }
 
 #[cfg(test)]
+mod clash_tests;
+#[cfg(test)]
 mod dcg_tests;

@@ -98,7 +98,7 @@ impl Match {
                     .chain(z.clashground)
                     .map(move |c| (s, c))
             })
-            .filter(|(_, c)| self.info(*c).effects.iter().any(|a| a.when == When::Always))
+            .filter(|(_, c)| self.info(*c).always)
     }
 
     /// Whether a lasting effect's target covers the card `c` (`from` is the

@@ -107,6 +107,9 @@ pub(crate) struct Info {
     pub affiliation: Option<Affiliation>,
     pub keywords: Vec<Keyword>,
     pub effects: Vec<Ability>,
+    /// Whether any of its abilities is lasting (`Always`): only such cards
+    /// are looked at for a figure or a keyword.
+    pub always: bool,
 }
 
 impl Info {
@@ -129,6 +132,10 @@ impl Info {
             affiliation: c.affiliation,
             keywords: c.keywords.clone(),
             effects: c.effects.clone(),
+            always: c
+                .effects
+                .iter()
+                .any(|a| a.when == crate::effects::clash::When::Always),
         })
     }
 

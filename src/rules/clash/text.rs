@@ -293,6 +293,10 @@ pub fn why_not(m: &Match, seat: Seat, action: Action) -> String {
                     card(c),
                     card(c)
                 ),
+                (ClashKind::ClashBuff, Ask::Buff) if m.buff_step_used => {
+                    "one Clash Buff a step: this step's is played (CL-BUFF-2, CL-TURN-C4, CL-TURN-C5)".into()
+                }
+                (ClashKind::ClashBuff, Ask::Buff) => playable_reason(m, seat, c),
                 (ClashKind::ClashBuff, a) if a != Ask::Buff => format!(
                     "{} is a Clash Buff: it is played only in step C4 of a Clash while you attack, or C5 while you defend (CL-BUFF-2)",
                     card(c)
