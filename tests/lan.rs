@@ -1531,3 +1531,72 @@ fn others_traffic_never_drops_a_seated_player() {
         "{log:?}"
     );
 }
+
+/// Alpha Clash between two machines (CPU clients) and a spectator: every
+/// machine ends with the host's hash, no client is sent the other seat's
+/// hand or a face-down Trap's card, and the replay plays back on one
+/// machine.
+#[test]
+fn an_alpha_clash_game_hides_every_hand_and_ends_the_same_everywhere() {
+    use bterm::rules::clash::{self, deck as clash_deck};
+    let set = CardSet::embedded();
+    let decks: Vec<Vec<CardNumber>> = ["ashfall", "twilight"]
+        .iter()
+        .map(|n| clash_deck::embedded(n, &set).unwrap().unwrap())
+        .collect();
+    let (addr, _log, host) =
+        host_with::<clash::Match>(options(vec![Player::Remote; 2], vec![None; 2], 21));
+    let mut players = Vec::new();
+    for (i, d) in decks.iter().enumerate() {
+        players.push(client::<clash::Match>(
+            addr,
+            &format!("contender{i}"),
+            Role::Player,
+            "4321",
+            d.clone(),
+            if i == 0 {
+                Strength::Normal
+            } else {
+                Strength::Easy
+            },
+        ));
+        thread::sleep(Duration::from_millis(200));
+    }
+    let watcher =
+        client::<clash::Match>(addr, "fan", Role::Spectator, "", Vec::new(), Strength::Easy);
+    let table = host.join().unwrap();
+    let hash = table.game().state_hash();
+    assert!(table.is_over());
+    let mut ends: Vec<Ended<clash::Match>> = players
+        .into_iter()
+        .map(|p| p.join().unwrap().unwrap())
+        .collect();
+    ends.push(watcher.join().unwrap().unwrap());
+    let mut views = 0;
+    for end in &ends {
+        assert_eq!(end.replay.final_hash, hash);
+        let (_, before) = end.received.split_last().unwrap();
+        for bytes in before {
+            let m: ToClient<clash::Match> = decode(bytes).unwrap();
+            if let ToClient::Update { view, .. } = m {
+                views += 1;
+                for s in &view.seats {
+                    if Some(s.seat) != end.seat {
+                        assert!(s.hand.is_none(), "{:?} sees {}'s hand", end.seat, s.seat);
+                        assert!(
+                            s.accessories
+                                .iter()
+                                .all(|a| a.card.is_some() != a.face_down),
+                            "{:?} sees {}'s face-down Trap",
+                            end.seat,
+                            s.seat
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(views > 100, "only {views} views were sent");
+    let local = ends[0].replay.play(&set, |_| {}).unwrap();
+    assert_eq!(local.state_hash(), hash);
+}

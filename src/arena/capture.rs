@@ -19,7 +19,7 @@ use super::input::{Button, Press, Release};
 use super::lan::{LanForm, LanTable};
 use super::lobby::{DeckSeat, Lobby};
 use super::staging::Board;
-use super::table::{PendingTable, TableGame, cpu_game, dcg_cpu_game};
+use super::table::{PendingTable, TableGame, clash_cpu_game, cpu_game, dcg_cpu_game};
 use super::{AppSystems, Cards, Screen};
 use crate::rules::Seat;
 use crate::rules::terminal::Side;
@@ -34,7 +34,7 @@ const SAVE_FRAMES: u32 = 20;
 const TOUR_LIMIT: f32 = 480.0;
 
 /// The screens a tour saves, in order.
-pub const TOUR_SHOTS: [&str; 28] = [
+pub const TOUR_SHOTS: [&str; 32] = [
     "attract",
     "collection",
     "rankings",
@@ -63,6 +63,10 @@ pub const TOUR_SHOTS: [&str; 28] = [
     "dcg-security-check",
     "dcg-result",
     "dcg-4-seat",
+    "clash-setup",
+    "clash-standby",
+    "clash-attack",
+    "clash-table",
 ];
 
 /// What a scripted run does.
@@ -91,6 +95,7 @@ impl From<&GameOptions> for Script {
 type TourTable<'w, R> = Option<ResMut<'w, TableGame<R>>>;
 type AlphaMatch = crate::rules::alpha::Match;
 type DcgMatch = crate::rules::dcg::Match;
+type ClashMatch = crate::rules::clash::Match;
 
 /// Where a tour is.
 #[derive(Resource, Debug, Default)]
@@ -112,12 +117,48 @@ struct Tour {
     /// The Digimon Card Game's tour game: its first attack and first
     /// security check, by action.
     dcg_at: Option<(usize, usize)>,
+    /// The Alpha Clash tour game: its first card in Standby, its first
+    /// attack after it, and the fullest table, by action.
+    clash_at: Option<(usize, usize, usize)>,
 }
 
 /// The name the tour gives its alpha-attack game.
 const ALPHA_ATTACK_GAME: &str = "an alpha-attack";
 /// A CPU game (seats, seed) with an alpha-attack in it.
 const ALPHA_ATTACK_SEED: (usize, u64) = (2, 1);
+
+/// The first action of an Alpha Clash replay after which a card waits in
+/// Standby (an opponent has priority), the first attack after it, and the
+/// action after which the most Clash cards are in play.
+fn first_clash_moments(
+    replay: &crate::replay::Replay<ClashMatch>,
+    cards: &crate::cards::CardSet,
+) -> Option<(usize, usize, usize)> {
+    use crate::rules::clash::Event;
+    let mut m = ClashMatch::from_setup(&replay.setup, cards).ok()?;
+    let (mut standby, mut attack) = (None, None);
+    let mut fullest = (0usize, 0usize);
+    for (i, (seat, a)) in replay.actions.iter().enumerate() {
+        let evs = m.apply(*seat, *a).ok()?;
+        if standby.is_none() && m.turn() > 2 && !m.standby().is_empty() {
+            standby = Some(i);
+        }
+        if standby.is_some()
+            && attack.is_none()
+            && evs.iter().any(|e| matches!(e, Event::Attack { .. }))
+        {
+            attack = Some(i);
+        }
+        let units: usize = (0..m.seat_count())
+            .filter_map(crate::rules::Seat::new)
+            .map(|s| m.clash_zone(s).len())
+            .sum();
+        if units > fullest.1 && m.fight().is_none() && m.standby().is_empty() {
+            fullest = (i, units);
+        }
+    }
+    Some((standby?, attack?, fullest.0))
+}
 
 /// The first action of a Digimon Card Game replay whose events hold an
 /// attack, and the first that holds a security check.
@@ -229,7 +270,12 @@ fn tour(
     mut exit: MessageWriter<AppExit>,
     mut next: ResMut<NextState<Screen>>,
     (gallery, mut lobby): (Res<Gallery>, ResMut<Lobby>),
-    (cards, mut table, mut dcg): (Res<Cards>, TourTable<AlphaMatch>, TourTable<DcgMatch>),
+    (cards, mut table, mut dcg, mut clash): (
+        Res<Cards>,
+        TourTable<AlphaMatch>,
+        TourTable<DcgMatch>,
+        TourTable<ClashMatch>,
+    ),
     (form, lan): (Res<LanForm>, Option<Res<LanTable>>),
 ) {
     let Some(dir) = &script.tour else { return };
@@ -551,6 +597,69 @@ fn tour(
                 t.on_screen = 0.0;
             } else if t.on_screen > 6.0 {
                 snap(&mut t, "dcg-4-seat");
+            }
+        }
+        // Alpha Clash: a game between CPUs: its first card waiting in
+        // Standby, its first attack after it, and the table later on.
+        (Screen::Table, Some("clash-setup")) if settled => next.set(Screen::Attract),
+        (Screen::Attract, Some("clash-setup")) if settled => {
+            lobby.set_game(<ClashMatch as crate::rules::Ruleset>::ID);
+            next.set(Screen::TableSetup);
+        }
+        (Screen::TableSetup, Some("clash-setup")) if t.on_screen > 1.5 => {
+            snap(&mut t, "clash-setup");
+        }
+        (Screen::TableSetup, Some("clash-standby")) if settled => {
+            if let Some(replay) = clash_cpu_game(2, 2, &cards.0) {
+                t.clash_at = first_clash_moments(&replay, &cards.0);
+                commands.insert_resource(PendingTable(replay, "a CPU game".into()));
+            }
+            next.set(Screen::Attract);
+        }
+        (Screen::Attract, Some(w)) if w.starts_with("clash-") => next.set(Screen::Table),
+        // A card in the air over the table: played, its opponent asked.
+        (Screen::Table, Some("clash-standby")) if settled => {
+            if let Some(game) = clash.as_mut() {
+                let at = t.clash_at.map_or(20, |(s, _, _)| s + 1);
+                if game.next < at {
+                    game.skip_to(at, &cards.0);
+                    game.paused = true;
+                    t.on_screen = 0.0;
+                } else if t.on_screen > 3.0 {
+                    snap(&mut t, "clash-standby");
+                }
+            }
+        }
+        (Screen::Table, Some("clash-attack")) if settled => {
+            if let Some(game) = clash.as_mut() {
+                let at = t.clash_at.map_or(30, |(_, a, _)| a);
+                if game.next < at {
+                    game.skip_to(at, &cards.0);
+                    t.on_screen = 0.0;
+                }
+                game.paused = false;
+                if game
+                    .banner
+                    .as_ref()
+                    .is_some_and(|(b, left)| b.contains("ATTACKS") && *left < 1.2)
+                {
+                    snap(&mut t, "clash-attack");
+                }
+            }
+        }
+        // Later on, the zones at their fullest.
+        (Screen::Table, Some("clash-table")) if settled => {
+            if let Some(game) = clash.as_mut() {
+                let at = t
+                    .clash_at
+                    .map_or(game.replay.actions.len() * 2 / 3, |(_, _, f)| f + 1);
+                if game.next < at {
+                    game.skip_to(at, &cards.0);
+                    game.paused = true;
+                    t.on_screen = 0.0;
+                } else if t.on_screen > 3.0 {
+                    snap(&mut t, "clash-table");
+                }
             }
         }
         (_, None) if settled => {

@@ -18,9 +18,11 @@
 //! the start; Esc leaves. Every hand is shown open, as a broadcast would.
 
 mod alpha;
+mod clash;
 mod dcg;
 
 pub use alpha::cpu_game;
+pub use clash::cpu_game as clash_cpu_game;
 pub use dcg::{Coin, GaugeCell, MemoryToken, Revealed, cpu_game as dcg_cpu_game};
 
 use std::collections::{HashMap, VecDeque};
@@ -650,6 +652,7 @@ macro_rules! tabled {
 tabled!(
     Alpha => crate::rules::alpha::Match,
     Dcg => crate::rules::dcg::Match,
+    Clash => crate::rules::clash::Match,
 );
 
 /// The table's systems for ruleset `R`: they act while its game is on the

@@ -14,6 +14,7 @@
 
 pub mod deck;
 mod flow;
+pub mod layout;
 pub mod script;
 #[cfg(test)]
 mod tests;
@@ -25,6 +26,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 pub use deck::DeckError;
+pub use text::action_words;
 pub use view::{SeatView, UnitView, View};
 
 use super::alpha::Rng64;

@@ -216,9 +216,17 @@ impl Match {
                 .fight
                 .as_ref()
                 .map(|f| (f.seat, f.attacker, f.target, f.obstructors.clone(), f.step)),
+            // A card declared whose targets are being chosen is shown in
+            // Standby already.
             standby: self
                 .standby
                 .iter()
+                .chain(
+                    self.choosing
+                        .as_ref()
+                        .map(|c| &c.entry)
+                        .filter(|e| matches!(e.what, What::Play | What::Trap)),
+                )
                 .map(|e| StandbyView {
                     seat: e.seat,
                     card: self.named(e.source),
