@@ -241,8 +241,9 @@ fn seats_line(layout: &Layout) -> String {
         .iter()
         .map(|s| {
             let ready = s.resources.iter().filter(|r| !r.engaged).count();
+            // Two short lines a seat: the box beside the table is narrow.
             let mut line = format!(
-                "{}{} · health {}/{} · hand {} · deck {} · ready {ready}/{}",
+                "{}{} · health {}/{} · ready {ready}/{}\n    hand {} · deck {}",
                 if layout.waiting == Some(s.seat) {
                     "▶ "
                 } else {
@@ -251,9 +252,9 @@ fn seats_line(layout: &Layout) -> String {
                 s.seat,
                 s.health.0,
                 s.health.1,
+                s.resources.len(),
                 s.hand.len(),
                 s.deck.len(),
-                s.resources.len(),
             );
             if s.portal {
                 line.push_str(" · Portal");
