@@ -26,7 +26,7 @@ use bevy::prelude::*;
 use super::duel::{Duel, DuelStarted};
 use super::hud::centred_column;
 use super::lobby::{IDLE_SECONDS, LineTexts, LobbyInput, show_lines, spawn_panel};
-use super::table::TableGame;
+use super::table::{TableGame, Tabled};
 use super::theme::{label, palette, size};
 use super::{AppSystems, Cards, Screen, Settings};
 use crate::ai::Strength;
@@ -38,7 +38,7 @@ use crate::net::link::HostLink;
 use crate::net::protocol::{Asked, Role, SeatLine};
 use crate::net::{DEFAULT_PORT, Lan};
 use crate::replay::Replay;
-use crate::rules::{Reply, RulesetId, Seat, alpha, dcg, terminal};
+use crate::rules::{Reply, RulesetId, Seat, alpha, clash, dcg, terminal};
 use crate::session::{Player, Watch};
 
 /// How long the lobby waits with nothing changing (no press, no seat
@@ -158,6 +158,7 @@ macro_rules! staged {
             Terminal => crate::rules::terminal::Match,
             Alpha => crate::rules::alpha::Match,
             Dcg => crate::rules::dcg::Match,
+            Clash => crate::rules::clash::Match,
         }
     };
 }
@@ -1612,16 +1613,14 @@ impl Follows<terminal::Match> for Duel {
     }
 }
 
-impl Follows<alpha::Match> for TableGame<alpha::Match> {
-    fn starting(
-        view: &alpha::View,
-        lan: &LanTable,
-        _: &CardSet,
-    ) -> Result<TableGame<alpha::Match>, String> {
-        Ok(TableGame::<alpha::Match>::lan(view, lan.table.clone()))
+/// A card game at a LAN table: its table follows the host's views, the
+/// same for every card game (each presenter lays a view out, `Tabled`).
+impl<R: Tabled> Follows<R> for TableGame<R> {
+    fn starting(view: &R::View, lan: &LanTable, _: &CardSet) -> Result<TableGame<R>, String> {
+        Ok(R::lan_game(view, lan.table.clone()))
     }
 
-    fn remote(&mut self) -> Option<&mut Remote<alpha::Match>> {
+    fn remote(&mut self) -> Option<&mut Remote<R>> {
         self.remote.as_mut()
     }
 
@@ -1629,37 +1628,11 @@ impl Follows<alpha::Match> for TableGame<alpha::Match> {
         self.remote.is_some()
     }
 
-    fn news(&mut self, view: &alpha::View, events: Vec<alpha::Event>, cards: &CardSet) {
-        self.follow(view, &events, cards);
+    fn news(&mut self, view: &R::View, events: Vec<R::Event>, cards: &CardSet) {
+        R::lan_news(self, view, &events, cards);
     }
 
-    fn ended(&mut self, replay: Replay<alpha::Match>) {
-        self.lan_ended(replay);
-    }
-}
-
-impl Follows<dcg::Match> for TableGame<dcg::Match> {
-    fn starting(
-        view: &dcg::View,
-        lan: &LanTable,
-        _: &CardSet,
-    ) -> Result<TableGame<dcg::Match>, String> {
-        Ok(TableGame::<dcg::Match>::lan(view, lan.table.clone()))
-    }
-
-    fn remote(&mut self) -> Option<&mut Remote<dcg::Match>> {
-        self.remote.as_mut()
-    }
-
-    fn has_remote(&self) -> bool {
-        self.remote.is_some()
-    }
-
-    fn news(&mut self, view: &dcg::View, events: Vec<dcg::Event>, cards: &CardSet) {
-        self.follow(view, &events, cards);
-    }
-
-    fn ended(&mut self, replay: Replay<dcg::Match>) {
+    fn ended(&mut self, replay: Replay<R>) {
         self.lan_ended(replay);
     }
 }
@@ -1693,45 +1666,31 @@ impl Staged for terminal::Match {
     }
 }
 
-/// The Card Game Alpha at a LAN table: the table, its deck built at the
-/// deck screen (P1's).
-impl Staged for alpha::Match {
-    type Game = TableGame<alpha::Match>;
-    const SCREEN: Screen = Screen::Table;
-    const ANNOUNCED: bool = false;
+/// The card games at a LAN table: the table, the deck built at the deck
+/// screen (P1's).
+macro_rules! card_games_staged {
+    ($($ty:ty),+ $(,)?) => {$(
+        impl Staged for $ty {
+            type Game = TableGame<$ty>;
+            const SCREEN: Screen = Screen::Table;
+            const ANNOUNCED: bool = false;
 
-    fn open_scanner(commands: &mut Commands, next: &mut NextState<Screen>) {
-        commands.insert_resource(super::lobby::DeckSeat(0));
-        next.set(Screen::DeckScreen);
-    }
+            fn open_scanner(commands: &mut Commands, next: &mut NextState<Screen>) {
+                commands.insert_resource(super::lobby::DeckSeat(0));
+                next.set(Screen::DeckScreen);
+            }
 
-    fn scanned(
-        _: Option<&super::scan::Roster>,
-        deck: &Result<Vec<CardNumber>, String>,
-    ) -> Result<Vec<CardNumber>, String> {
-        deck.clone().map_err(|e| format!("no deck brought: {e}"))
-    }
+            fn scanned(
+                _: Option<&super::scan::Roster>,
+                deck: &Result<Vec<CardNumber>, String>,
+            ) -> Result<Vec<CardNumber>, String> {
+                deck.clone().map_err(|e| format!("no deck brought: {e}"))
+            }
+        }
+    )+};
 }
 
-/// The Digimon Card Game at a LAN table: the table, its deck built at the
-/// deck screen (P1's).
-impl Staged for dcg::Match {
-    type Game = TableGame<dcg::Match>;
-    const SCREEN: Screen = Screen::Table;
-    const ANNOUNCED: bool = false;
-
-    fn open_scanner(commands: &mut Commands, next: &mut NextState<Screen>) {
-        commands.insert_resource(super::lobby::DeckSeat(0));
-        next.set(Screen::DeckScreen);
-    }
-
-    fn scanned(
-        _: Option<&super::scan::Roster>,
-        deck: &Result<Vec<CardNumber>, String>,
-    ) -> Result<Vec<CardNumber>, String> {
-        deck.clone().map_err(|e| format!("no deck brought: {e}"))
-    }
-}
+card_games_staged!(alpha::Match, dcg::Match, clash::Match);
 
 /// A session, one frame: the answer given goes out; what the host said
 /// goes into `game` (the one on screen). Returns a game to start, when

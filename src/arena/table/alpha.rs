@@ -84,6 +84,14 @@ impl Tabled for Match {
                 .in_set(TableStage),
         );
     }
+
+    fn lan_game(view: &View, name: String) -> TableGame<Match> {
+        TableGame::<Match>::lan(view, name)
+    }
+
+    fn lan_news(game: &mut TableGame<Match>, view: &View, events: &[Event], cards: &CardSet) {
+        game.follow(view, events, cards);
+    }
 }
 
 /// The battle under way, as the events tell it: who attacks (and

@@ -123,6 +123,14 @@ impl Tabled for Match {
                 .in_set(TableStage),
         );
     }
+
+    fn lan_game(view: &View, name: String) -> TableGame<Match> {
+        TableGame::<Match>::lan(view, name)
+    }
+
+    fn lan_news(game: &mut TableGame<Match>, view: &View, events: &[Event], cards: &CardSet) {
+        game.follow(view, events, cards);
+    }
 }
 
 /// The Clash under way, as the events tell it.

@@ -122,6 +122,15 @@ pub trait Tabled: Lan {
     }
     /// The presenter's own systems (figures, marks), in [`TableStage`].
     fn add_systems(app: &mut App);
+    /// A LAN table's game, from the host's first view (`name`: the table).
+    fn lan_game(view: &Self::View, name: String) -> TableGame<Self>;
+    /// A LAN table's news: the host's view after `events`.
+    fn lan_news(
+        game: &mut TableGame<Self>,
+        view: &Self::View,
+        events: &[Self::Event],
+        cards: &CardSet,
+    );
 }
 
 /// A card where a layout lays it, in its seat's frame.
