@@ -1528,8 +1528,9 @@ fn host_in_arena(app: &mut App) -> (u16, String) {
     press(app, Side::P1, Button::B);
     press(app, Side::P1, Button::B);
     press(app, Side::P1, Button::B);
+    press(app, Side::P1, Button::B);
     tap(app, Side::P1, Button::C);
-    assert_eq!(screen(app), Screen::LanHost, "the fourth line hosts");
+    assert_eq!(screen(app), Screen::LanHost, "the fifth line hosts");
     // A from the first line wraps round to OPEN THE TABLE.
     press(app, Side::P1, Button::A);
     tap(app, Side::P1, Button::C);
@@ -1960,6 +1961,7 @@ fn a_host_brings_a_team_scanned_at_the_cabinet_to_its_lan_table() {
     press(&mut app, Side::P1, Button::B);
     press(&mut app, Side::P1, Button::B);
     press(&mut app, Side::P1, Button::B);
+    press(&mut app, Side::P1, Button::B);
     tap(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::LanHost);
     // The team line: C goes through the demo teams to "a team you scan",
@@ -2028,6 +2030,7 @@ fn a_deck_scanned_for_a_lan_table_is_brought_and_the_local_setup_keeps_its_decks
         ..settings(&dir)
     });
     press(&mut app, Side::P1, Button::A);
+    press(&mut app, Side::P1, Button::B);
     press(&mut app, Side::P1, Button::B);
     press(&mut app, Side::P1, Button::B);
     press(&mut app, Side::P1, Button::B);
@@ -2307,6 +2310,82 @@ fn a_digimon_card_game_replay_is_staged_on_the_table_card_for_card() {
     // Opened from the game, an ended table goes back to attract.
     assert!(run_until(&mut app, 40.0, |a| screen(a) == Screen::Attract));
     assert!(table_cards(&mut app).is_empty(), "the table is cleared");
+}
+
+/// Alpha Clash's match.
+type ClashMatch = bterm::rules::clash::Match;
+
+#[test]
+fn an_alpha_clash_replay_is_staged_on_the_table_card_for_card() {
+    use bterm::arena::table::{
+        Hands, PendingTable, Shot, TableFigure, TableGame, clash_cpu_game, layout_goals,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(settings(&dir));
+    let cards = CardSet::embedded();
+    let replay = clash_cpu_game(2, 2, &cards).expect("a CPU game");
+    let actions = replay.actions.len();
+    app.world_mut()
+        .insert_resource(PendingTable(replay, "test".into()));
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Table);
+    app.update();
+    app.update();
+    assert_eq!(screen(&app), Screen::Table);
+    let (mut shots, mut in_the_air, mut steps_named) = (0, 0, 0);
+    for step in 0..=actions {
+        press(&mut app, Side::P1, Button::B);
+        app.update();
+        let game = app.world().resource::<TableGame<ClashMatch>>();
+        assert!(game.paused, "a step pauses the game");
+        if game.phase.starts_with('C') && game.phase.contains("Step") {
+            steps_named += 1;
+        }
+        let layout = game.m.as_ref().unwrap().layout();
+        // Every card lies where the rules put it.
+        let mut want: Vec<_> = layout_goals::<ClashMatch>(&layout, layout.seats.len(), Hands::All)
+            .into_iter()
+            .map(|(p, goal, up)| {
+                let t = goal.translation * 1000.0;
+                (
+                    p.seat,
+                    p.number.to_string(),
+                    up,
+                    [t.x as i32, t.y as i32, t.z as i32],
+                )
+            })
+            .collect();
+        want.sort();
+        let have = table_cards(&mut app);
+        assert_eq!(have, want, "step {step}: the table and the rules differ");
+        // What waits in Standby floats over the table.
+        if !layout.standby.is_empty() {
+            assert!(
+                have.iter().any(|c| c.3[1] > 900),
+                "step {step}: Standby in the air"
+            );
+            in_the_air += 1;
+        }
+        // A figure stands on every Contender and Clash card in play.
+        let in_play: usize = layout.seats.iter().map(|s| 1 + s.clash.len()).sum();
+        let standing = app
+            .world_mut()
+            .query::<(&TableFigure, &Figure)>()
+            .iter(app.world())
+            .count();
+        assert_eq!(
+            standing, in_play,
+            "step {step}: figures on the cards in play"
+        );
+        shots += app.world_mut().query::<&Shot>().iter(app.world()).count();
+    }
+    assert!(in_the_air > 0, "cards wait in Standby");
+    assert!(steps_named > 0, "the clash steps are named");
+    assert!(shots > 0, "attacks fly across the table");
+    let game = app.world().resource::<TableGame<ClashMatch>>();
+    assert_eq!(game.next, actions);
+    assert_eq!(game.verdict, Some(Ok(())), "the replay verifies");
 }
 
 #[test]
@@ -2675,7 +2754,7 @@ fn a_players_format_table_is_hosted_in_the_arena_with_the_buttons() {
         ..settings(&dir)
     });
     press(&mut app, Side::P1, Button::A);
-    for _ in 0..3 {
+    for _ in 0..4 {
         press(&mut app, Side::P1, Button::B);
     }
     tap(&mut app, Side::P1, Button::C);
