@@ -263,6 +263,53 @@ impl<R: Ruleset> People<R> for Keyboard<'_> {
     }
 }
 
+/// People at one terminal who each see their seat's view (the ruleset's
+/// `view_lines`) before they answer; with two or more people, a curtain
+/// ("pass to P2, press Enter") comes between their turns so neither sees
+/// the other's hand.
+pub(super) struct Seated<'a> {
+    pub(super) keys: Keyboard<'a>,
+    pub(super) curtain: bool,
+    pub(super) last: Option<Seat>,
+}
+
+impl<'a> Seated<'a> {
+    /// People on these keys; `curtain` between two or more of them.
+    pub(super) fn new(keys: Keyboard<'a>, curtain: bool) -> Seated<'a> {
+        Seated {
+            keys,
+            curtain,
+            last: None,
+        }
+    }
+}
+
+impl<R: Ruleset> People<R> for Seated<'_> {
+    type Error = CliError;
+
+    fn ask(
+        &mut self,
+        table: &Table<R>,
+        seat: Seat,
+        question: &Question<R::Ask, R::Action>,
+    ) -> Result<Option<Reply<R::Action>>, CliError> {
+        if self.curtain && self.last != Some(seat) {
+            self.keys.curtain(seat)?;
+        }
+        self.last = Some(seat);
+        let view = table.game().seat_view(Some(seat));
+        let _ = writeln!(self.keys.out);
+        for line in R::view_lines(&view, self.keys.cards) {
+            let _ = writeln!(self.keys.out, "{}", escape_lines(&line));
+        }
+        self.keys.ask_prompt(seat, &question.prompt)
+    }
+
+    fn show(&mut self, events: &[R::Event]) {
+        People::<R>::show(&mut self.keys, events);
+    }
+}
+
 impl Keyboard<'_> {
     /// Asks a prompt until a key it knows is typed; `Ok(None)` when the
     /// timer ran out.

@@ -2,18 +2,17 @@
 //! and CPUs; hidden cards stay hidden, a curtain between two people), and
 //! the text presenter `bterm host dcg` uses for the host's own player.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::battle::{Keyboard, finish, keyboard_lines, save_is_free};
+use super::battle::{Keyboard, Seated, finish, keyboard_lines, save_is_free};
 use super::{CliError, escape_lines, load_set};
 use crate::cards::{CardNumber, CardSet};
+use crate::rules::Ruleset;
 use crate::rules::dcg::deck::DeckFile;
 use crate::rules::dcg::{Format, Match, Setup, deck};
-use crate::rules::{Question, Reply, Ruleset, Seat};
-use crate::session::{People, Player, Table, drive};
+use crate::session::{Player, Table, drive};
 
 /// The largest deck file read.
 const MAX_FILE: u64 = 4 << 20;
@@ -130,16 +129,15 @@ pub(super) fn dcg(args: DcgArgs) -> Result<(), CliError> {
     setup.format = args.format;
     let mut table: Table<Match> =
         Table::new(setup, &set, players).map_err(|e| CliError::usage(format!("error: {e}")))?;
-    let mut front = Terminal {
-        keys: Keyboard {
+    let mut front = Seated::new(
+        Keyboard {
             lines: keyboard_lines(),
             timer: None,
             cards: &set,
             out: std::io::stdout(),
         },
-        curtain: people > 1,
-        last: None,
-    };
+        people > 1,
+    );
     let played = drive(&mut table, &set, &mut front);
     finish(
         &table,
@@ -151,59 +149,15 @@ pub(super) fn dcg(args: DcgArgs) -> Result<(), CliError> {
     )
 }
 
-/// People at one terminal: each sees its own view before it answers; with
-/// two people, a curtain comes between their turns.
-pub(super) struct Terminal<'a> {
-    pub(super) keys: Keyboard<'a>,
-    pub(super) curtain: bool,
-    pub(super) last: Option<Seat>,
-}
-
 /// The Digimon Card Game at the terminal: a shipped starter deck's name
 /// or a deck file.
 impl super::TextGame for Match {
-    type Front<'a> = Terminal<'a>;
+    type Front<'a> = Seated<'a>;
     fn read_cards(arg: &str, set: &CardSet) -> Result<Vec<CardNumber>, CliError> {
         load_deck(arg, set)
     }
-    fn front(keys: Keyboard<'_>) -> Terminal<'_> {
-        Terminal {
-            keys,
-            curtain: false,
-            last: None,
-        }
-    }
-}
-
-impl People<Match> for Terminal<'_> {
-    type Error = CliError;
-
-    fn ask(
-        &mut self,
-        table: &Table<Match>,
-        seat: Seat,
-        question: &Question<<Match as Ruleset>::Ask, <Match as Ruleset>::Action>,
-    ) -> Result<Option<Reply<<Match as Ruleset>::Action>>, CliError> {
-        if self.curtain && self.last != Some(seat) {
-            self.keys.curtain(seat)?;
-        }
-        self.last = Some(seat);
-        let view = table.game().view(Some(seat));
-        let _ = writeln!(self.keys.out);
-        for line in view.lines(self.keys.cards) {
-            let _ = writeln!(self.keys.out, "{}", escape_lines(&line));
-        }
-        self.keys.ask_prompt(seat, &question.prompt)
-    }
-
-    fn show(&mut self, events: &[<Match as Ruleset>::Event]) {
-        for e in events {
-            let _ = writeln!(
-                self.keys.out,
-                "{}",
-                escape_lines(&Match::describe(e, self.keys.cards))
-            );
-        }
+    fn front(keys: Keyboard<'_>) -> Seated<'_> {
+        Seated::new(keys, false)
     }
 }
 

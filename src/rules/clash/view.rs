@@ -297,19 +297,23 @@ impl View {
             }
             s
         };
-        let mut out = vec![format!(
-            "Turn {} — {}'s turn{}",
-            self.turn,
-            self.active,
-            match self.phase {
-                Phase::Mulligan => " (opening hands)",
-                Phase::Resource => " — Resource Step",
-                Phase::Primary => " — Primary Phase",
-                Phase::Start => " — Start of Turn",
-                Phase::End => " — End of Turn",
-                Phase::Over => " — game over",
-            }
-        )];
+        let mut out = vec![if self.phase == Phase::Mulligan {
+            "Opening hands".to_string()
+        } else {
+            format!(
+                "Turn {} — {}'s turn{}",
+                self.turn,
+                self.active,
+                match self.phase {
+                    Phase::Mulligan => "",
+                    Phase::Resource => " — Resource Step",
+                    Phase::Primary => " — Primary Phase",
+                    Phase::Start => " — Start of Turn",
+                    Phase::End => " — End of Turn",
+                    Phase::Over => " — game over",
+                }
+            )
+        }];
         for s in &self.seats {
             let you = if self.me == Some(s.seat) {
                 " (you)"
@@ -425,7 +429,10 @@ impl View {
             out.push(format!("Standby (next first): {}", s.join(" ← ")));
         }
         if let Some((s, ask)) = self.waiting {
-            out.push(format!("{s} has priority, asked {}.", ask.what()));
+            out.push(match ask {
+                super::Ask::Respond => format!("{s} has priority."),
+                _ => format!("{s} is asked {}.", ask.what()),
+            });
         }
         out
     }
