@@ -153,10 +153,11 @@ impl Clash {
                 seat,
                 attacker,
                 target,
+                defender,
             } => {
                 *self = Clash {
                     attacker: Some((*seat, attacker.number)),
-                    target: Some((owner_of_target(*seat, target), target.number)),
+                    target: Some((*defender, target.number)),
                     obstructors: Vec::new(),
                     over: false,
                 };
@@ -170,13 +171,6 @@ impl Clash {
             _ => {}
         }
     }
-}
-
-/// The seat of an attack's target: not the attacker's (at two seats, the
-/// other one; at three and four the events name the card, whose seat the
-/// presenter finds by its figure).
-fn owner_of_target(attacker: Seat, _target: &crate::rules::clash::Named) -> Seat {
-    Seat::new(1 - attacker.index().min(1)).unwrap_or(attacker)
 }
 
 impl TableGame<Match> {

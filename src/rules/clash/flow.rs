@@ -984,6 +984,7 @@ pub(crate) fn apply(
                 seat,
                 attacker: m.named(a),
                 target: m.named(t),
+                defender,
             });
             triggers(m, a, When::Attack);
             if m.info(a).has(Keyword::Barrage(0)) {

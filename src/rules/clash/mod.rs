@@ -571,6 +571,8 @@ pub enum Event {
         attacker: Named,
         /// The target.
         target: Named,
+        /// The defending player (the target's).
+        defender: Seat,
     },
     /// A Clash card obstructs.
     Obstructed(Named),

@@ -693,6 +693,7 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
             seat,
             attacker,
             target,
+            ..
         } => {
             format!("{seat}'s {} attacks {}.", name(attacker), name(target))
         }
