@@ -925,7 +925,8 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
 
 #[test]
 fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
-    use bterm::arena::table::{TableGame, TargetMarker, live_game, seat_frame};
+    use bterm::arena::place::seat_frame;
+    use bterm::arena::table::{TableGame, TargetMarker, live_game};
     use bterm::rules::alpha::Match;
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
@@ -1162,7 +1163,7 @@ fn a_deck_is_scanned_card_by_card_with_refusals_at_once_and_played() {
 #[test]
 fn every_alpha_event_kind_is_staged_on_the_table() {
     use bterm::arena::table::{ClashRing, PendingTable, Role, Shot, TableFigure, TableGame};
-    use bterm::arena::vfx::DamageNumber;
+    use bterm::arena::numbers::DamageNumber;
     use bterm::rules::Ruleset;
     use bterm::rules::alpha::script::Script;
     use bterm::rules::alpha::{Event, Match};

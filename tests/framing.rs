@@ -7,7 +7,8 @@
 
 use bterm::ai::Strength;
 use bterm::arena::framing::{self, Frame, Subject};
-use bterm::arena::stage::{CameraShot, framing as shot_frame, spot};
+use bterm::arena::place::spot;
+use bterm::arena::stage::{CameraShot, framing as shot_frame};
 use bterm::arena::staging::camera_for;
 use bterm::cards::{CardNumber, CardSet};
 use bterm::rules::terminal::{Event, Match, Setup, Side, pick};

@@ -9,11 +9,11 @@ use rand_chacha::ChaCha8Rng;
 
 use super::collection::AttractTitle;
 use super::duel::{Duel, DuelKind, DuelStarted, Show};
-use super::hud::{centred_column, screen_layer};
+use super::widgets::{Blink, centred_column, screen_layer};
 use super::input::Button;
 use super::input::Press;
 use super::sound::{Sfx, Sound};
-use super::staging::{Board, PropFilter, clear_props};
+use super::staging::Board;
 use super::theme::{label, palette, size};
 use super::{AppSystems, Cards, Screen, Settings};
 use crate::ai::Strength;
@@ -34,7 +34,7 @@ struct Ticker;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<DemoCount>()
         .add_systems(OnEnter(Screen::Attract), (spawn_title, start_demo))
-        .add_systems(OnExit(Screen::Attract), end_duel)
+        .add_systems(OnExit(Screen::Attract), super::staging::end_duel)
         .add_systems(
             Update,
             (next_demo, press_to_start, ticker)
@@ -86,19 +86,6 @@ fn next_demo(
     if duel.is_some_and(|d| d.finished(&show) && d.over_for > DEMO_REST) {
         start_demo(commands, cards, settings, count, started);
     }
-}
-
-/// Leaving a screen with a duel on stage: the duel and its props go.
-pub fn end_duel(
-    mut commands: Commands,
-    props: Query<Entity, PropFilter>,
-    mut show: ResMut<Show>,
-    mut board: ResMut<Board>,
-) {
-    commands.remove_resource::<Duel>();
-    clear_props(&mut commands, &props);
-    *show = Show::default();
-    *board = Board::default();
 }
 
 fn press_to_start(
@@ -182,24 +169,14 @@ fn spawn_title(mut commands: Commands, cards: Res<Cards>, settings: Res<Settings
         });
 }
 
-/// Blinks (the arcade "press start").
-#[derive(Component)]
-pub struct Blink;
-
 fn ticker(
-    time: Res<Time>,
     board: Res<Board>,
     mut q: Query<&mut Text, With<Ticker>>,
-    mut blink: Query<&mut TextColor, With<Blink>>,
 ) {
     let line = board.log.back().cloned().unwrap_or_default();
     for mut t in &mut q {
         if t.0 != line {
             t.0.clone_from(&line);
         }
-    }
-    let on = (time.elapsed_secs() * 1.6).fract() < 0.65;
-    for mut c in &mut blink {
-        c.0 = if on { palette::WHITE } else { palette::FAINT };
     }
 }

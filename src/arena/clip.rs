@@ -22,7 +22,8 @@ use image::{Delay, Frame, RgbaImage};
 
 use super::board::Board;
 use super::stage::ArenaCamera;
-use super::viewer::{SPEEDS, Viewing};
+use super::duel::SPEEDS;
+use super::viewer::Viewing;
 use super::{AppPlugin, Cards, Screen, Settings};
 use crate::cards::CardSet;
 use crate::replay::Replay;

@@ -18,8 +18,8 @@ use std::sync::Mutex;
 
 use bevy::prelude::*;
 
-use super::attract::Blink;
-use super::hud::{centred_column, screen_layer};
+use super::widgets::Blink;
+use super::widgets::{centred_column, screen_layer};
 use super::input::{Button, Press};
 use super::sound::{Sfx, Sound};
 use super::stage::{ArenaCamera, CameraShot};

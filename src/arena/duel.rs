@@ -12,13 +12,16 @@ use std::sync::Arc;
 use bevy::prelude::*;
 
 use super::input::{Button, Press, Release};
-use super::lan::Remote;
+use super::remote::Remote;
 use super::sound::{Sfx, Sound};
 use super::{AppSystems, Settings};
 use crate::cards::CardSet;
 use crate::rules::terminal::{Action, Ask, Event, Match, Setup, SetupError, Side};
 use crate::rules::{Reply, Seat};
 use crate::session::{Player, QuestionOf, Table, TableError};
+
+/// The speeds a replay steps through (the viewer's B, a table's replay).
+pub const SPEEDS: [f32; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
 
 /// Holding a stance button this long launches an Alpha Strike (seconds).
 pub const ALPHA_HOLD: f32 = 0.6;
@@ -158,7 +161,7 @@ impl Duel {
     /// table, so the result, the saved replay and the records are the
     /// whole game's.
     pub fn lan_ended(&mut self, replay: &crate::replay::Replay<Match>) {
-        match super::lan::replayed(replay, &self.cards, self.table.players().to_vec()) {
+        match super::remote::replayed(replay, &self.cards, self.table.players().to_vec()) {
             Ok(table) => self.table = table,
             Err(e) => warn!("the LAN game's replay does not play here: {e}"),
         }

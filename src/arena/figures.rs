@@ -17,7 +17,7 @@ use super::AppSystems;
 use super::framing;
 use super::look::{Outline, Toon};
 use super::rig::{self, Finish, Joint, Move, Rig, Shape};
-use super::stage::{bench_spot, spot};
+use super::place::{bench_spot, spot};
 use crate::cards::figure::Tint;
 use crate::cards::{CardNumber, CardSet, Digimon, Figures, Stage};
 use crate::rules::terminal::Side;

@@ -12,9 +12,9 @@ use std::sync::mpsc::{Receiver, channel};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
-use super::attract::Blink;
+use super::widgets::Blink;
 use super::duel::Duel;
-use super::hud::{centred_column, screen_layer};
+use super::widgets::{centred_column, screen_layer};
 use super::input::{Button, Press};
 use super::result::PendingReplay;
 use super::sound::{Sfx, Sound};

@@ -7,43 +7,13 @@ use bevy::prelude::*;
 
 use super::duel::{Duel, DuelKind};
 use super::input::Button;
+use super::widgets::{centred_column, screen_layer};
 use super::staging::Board;
 use super::theme::stance;
 use super::theme::{label, palette, size};
 use super::{AppSystems, Screen};
 use crate::effects::text::render;
 use crate::rules::terminal::{Ask, Side, log};
-
-/// The full-screen layer a screen's UI hangs from, removed when `screen` ends.
-pub fn screen_layer(
-    name: &'static str,
-    screen: Screen,
-    padding: f32,
-    align: AlignItems,
-) -> impl Bundle {
-    (
-        Name::new(name),
-        DespawnOnExit(screen),
-        Node {
-            width: percent(100),
-            height: percent(100),
-            flex_direction: FlexDirection::Column,
-            align_items: align,
-            justify_content: JustifyContent::SpaceBetween,
-            padding: UiRect::all(px(padding)),
-            ..default()
-        },
-    )
-}
-
-/// A column of centred lines.
-pub fn centred_column() -> Node {
-    Node {
-        flex_direction: FlexDirection::Column,
-        align_items: AlignItems::Center,
-        ..default()
-    }
-}
 
 /// A HUD field that shows something of one side.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]

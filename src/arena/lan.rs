@@ -24,7 +24,9 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 
 use super::duel::{Duel, DuelStarted};
-use super::hud::centred_column;
+use super::scan::ScanReturn;
+pub use super::remote::{Remote, replayed};
+use super::widgets::centred_column;
 use super::lobby::{IDLE_SECONDS, LineTexts, LobbyInput, show_lines, spawn_panel};
 use super::table::{TableGame, Tabled};
 use super::theme::{label, palette, size};
@@ -35,10 +37,10 @@ use crate::net::client::{Happened, JoinOptions, Session};
 use crate::net::discover::{self, Announcement, Found};
 use crate::net::host::{Host, HostOptions, REJOIN_WINDOW};
 use crate::net::link::HostLink;
-use crate::net::protocol::{Asked, Role, SeatLine};
+use crate::net::protocol::{Role, SeatLine};
 use crate::net::{DEFAULT_PORT, Lan};
 use crate::replay::Replay;
-use crate::rules::{Reply, RulesetId, Seat, alpha, clash, dcg, terminal};
+use crate::rules::{RulesetId, Seat, alpha, clash, dcg, terminal};
 use crate::session::{Player, Watch};
 
 /// How long the lobby waits with nothing changing (no press, no seat
@@ -56,65 +58,6 @@ const POLLS_PER_FRAME: usize = 64;
 
 /// The host's lines the lobby keeps.
 const NOTES: usize = 4;
-
-/// This machine's seat at a LAN table, as the duel or the table sees it:
-/// its question, its answer on the way, who sits where.
-#[derive(Debug)]
-pub struct Remote<R: Lan> {
-    /// This machine's seat (`None`: it watches).
-    pub seat: Option<Seat>,
-    /// The question the host asked this seat, and when it came.
-    pub asked: Option<(Asked<R>, Instant)>,
-    /// The answer to send: the question's number and the reply.
-    pub answer: Option<(u64, Reply<R::Action>)>,
-    /// Who sits at each seat, as the host tells it.
-    pub seats: Vec<SeatLine>,
-    /// Events come from the host, not yet staged.
-    pub events: Vec<R::Event>,
-    /// The game is over and its replay is in.
-    pub ended: bool,
-}
-
-impl<R: Lan> Remote<R> {
-    /// This machine at `seat` (`None`: watching).
-    pub fn new(seat: Option<Seat>) -> Remote<R> {
-        Remote {
-            seat,
-            asked: None,
-            answer: None,
-            seats: Vec::new(),
-            events: Vec::new(),
-            ended: false,
-        }
-    }
-
-    /// Seconds left of the question asked (the host's clock: it counts
-    /// from when the host asked).
-    pub fn seconds_left(&self) -> f32 {
-        self.asked.as_ref().map_or(0.0, |(a, at)| {
-            (a.seconds - at.elapsed().as_secs_f32()).max(0.0)
-        })
-    }
-
-    /// Answers the question asked.
-    pub fn reply(&mut self, reply: Reply<R::Action>) {
-        if let Some((a, _)) = self.asked.take() {
-            self.answer = Some((a.asked, reply));
-        }
-    }
-
-    /// Who plays `seat`, in a few words ("YOU", a name, "reconnecting").
-    pub fn who(&self, seat: Seat) -> String {
-        if self.seat == Some(seat) {
-            return "YOU".to_string();
-        }
-        match self.seats.iter().find(|l| l.seat == seat) {
-            Some(l) if l.reconnecting => format!("{} · RECONNECTING", l.who.to_uppercase()),
-            Some(l) => l.who.to_uppercase(),
-            None => "LAN".to_string(),
-        }
-    }
-}
 
 /// A client session of the table's game: a `Session<R>` of its ruleset
 /// (the pump of that ruleset takes it; the others leave it).
@@ -1075,22 +1018,12 @@ fn leave_table(mut commands: Commands) {
     commands.remove_resource::<ScanReturn>();
 }
 
-/// The screen a LAN form's scanner goes back to (its presence tells the
-/// scan and deck screens they scan for a LAN table), and the deck screen's
-/// result: the finished deck, or why it is not.
-#[derive(Resource, Debug, Clone, PartialEq, Eq)]
-pub struct ScanReturn {
-    /// The LAN form's screen.
-    pub back: Screen,
-    /// The deck scanned, when the deck screen scanned one.
-    pub deck: Result<Vec<CardNumber>, String>,
-}
-
 /// Opens the scanner for this machine's team (the scan screen) or deck
 /// (the deck screen, P1's), to come back to `back`.
 fn scan_for(commands: &mut Commands, next: &mut NextState<Screen>, game: RulesetId, back: Screen) {
     commands.insert_resource(ScanReturn {
         back,
+        game,
         deck: Err("the deck screen was left before the deck was done".to_string()),
     });
     struct Open<'a, 'w, 's>(&'a mut Commands<'w, 's>, &'a mut NextState<Screen>);
@@ -1847,21 +1780,6 @@ fn leave_failed(
     {
         next.set(Screen::Attract);
     }
-}
-
-/// The replay a LAN game ended with, played back here into a table of
-/// `players` (the rules check every action; the session checked the hash).
-pub fn replayed<R: Lan>(
-    replay: &Replay<R>,
-    cards: &CardSet,
-    players: Vec<Player>,
-) -> Result<crate::session::Table<R>, String> {
-    let mut table = crate::session::Table::new(replay.setup.clone(), cards, players)
-        .map_err(|e| e.to_string())?;
-    for &(seat, action) in &replay.actions {
-        table.apply(seat, action).map_err(|e| e.to_string())?;
-    }
-    Ok(table)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use super::hud::{centred_column, screen_layer};
+use super::widgets::{centred_column, screen_layer};
 use super::input::{Move, Moves};
 use super::sound::{Sfx, Sound};
 use super::table::{self, TABLED};

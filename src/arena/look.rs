@@ -14,7 +14,7 @@ use bevy::render::render_resource::{
 };
 use bevy::shader::ShaderRef;
 
-use super::stage::PLATFORM_RADIUS;
+use super::place::PLATFORM_RADIUS;
 
 const TOON_SHADER: &str = "embedded://bterm/arena/shaders/toon.wgsl";
 const OUTLINE_SHADER: &str = "embedded://bterm/arena/shaders/outline.wgsl";

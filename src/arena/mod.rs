@@ -20,8 +20,11 @@ pub mod hud;
 pub mod input;
 pub mod lan;
 pub mod lobby;
+pub mod numbers;
 pub mod look;
+pub mod place;
 mod physics;
+pub mod remote;
 pub mod result;
 pub mod rig;
 pub mod scan;
@@ -33,6 +36,7 @@ pub mod table;
 pub mod theme;
 pub mod vfx;
 pub mod viewer;
+pub mod widgets;
 
 use std::path::PathBuf;
 
@@ -290,7 +294,7 @@ impl Plugin for AppPlugin {
             viewer::plugin,
             sound::plugin,
         ))
-        .add_plugins((table::plugin, lobby::plugin, lan::plugin));
+        .add_plugins((widgets::plugin, numbers::plugin, table::plugin, lobby::plugin, lan::plugin));
         if self.windowed {
             app.add_plugins((
                 physics::plugin,

@@ -5,7 +5,8 @@
 use bevy::prelude::*;
 use bevy_rapier3d::prelude::*;
 
-use super::stage::{PLATFORM_HEIGHT, PLATFORM_RADIUS, Platform};
+use super::place::{PLATFORM_HEIGHT, PLATFORM_RADIUS};
+use super::stage::Platform;
 use super::staging::{Debris, Projectile};
 
 pub(super) fn plugin(app: &mut App) {

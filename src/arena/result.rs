@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 
 use super::duel::{Duel, DuelKind, Show};
-use super::hud::{centred_column, screen_layer};
+use super::widgets::{centred_column, screen_layer};
 use super::input::{Button, Press};
 use super::sound::{Sfx, Sound};
 use super::stage::CameraShot;
@@ -50,7 +50,7 @@ enum ResultText {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Result), enter)
-        .add_systems(OnExit(Screen::Result), super::attract::end_duel)
+        .add_systems(OnExit(Screen::Result), super::staging::end_duel)
         .add_systems(
             Update,
             (

@@ -13,6 +13,7 @@ use bevy::render::renderer::RenderAdapterInfo;
 use super::figures::{BenchFigure, Figure};
 use super::framing::{self, Subject};
 use super::look::{Floor, Glow};
+use super::place::{PLATFORM_HEIGHT, PLATFORM_RADIUS, SPOT_X, spot};
 use super::{AppSystems, Screen, Settings};
 use crate::rules::terminal::Side;
 
@@ -21,30 +22,10 @@ const ORBIT_SECONDS: f32 = 40.0;
 /// Camera distance from the stage centre and height, in metres.
 const ORBIT_RADIUS: f32 = 13.0;
 const ORBIT_HEIGHT: f32 = 6.0;
-/// Platform radius and thickness, metres.
-pub const PLATFORM_RADIUS: f32 = 6.0;
-/// The platform's thickness; its top is at y = 0.
-pub const PLATFORM_HEIGHT: f32 = 0.5;
 /// Pylons of the light rig behind the stage.
 const PYLONS: usize = 8;
-/// How far each Digimon stands from the centre, metres.
-const SPOT_X: f32 = 2.6;
 /// How fast the camera eases to a new shot (1/s): about 0.3 s to get there.
 const CAMERA_EASE: f32 = 6.0;
-
-/// Where a side's front Digimon stands.
-pub fn spot(side: Side) -> Vec3 {
-    match side {
-        Side::P1 => Vec3::new(-SPOT_X, 0.0, 0.0),
-        Side::P2 => Vec3::new(SPOT_X, 0.0, 0.0),
-    }
-}
-
-/// Where a side's bench (Digimon waiting to step in, cards just scanned) stands.
-pub fn bench_spot(side: Side, i: usize) -> Vec3 {
-    let sign = if side == Side::P1 { -1.0 } else { 1.0 };
-    Vec3::new(sign * (SPOT_X + 1.4), 0.0, -2.2 + 1.6 * i as f32)
-}
 
 /// The platform (physics gives it a collider).
 #[derive(Component)]
@@ -308,7 +289,7 @@ pub fn framing(shot: CameraShot, t: f32, subjects: &[Subject]) -> (Vec3, Vec3) {
             } else {
                 (Vec3::new(0.0, 10.8, 6.1), Vec3::new(0.0, 0.0, 0.75))
             };
-            let turn = super::table::seat_frame(seat, seats).1;
+            let turn = super::place::seat_frame(seat, seats).1;
             (turn * eye, turn * at)
         }
     }

@@ -8,12 +8,13 @@ use bevy::prelude::*;
 
 use super::AppSystems;
 pub use super::board::{Board, SideBoard};
-use super::duel::{Duel, DuelStarted, Staged};
+use super::duel::{Duel, DuelStarted, Show, Staged};
 use super::figures::{self, BenchFigure, Figure, FigureKit, FigurePart};
 use super::look::Toon;
 use super::rig::Move;
 use super::sound::{Sfx, Sound};
-use super::stage::{CameraShot, Shake, spot};
+use super::place::spot;
+use super::stage::{CameraShot, Shake};
 use super::vfx::{self, Element, VfxStore};
 use crate::rules::Outcome;
 use crate::rules::terminal::{Event, Side};
@@ -230,7 +231,7 @@ fn stage_events(
                         f.flash = 0.25;
                         f.cue = Some(Move::Hit);
                         let by = powers[f.side.other().index()];
-                        vfx::damage_number(&mut commands, tf.translation + f.bounds.0, by, f.side);
+                        crate::arena::numbers::damage_number(&mut commands, tf.translation + f.bounds.0, by, f.side);
                     } else {
                         f.cue = Some(Move::Block);
                     }
@@ -478,4 +479,17 @@ fn banner_time(time: Res<Time>, mut board: ResMut<Board>) {
             board.banner = None;
         }
     }
+}
+
+/// Leaving a screen with a duel on stage: the duel and its props go.
+pub fn end_duel(
+    mut commands: Commands,
+    props: Query<Entity, PropFilter>,
+    mut show: ResMut<Show>,
+    mut board: ResMut<Board>,
+) {
+    commands.remove_resource::<Duel>();
+    clear_props(&mut commands, &props);
+    *show = Show::default();
+    *board = Board::default();
 }

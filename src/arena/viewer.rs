@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 
 use bevy::prelude::*;
 
-use super::duel::{Duel, DuelKind, DuelStarted, Show};
+use super::duel::{SPEEDS, Duel, DuelKind, DuelStarted, Show};
 use super::input::{Button, Press};
 use super::result::PendingReplay;
 use super::theme::{label, palette, size};
@@ -20,8 +20,6 @@ use crate::replay::Replay;
 use crate::rules::terminal::Match;
 use crate::session::Player;
 
-/// The speeds the viewer steps through.
-pub const SPEEDS: [f32; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
 
 /// The replay being viewed.
 #[derive(Resource, Debug, Clone)]
@@ -43,7 +41,7 @@ struct ViewerText;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Replay), enter)
-        .add_systems(OnExit(Screen::Replay), (super::attract::end_duel, leave))
+        .add_systems(OnExit(Screen::Replay), (super::staging::end_duel, leave))
         .add_systems(
             Update,
             (controls, draw)

@@ -17,9 +17,9 @@ use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
 
 use super::super::collection::Collection;
-use super::super::hud::{centred_column, screen_layer};
+use super::super::widgets::{centred_column, screen_layer};
 use super::super::input::{Button, Moves, Press, Typing};
-use super::super::lan::{LanForm, ScanReturn};
+use super::ScanReturn;
 use super::super::lobby::{DeckChoice, DeckSeat, Lobby};
 use super::super::look::rgb_texture;
 use super::super::sound::{Sfx, Sound};
@@ -135,15 +135,12 @@ fn enter(
     cards: Res<Cards>,
     lobby: Res<Lobby>,
     seat: Option<Res<DeckSeat>>,
-    (form, lan): (Option<Res<LanForm>>, Option<Res<ScanReturn>>),
+    lan: Option<Res<ScanReturn>>,
     (mut images, mut next): (ResMut<Assets<Image>>, ResMut<NextState<Screen>>),
 ) {
     let seat = seat.map_or(0, |s| s.0).min(3);
     // A deck for the LAN form's game, or the setup's.
-    let game = match (lan, form) {
-        (Some(_), Some(form)) => form.game,
-        _ => lobby.game,
-    };
+    let game = lan.map_or(lobby.game, |l| l.game);
     let Some(rules) = game.deck_rules() else {
         // Nothing to build: its seats bring no decks.
         next.set(Screen::TableSetup);

@@ -23,21 +23,34 @@ use super::collection::Collection;
 use super::duel::{Duel, DuelKind, DuelStarted};
 use super::figures::{self, FigureKit};
 use super::input::{Button, Press, Typing};
-use super::lan::ScanReturn;
 use super::result::PendingReplay;
 use super::sound::{Sfx, Sound};
 use super::stage::CameraShot;
 use super::{AppSystems, Cards, Screen, Settings};
 use crate::barcode::Resolved;
-use crate::cards::{Card, CardSet};
+use crate::cards::{Card, CardNumber, CardSet};
 use crate::collection::{CardRef, NewScan, Origin};
 use crate::replay::Replay;
+use crate::rules::RulesetId;
 use crate::rules::terminal::Match;
 use crate::rules::terminal::Side;
 use crate::rules::terminal::pick::{self, DEMO_TRIES, check_card, setup_of};
 use crate::session::{Player, clock_seed};
 use reads::{Failed, Reads, read_files, show_preview};
 use ui::{draw, spawn_ui};
+
+/// The screen a LAN form's scanner goes back to (its presence tells the
+/// scan and deck screens they scan for a LAN table), and the deck screen's
+/// result: the finished deck, or why it is not.
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct ScanReturn {
+    /// The LAN form's screen.
+    pub back: Screen,
+    /// The game the form scans for.
+    pub game: RulesetId,
+    /// The deck scanned, when the deck screen scanned one.
+    pub deck: Result<Vec<CardNumber>, String>,
+}
 
 /// One player's team as it is scanned.
 #[derive(Debug, Clone, Default)]

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::super::hud::{centred_column, screen_layer};
+use super::super::widgets::{centred_column, screen_layer};
 use super::super::theme::{label, palette, size};
 use super::super::{Screen, Settings};
 use super::Roster;

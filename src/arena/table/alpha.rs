@@ -532,7 +532,7 @@ fn stage_figures(
                 // Over the player's Box row.
                 let (origin, turn, scale) = seat_frame(seat.index(), n);
                 let at = origin + turn * Vec3::new(0.0, 0.9, -1.25 * scale);
-                vfx::damage_number(&mut commands, at, *amount, side_of(seat.index()));
+                crate::arena::numbers::damage_number(&mut commands, at, *amount, side_of(seat.index()));
             }
             // An attack on a player: the technique flies at their edge.
             Event::Attack {

@@ -511,7 +511,7 @@ fn stage_figures(
                 if let Some(f) = by_id(to.id, &figs)
                     && let Some(p) = at_of(f, &figs)
                 {
-                    vfx::damage_number(
+                    crate::arena::numbers::damage_number(
                         &mut commands,
                         p + Vec3::Y * 0.5,
                         u32::try_from(*amount).unwrap_or(0),

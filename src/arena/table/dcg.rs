@@ -660,7 +660,7 @@ fn stage_figures(
                 // turned face up for the table to see.
                 let (origin, turn, scale) = seat_frame(seat.index(), n);
                 let at = origin + turn * Vec3::new(-EDGE_X * scale, 0.9, BATTLE_Z * scale);
-                vfx::damage_number(&mut commands, at, 1, side_of(seat.index()));
+                crate::arena::numbers::damage_number(&mut commands, at, 1, side_of(seat.index()));
                 commands.spawn((
                     Revealed {
                         card: *card,

@@ -26,7 +26,7 @@ pub use clash::cpu_game as clash_cpu_game;
 pub use dcg::{Coin, GaugeCell, MemoryToken, Revealed, cpu_game as dcg_cpu_game};
 
 use std::collections::{HashMap, VecDeque};
-use std::f32::consts::{FRAC_PI_2, PI, TAU};
+use std::f32::consts::{FRAC_PI_2, PI};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, channel};
@@ -35,14 +35,15 @@ use bevy::prelude::*;
 
 use super::figures::{self, Figure, FigureKit};
 use super::input::{Button, Move as Moved, Moves, Press};
-use super::lan::Remote;
+use super::remote::Remote;
+use super::place::seat_frame;
 use super::look::{CardFace, Glow, rgb_texture, texture};
 use super::rig::Move;
 use super::stage::CameraShot;
 use super::stage::DuelProp;
 use super::theme::{label, palette, size, space};
 use super::vfx::{self, Element, VfxStore};
-use super::viewer::SPEEDS;
+use super::duel::SPEEDS;
 use super::{AppSystems, Cards, Screen, Settings};
 use crate::cards::{Card, CardNumber, CardSet, Digimon};
 use crate::net::Lan;
@@ -707,15 +708,6 @@ fn add<R: Tabled>(app: &mut App) {
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TableStage;
 
-/// Where a seat sits: its edge's centre, turned to face the table's
-/// centre, and how much its zones shrink to fit (three or four seats).
-pub fn seat_frame(seat: usize, seats: usize) -> (Vec3, Quat, f32) {
-    let n = seats.max(1);
-    let angle = TAU * seat as f32 / n as f32;
-    let (dist, scale) = if n <= 2 { (2.9, 1.0) } else { (3.7, 0.62) };
-    let out = Vec3::new(angle.sin(), 0.0, angle.cos());
-    (out * dist, Quat::from_rotation_y(angle), scale)
-}
 
 /// Where every card goes: its transform on the table and whether it lies
 /// face up (`hands`: whose hands are shown).
