@@ -14,7 +14,7 @@ use std::time::Duration;
 use bevy::camera::RenderTarget;
 use bevy::prelude::*;
 use bevy::render::render_resource::TextureFormat;
-use bterm::arena::stage::ArenaCamera;
+use bterm::arena::render::stage::ArenaCamera;
 use bterm::arena::{AppPlugin, Cards, Screen, Settings};
 use bterm::cards::CardSet;
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -23,7 +23,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 const WARM_UP_FRAMES: usize = 120;
 
 fn base_app() -> App {
-    bterm::arena::clip::offscreen_app()
+    bterm::arena::screens::clip::offscreen_app()
 }
 
 fn target(app: &mut App) -> RenderTarget {
@@ -83,7 +83,7 @@ fn battle_scene(bloom: Option<bool>) -> App {
     app.update();
     aim_at_target(&mut app);
     let mut commands = app.world_mut().commands();
-    bterm::arena::hud::spawn_hud(&mut commands, Screen::Attract, false);
+    bterm::arena::play::hud::spawn_hud(&mut commands, Screen::Attract, false);
     app.world_mut().flush();
     finish(app)
 }
@@ -93,10 +93,10 @@ fn battle_scene(bloom: Option<bool>) -> App {
 /// `bterm replay` shows it.
 fn alpha_table_4_seats() -> App {
     let cards = CardSet::embedded();
-    let replay = bterm::arena::table::cpu_game(4, 5, &cards).expect("a CPU game");
+    let replay = bterm::arena::play::table::cpu_game(4, 5, &cards).expect("a CPU game");
     table_app(
         cards,
-        bterm::arena::table::PendingTable(replay, "bench".into()),
+        bterm::arena::play::table::PendingTable(replay, "bench".into()),
     )
 }
 
@@ -105,10 +105,10 @@ fn alpha_table_4_seats() -> App {
 /// the HUD), as `bterm replay` shows it.
 fn dcg_table_4_seats() -> App {
     let cards = CardSet::embedded();
-    let replay = bterm::arena::table::dcg_cpu_game(4, 5, &cards).expect("a CPU game");
+    let replay = bterm::arena::play::table::dcg_cpu_game(4, 5, &cards).expect("a CPU game");
     table_app(
         cards,
-        bterm::arena::table::PendingTable(replay, "bench".into()),
+        bterm::arena::play::table::PendingTable(replay, "bench".into()),
     )
 }
 

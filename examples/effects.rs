@@ -21,8 +21,8 @@ use bevy::prelude::*;
 use bevy::render::render_resource::TextureFormat;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::time::TimeUpdateStrategy;
-use bterm::arena::stage::bloom;
-use bterm::arena::vfx::{self, Element, VfxStore};
+use bterm::arena::render::stage::bloom;
+use bterm::arena::render::vfx::{self, Element, VfxStore};
 
 /// Seconds a frame.
 const STEP: f32 = 1.0 / 30.0;
@@ -97,12 +97,12 @@ fn main() -> Result<(), String> {
             .filter(|s| (0.0..=3.0).contains(s))
             .ok_or("SECONDS must be a number from 0 to 3")?,
     };
-    let mut app = bterm::arena::clip::offscreen_app();
+    let mut app = bterm::arena::screens::clip::offscreen_app();
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(
         STEP,
     )))
     .insert_resource(ClearColor(Color::srgb(0.02, 0.03, 0.06)))
-    .add_plugins((bterm::arena::look::plugin, vfx::plugin))
+    .add_plugins((bterm::arena::render::look::plugin, vfx::plugin))
     .add_systems(Startup, launch)
     .add_systems(Update, (fly, burst));
     app.finish();

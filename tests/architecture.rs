@@ -412,29 +412,10 @@ fn no_ruleset_is_named_outside_the_rules() {
     );
 }
 
-/// The one import circle left, inside the arena (issue 34: its layers,
-/// render ← ui ← play ← screens, take it apart). Any other circle fails,
-/// and so does this list when a file leaves the circle (it may only
-/// shrink).
-const ARENA_CIRCLE: &[&str] = &[
-    "arena/attract.rs",
-    "arena/board.rs",
-    "arena/collection.rs",
-    "arena/duel.rs",
-    "arena/figures.rs",
-    "arena/hud.rs",
-    "arena/lan.rs",
-    "arena/lobby.rs",
-    "arena/look.rs",
-    "arena/result.rs",
-    "arena/scan/mod.rs",
-    "arena/sparks.rs",
-    "arena/stage.rs",
-    "arena/staging.rs",
-    "arena/table/mod.rs",
-    "arena/vfx.rs",
-    "arena/viewer.rs",
-];
+/// The arena's layers, lowest first: a file in one imports only its own
+/// layer, the layers below and the arena's root (`arena/mod.rs`: the
+/// screens, the system sets, the settings every layer shares).
+const ARENA_LAYERS: &[&str] = &["render", "ui", "play", "screens"];
 
 /// A file's module path: `arena/scan/mod.rs` → `["arena", "scan"]`.
 fn module_path(file: &str) -> Vec<String> {
@@ -570,30 +551,25 @@ fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> 
     out
 }
 
-#[test]
-fn no_import_circle_but_the_arenas_old_one() {
+/// The sources under `src/`, with paths relative to it.
+fn sources() -> Vec<(String, String)> {
     let root = std::env::current_dir().unwrap().join("src");
     let mut sources = Vec::new();
     read_src(&root, &root, &mut sources);
-    let sources: Vec<(String, String)> = sources
+    sources
         .into_iter()
         .map(|(p, t)| (p.to_string_lossy().replace('\\', "/"), t))
+        .collect()
+}
+
+#[test]
+fn no_import_circle_anywhere() {
+    let found = circles(&file_imports(&sources()));
+    let shown: Vec<String> = found
+        .iter()
+        .map(|c| c.iter().cloned().collect::<Vec<_>>().join(" → "))
         .collect();
-    let found = circles(&file_imports(&sources));
-    let known: BTreeSet<String> = ARENA_CIRCLE.iter().map(|s| s.to_string()).collect();
-    for c in &found {
-        assert!(
-            c.is_subset(&known),
-            "an import circle: {}",
-            c.iter().cloned().collect::<Vec<_>>().join(" → ")
-        );
-    }
-    let in_circles: BTreeSet<String> = found.into_iter().flatten().collect();
-    let left: Vec<&String> = known.difference(&in_circles).collect();
-    assert!(
-        left.is_empty(),
-        "no longer in a circle, take off ARENA_CIRCLE: {left:?}"
-    );
+    assert!(found.is_empty(), "import circles: {}", shown.join("; "));
     // The reader sees a circle, groups and `super` included.
     let src = |f: &str, t: &str| (f.to_string(), t.to_string());
     let two = circles(&file_imports(&[
@@ -607,4 +583,67 @@ fn no_import_circle_but_the_arenas_old_one() {
     ]));
     assert_eq!(two.len(), 1, "{two:?}");
     assert_eq!(two[0].iter().collect::<Vec<_>>(), ["a/x.rs", "a/y.rs"]);
+}
+
+/// An arena file's layer (`arena/play/table/dcg.rs` → 2), `None` for the
+/// arena's root.
+fn layer_of(file: &str) -> Option<usize> {
+    let rest = file.strip_prefix("arena/")?;
+    let first = rest.split('/').next()?;
+    ARENA_LAYERS.iter().position(|l| *l == first)
+}
+
+/// The imports that run up the arena's layers: (from, to).
+fn upward(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (from, tos) in edges {
+        let Some(here) = layer_of(from) else {
+            continue;
+        };
+        for to in tos {
+            if layer_of(to).is_some_and(|there| there > here) {
+                out.push((from.clone(), to.clone()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_arena_is_in_layers_and_none_imports_a_higher_one() {
+    let sources = sources();
+    // Every arena file sits in a layer, but the root.
+    let loose: Vec<&String> = sources
+        .iter()
+        .map(|(f, _)| f)
+        .filter(|f| f.starts_with("arena/") && *f != "arena/mod.rs" && layer_of(f).is_none())
+        .collect();
+    assert!(
+        loose.is_empty(),
+        "arena files outside the layers {ARENA_LAYERS:?}: {loose:?}"
+    );
+    let up = upward(&file_imports(&sources));
+    assert!(up.is_empty(), "imports up the arena's layers: {up:?}");
+    // The check sees an import up, and not one down.
+    let src = |f: &str, t: &str| (f.to_string(), t.to_string());
+    let edges = file_imports(&[
+        src("arena/mod.rs", "pub mod render;\npub mod play;\n"),
+        src("arena/render/mod.rs", "pub mod stage;\n"),
+        src("arena/play/mod.rs", "pub mod duel;\n"),
+        src(
+            "arena/render/stage.rs",
+            "use crate::arena::play::duel::Duel;\n",
+        ),
+        src(
+            "arena/play/duel.rs",
+            "use crate::arena::render::stage;\nuse crate::arena::Screen;\n",
+        ),
+    ]);
+    assert_eq!(
+        upward(&edges),
+        [(
+            "arena/render/stage.rs".to_string(),
+            "arena/play/duel.rs".to_string()
+        )]
+    );
 }

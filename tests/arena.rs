@@ -10,13 +10,13 @@ use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use bevy_hanabi::ParticleEffect;
 use bterm::ai::Strength;
-use bterm::arena::duel::{Duel, DuelKind, DuelStarted, Show, Staged};
-use bterm::arena::figures::Figure;
-use bterm::arena::input::{Button, Press, Release};
-use bterm::arena::scan::Roster;
-use bterm::arena::sound::{Sfx, Sound};
-use bterm::arena::sparks::{Fading, Following};
-use bterm::arena::staging::{Board, Debris, Projectile};
+use bterm::arena::play::duel::{Duel, DuelKind, DuelStarted, Show, Staged};
+use bterm::arena::play::staging::{Board, Debris, Projectile};
+use bterm::arena::render::figures::Figure;
+use bterm::arena::render::sparks::{Fading, Following};
+use bterm::arena::screens::scan::Roster;
+use bterm::arena::ui::input::{Button, Press, Release};
+use bterm::arena::ui::sound::{Sfx, Sound};
 use bterm::arena::{AppPlugin, Cards, Screen, Settings, Timeouts};
 use bterm::cards::{CardNumber, CardSet};
 use bterm::replay::Replay;
@@ -31,9 +31,9 @@ type AlphaSetup = bterm::rules::alpha::Setup;
 /// Where each card of a Card Game Alpha layout goes on the table, by id.
 fn alpha_goals(
     layout: &bterm::rules::alpha::Layout,
-    hands: bterm::arena::table::Hands,
+    hands: bterm::arena::play::table::Hands,
 ) -> std::collections::HashMap<u32, (Transform, bool)> {
-    bterm::arena::table::layout_goals::<AlphaMatch>(layout, layout.seats.len(), hands)
+    bterm::arena::play::table::layout_goals::<AlphaMatch>(layout, layout.seats.len(), hands)
         .into_iter()
         .filter_map(|(p, t, up)| Some((p.id?, (t, up))))
         .collect()
@@ -135,8 +135,8 @@ fn type_line(app: &mut App, line: &str) {
 
 /// P1 taps C (takes the first answer) every frame until the game at the
 /// table ends, at most `seconds` of game time; how many taps it took.
-fn play_out<R: bterm::arena::table::Tabled>(app: &mut App, seconds: f32) -> usize {
-    use bterm::arena::table::TableGame;
+fn play_out<R: bterm::arena::play::table::Tabled>(app: &mut App, seconds: f32) -> usize {
+    use bterm::arena::play::table::TableGame;
     let mut presses = 0;
     let over = run_until(app, seconds, |a| {
         if a.world().resource::<TableGame<R>>().ended() {
@@ -653,7 +653,9 @@ fn a_battle_card_scanned_plays_its_battle_in_the_viewer() {
         Screen::Replay,
         "the battle card was not played"
     );
-    let viewing = app.world().resource::<bterm::arena::viewer::Viewing>();
+    let viewing = app
+        .world()
+        .resource::<bterm::arena::screens::viewer::Viewing>();
     assert_eq!(viewing.name, "the battle card");
     assert_eq!(viewing.replay, replay);
     assert!(viewing.error.is_none(), "{:?}", viewing.error);
@@ -667,7 +669,9 @@ fn gallery_read(app: &mut App) -> usize {
     let start = std::time::Instant::now();
     loop {
         app.update();
-        let g = app.world().resource::<bterm::arena::gallery::Gallery>();
+        let g = app
+            .world()
+            .resource::<bterm::arena::screens::gallery::Gallery>();
         if let Some(e) = &g.entries {
             return e.len();
         }
@@ -681,7 +685,7 @@ fn gallery_read(app: &mut App) -> usize {
 
 #[test]
 fn the_gallery_lists_marks_deletes_after_asking_and_plays_replays() {
-    use bterm::arena::gallery::{Gallery, Mode};
+    use bterm::arena::screens::gallery::{Gallery, Mode};
     let dir = tempfile::tempdir().unwrap();
     let replays = dir.path().join("replays");
     std::fs::create_dir_all(&replays).unwrap();
@@ -748,7 +752,9 @@ fn the_gallery_lists_marks_deletes_after_asking_and_plays_replays() {
     tap(&mut app, Side::P1, Button::C);
     press(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::Replay);
-    let viewing = app.world().resource::<bterm::arena::viewer::Viewing>();
+    let viewing = app
+        .world()
+        .resource::<bterm::arena::screens::viewer::Viewing>();
     assert_eq!(viewing.name, "good.ron");
     assert_eq!(
         viewing.replay,
@@ -771,7 +777,7 @@ fn an_empty_gallery_says_so_and_any_button_goes_back() {
 
 #[test]
 fn a_card_game_alpha_replay_is_staged_on_the_table_card_for_card() {
-    use bterm::arena::table::{
+    use bterm::arena::play::table::{
         Hands, PendingTable, Shot, TableCard, TableFigure, TableGame, cpu_game,
     };
     let dir = tempfile::tempdir().unwrap();
@@ -843,8 +849,8 @@ fn a_card_game_alpha_replay_is_staged_on_the_table_card_for_card() {
 
 #[test]
 fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
-    use bterm::arena::lobby::Lobby;
-    use bterm::arena::table::{TableCard, TableGame};
+    use bterm::arena::play::table::{TableCard, TableGame};
+    use bterm::arena::screens::lobby::Lobby;
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
     press(&mut app, Side::P1, Button::A);
@@ -925,8 +931,8 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
 
 #[test]
 fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
-    use bterm::arena::place::seat_frame;
-    use bterm::arena::table::{TableGame, TargetMarker, live_game};
+    use bterm::arena::play::table::{TableGame, TargetMarker, live_game};
+    use bterm::arena::render::place::seat_frame;
     use bterm::rules::alpha::Match;
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
@@ -1014,9 +1020,9 @@ fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
 
 #[test]
 fn a_deck_is_scanned_card_by_card_with_refusals_at_once_and_played() {
-    use bterm::arena::lobby::{DeckChoice, Lobby};
-    use bterm::arena::scan::deck::DeckScan;
-    use bterm::arena::table::{ChoiceLine, TableGame};
+    use bterm::arena::play::table::{ChoiceLine, TableGame};
+    use bterm::arena::screens::lobby::{DeckChoice, Lobby};
+    use bterm::arena::screens::scan::deck::DeckScan;
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
     press(&mut app, Side::P1, Button::A);
@@ -1162,8 +1168,8 @@ fn a_deck_is_scanned_card_by_card_with_refusals_at_once_and_played() {
 /// the end are called in a banner, and every event is in the log.
 #[test]
 fn every_alpha_event_kind_is_staged_on_the_table() {
-    use bterm::arena::table::{ClashRing, PendingTable, Role, Shot, TableFigure, TableGame};
-    use bterm::arena::numbers::DamageNumber;
+    use bterm::arena::play::table::{ClashRing, PendingTable, Role, Shot, TableFigure, TableGame};
+    use bterm::arena::ui::numbers::DamageNumber;
     use bterm::rules::Ruleset;
     use bterm::rules::alpha::script::Script;
     use bterm::rules::alpha::{Event, Match};
@@ -1508,7 +1514,7 @@ fn lan_host<R: bterm::net::Lan>(
 
 /// The join screen hears one table: `game` as the LAN announces it.
 fn hear_table(app: &mut App, name: &str, addr: std::net::SocketAddr, game: &str) {
-    use bterm::arena::lan::LanForm;
+    use bterm::arena::screens::lan::LanForm;
     use bterm::net::discover::Found;
     assert_eq!(screen(app), Screen::LanJoin);
     app.world_mut().resource_mut::<LanForm>().found = vec![Found {
@@ -1524,7 +1530,7 @@ fn hear_table(app: &mut App, name: &str, addr: std::net::SocketAddr, game: &str)
 /// LAN) with the buttons; returns its port and join code once the host's
 /// own seat is taken.
 fn host_in_arena(app: &mut App) -> (u16, String) {
-    use bterm::arena::lan::LanTable;
+    use bterm::arena::screens::lan::LanTable;
     press(app, Side::P1, Button::A);
     press(app, Side::P1, Button::B);
     press(app, Side::P1, Button::B);
@@ -1598,7 +1604,7 @@ fn cpu_client(
 
 #[test]
 fn a_person_hosts_a_terminal_battle_on_the_lan_and_plays_it_with_the_buttons() {
-    use bterm::arena::lan::LanTable;
+    use bterm::arena::screens::lan::LanTable;
     use bterm::net::protocol::Role;
     use bterm::rules::terminal;
     let dir = tempfile::tempdir().unwrap();
@@ -1656,8 +1662,8 @@ fn a_person_hosts_a_terminal_battle_on_the_lan_and_plays_it_with_the_buttons() {
 
 #[test]
 fn a_person_joins_a_card_game_alpha_table_with_the_code_and_plays_from_its_own_seat() {
-    use bterm::arena::lan::{LanForm, LanTable};
-    use bterm::arena::table::TableGame;
+    use bterm::arena::play::table::TableGame;
+    use bterm::arena::screens::lan::{LanForm, LanTable};
     use bterm::rules::alpha;
     let set = CardSet::embedded();
     let deck = alpha::deck::embedded(alpha::deck::EMBEDDED[1].0, &set)
@@ -1729,7 +1735,7 @@ fn a_person_joins_a_card_game_alpha_table_with_the_code_and_plays_from_its_own_s
     // cards in hand are stand-ins, face down.
     assert_eq!(app.world().resource::<LanTable>().seat, Some(Seat::P2));
     {
-        use bterm::arena::table::Hands;
+        use bterm::arena::play::table::Hands;
         let game = app.world().resource::<TableGame<AlphaMatch>>();
         assert_eq!(game.hands(), Hands::Only(Some(1)));
         let layout = game.layout.as_ref().expect("the table is laid out");
@@ -1763,7 +1769,7 @@ fn a_person_joins_a_card_game_alpha_table_with_the_code_and_plays_from_its_own_s
 
 #[test]
 fn a_host_that_leaves_its_lan_battle_closes_the_table_for_the_other_machine() {
-    use bterm::arena::lan::LanTable;
+    use bterm::arena::screens::lan::LanTable;
     use bterm::net::client::JoinError;
     use bterm::net::protocol::Role;
     let dir = tempfile::tempdir().unwrap();
@@ -1793,7 +1799,7 @@ fn a_host_that_leaves_its_lan_battle_closes_the_table_for_the_other_machine() {
 
 #[test]
 fn a_spectator_watches_a_lan_battle_in_the_arena_and_keeps_its_replay() {
-    use bterm::arena::lan::{LanForm, LanTable};
+    use bterm::arena::screens::lan::{LanForm, LanTable};
     use bterm::net::protocol::Role;
     use bterm::rules::terminal;
     let (addr, host) = lan_host::<terminal::Match>(
@@ -1863,8 +1869,8 @@ fn a_spectator_watches_a_lan_battle_in_the_arena_and_keeps_its_replay() {
 
 #[test]
 fn a_spectator_at_a_lan_card_game_alpha_table_sees_no_hand_face_up() {
-    use bterm::arena::lan::LanTable;
-    use bterm::arena::table::{TableCard, TableGame};
+    use bterm::arena::play::table::{TableCard, TableGame};
+    use bterm::arena::screens::lan::LanTable;
     use bterm::net::client::{CpuSeat, JoinOptions, join};
     use bterm::net::protocol::Role;
     use bterm::rules::alpha;
@@ -1896,7 +1902,7 @@ fn a_spectator_at_a_lan_card_game_alpha_table_sees_no_hand_face_up() {
     assert_eq!(screen(&app), Screen::LanJoin);
     run_real(&mut app, 15, "the table's game", |app| {
         app.world()
-            .resource::<bterm::arena::lan::LanForm>()
+            .resource::<bterm::arena::screens::lan::LanForm>()
             .chosen_table()
             .is_some_and(|t| t.game == "Alpha")
     });
@@ -1950,7 +1956,7 @@ fn a_spectator_at_a_lan_card_game_alpha_table_sees_no_hand_face_up() {
 
 #[test]
 fn a_host_brings_a_team_scanned_at_the_cabinet_to_its_lan_table() {
-    use bterm::arena::lan::{Brings, LanForm};
+    use bterm::arena::screens::lan::{Brings, LanForm};
     use bterm::net::protocol::Role;
     use bterm::rules::RulesetId;
     let dir = tempfile::tempdir().unwrap();
@@ -1998,12 +2004,17 @@ fn a_host_brings_a_team_scanned_at_the_cabinet_to_its_lan_table() {
     tap(&mut app, Side::P1, Button::C);
     assert_eq!(screen(&app), Screen::LanLobby);
     let (port, code) = {
-        let lan = app.world().resource::<bterm::arena::lan::LanTable>();
+        let lan = app
+            .world()
+            .resource::<bterm::arena::screens::lan::LanTable>();
         (lan.addr.port(), lan.code.clone().unwrap())
     };
     // The other machine joins once the host's own player has P1.
     run_real(&mut app, 10, "the host's own seat", |app| {
-        app.world().resource::<bterm::arena::lan::LanTable>().seat == Some(Seat::P1)
+        app.world()
+            .resource::<bterm::arena::screens::lan::LanTable>()
+            .seat
+            == Some(Seat::P1)
     });
     let other = cpu_client(
         format!("127.0.0.1:{port}").parse().unwrap(),
@@ -2022,8 +2033,8 @@ fn a_host_brings_a_team_scanned_at_the_cabinet_to_its_lan_table() {
 
 #[test]
 fn a_deck_scanned_for_a_lan_table_is_brought_and_the_local_setup_keeps_its_decks() {
-    use bterm::arena::lan::{Brings, LanForm};
-    use bterm::arena::lobby::{DeckChoice, Lobby};
+    use bterm::arena::screens::lan::{Brings, LanForm};
+    use bterm::arena::screens::lobby::{DeckChoice, Lobby};
     use bterm::rules::RulesetId;
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(Settings {
@@ -2111,7 +2122,7 @@ fn scan_from_a_camera_that_is_not_there_says_so() {
 /// before. A table nobody presses anything at for `table_idle` is left.
 #[test]
 fn a_question_left_alone_at_the_alpha_table_takes_the_rules_default_in_the_rules_time() {
-    use bterm::arena::table::TableGame;
+    use bterm::arena::play::table::TableGame;
     use bterm::rules::Ruleset;
     let dir = tempfile::tempdir().unwrap();
     let mut s = settings(&dir);
@@ -2177,7 +2188,7 @@ type DcgMatch = bterm::rules::dcg::Match;
 /// Every card on the table, by where it is going: seat, card, face up and
 /// place (to the millimetre), sorted.
 fn table_cards(app: &mut App) -> Vec<(usize, String, bool, [i32; 3])> {
-    use bterm::arena::table::TableCard;
+    use bterm::arena::play::table::TableCard;
     let mut v: Vec<_> = app
         .world_mut()
         .query::<&TableCard>()
@@ -2199,10 +2210,10 @@ fn table_cards(app: &mut App) -> Vec<(usize, String, bool, [i32; 3])> {
 /// Where a Digimon Card Game layout puts each card, as [`table_cards`].
 fn dcg_places(
     layout: &bterm::rules::dcg::layout::Layout,
-    hands: bterm::arena::table::Hands,
+    hands: bterm::arena::play::table::Hands,
 ) -> Vec<(usize, String, bool, [i32; 3])> {
     let mut v: Vec<_> =
-        bterm::arena::table::layout_goals::<DcgMatch>(layout, layout.seats.len(), hands)
+        bterm::arena::play::table::layout_goals::<DcgMatch>(layout, layout.seats.len(), hands)
             .into_iter()
             .map(|(p, goal, up)| {
                 let t = goal.translation * 1000.0;
@@ -2220,7 +2231,7 @@ fn dcg_places(
 
 #[test]
 fn a_digimon_card_game_replay_is_staged_on_the_table_card_for_card() {
-    use bterm::arena::table::{
+    use bterm::arena::play::table::{
         Hands, MemoryToken, PendingTable, Revealed, Shot, TableFigure, TableGame, dcg_cpu_game,
     };
     let dir = tempfile::tempdir().unwrap();
@@ -2318,7 +2329,7 @@ type ClashMatch = bterm::rules::clash::Match;
 
 #[test]
 fn an_alpha_clash_replay_is_staged_on_the_table_card_for_card() {
-    use bterm::arena::table::{
+    use bterm::arena::play::table::{
         Hands, PendingTable, Shot, TableFigure, TableGame, clash_cpu_game, layout_goals,
     };
     let dir = tempfile::tempdir().unwrap();
@@ -2391,8 +2402,8 @@ fn an_alpha_clash_replay_is_staged_on_the_table_card_for_card() {
 
 #[test]
 fn a_person_plays_the_digimon_card_game_against_the_cpu_with_three_buttons() {
-    use bterm::arena::lobby::Lobby;
-    use bterm::arena::table::{Hands, TableGame};
+    use bterm::arena::play::table::{Hands, TableGame};
+    use bterm::arena::screens::lobby::Lobby;
     use bterm::rules::RulesetId;
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
@@ -2456,8 +2467,8 @@ fn a_person_plays_the_digimon_card_game_against_the_cpu_with_three_buttons() {
 
 #[test]
 fn four_cpus_play_the_players_format_set_up_with_the_buttons_banks_and_targets_shown() {
-    use bterm::arena::lobby::{Line, Lobby};
-    use bterm::arena::table::{Coin, TableGame, TargetMarker};
+    use bterm::arena::play::table::{Coin, TableGame, TargetMarker};
+    use bterm::arena::screens::lobby::{Line, Lobby};
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
     press(&mut app, Side::P1, Button::A);
@@ -2508,8 +2519,8 @@ fn four_cpus_play_the_players_format_set_up_with_the_buttons_banks_and_targets_s
 
 #[test]
 fn a_person_joins_a_three_seat_digimon_card_game_table_and_plays_from_its_own_seat() {
-    use bterm::arena::lan::{LanForm, LanTable};
-    use bterm::arena::table::{Hands, TableGame};
+    use bterm::arena::play::table::{Hands, TableGame};
+    use bterm::arena::screens::lan::{LanForm, LanTable};
     use bterm::rules::dcg;
     let set = CardSet::embedded();
     let deck = |i: usize| {
@@ -2601,7 +2612,7 @@ fn a_person_joins_a_three_seat_digimon_card_game_table_and_plays_from_its_own_se
             // The answers read as the host words them.
             let lines: Vec<String> = app
                 .world_mut()
-                .query::<(&bterm::arena::table::ChoiceLine, &Text)>()
+                .query::<(&bterm::arena::play::table::ChoiceLine, &Text)>()
                 .iter(app.world())
                 .map(|(_, t)| t.0.clone())
                 .filter(|t| !t.trim().is_empty())
@@ -2623,9 +2634,9 @@ fn a_person_joins_a_three_seat_digimon_card_game_table_and_plays_from_its_own_se
 
 #[test]
 fn a_digimon_card_game_deck_is_typed_card_by_card_with_the_rules_words_and_played() {
-    use bterm::arena::lobby::{DeckChoice, Lobby};
-    use bterm::arena::scan::deck::DeckScan;
-    use bterm::arena::table::TableGame;
+    use bterm::arena::play::table::TableGame;
+    use bterm::arena::screens::lobby::{DeckChoice, Lobby};
+    use bterm::arena::screens::scan::deck::DeckScan;
     use bterm::rules::dcg;
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(settings(&dir));
@@ -2696,7 +2707,7 @@ fn a_digimon_card_game_deck_is_typed_card_by_card_with_the_rules_words_and_playe
 
 #[test]
 fn a_click_finds_the_card_the_eye_meets_first() {
-    use bterm::arena::table::{TableCard, card_under};
+    use bterm::arena::play::table::{TableCard, card_under};
     let card = |n: &str, y: f32| {
         (
             TableCard {
@@ -2747,8 +2758,8 @@ fn a_click_finds_the_card_the_eye_meets_first() {
 
 #[test]
 fn a_players_format_table_is_hosted_in_the_arena_with_the_buttons() {
-    use bterm::arena::lan::{HostLine, LanForm};
-    use bterm::arena::table::TableGame;
+    use bterm::arena::play::table::TableGame;
+    use bterm::arena::screens::lan::{HostLine, LanForm};
     let dir = tempfile::tempdir().unwrap();
     let mut app = app(Settings {
         lan_discovery: false,

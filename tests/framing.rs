@@ -6,10 +6,10 @@
 #![cfg(feature = "arena")]
 
 use bterm::ai::Strength;
-use bterm::arena::framing::{self, Frame, Subject};
-use bterm::arena::place::spot;
-use bterm::arena::stage::{CameraShot, framing as shot_frame};
-use bterm::arena::staging::camera_for;
+use bterm::arena::play::staging::camera_for;
+use bterm::arena::render::framing::{self, Frame, Subject};
+use bterm::arena::render::place::spot;
+use bterm::arena::render::stage::{CameraShot, framing as shot_frame};
 use bterm::cards::{CardNumber, CardSet};
 use bterm::rules::terminal::{Event, Match, Setup, Side, pick};
 use bterm::session::{Player, Table, watch_cpus};
@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 /// as it lunges and recoils).
 fn subject(cards: &CardSet, card: CardNumber, side: Side) -> [Subject; 2] {
     let d = cards.get(&card).and_then(|c| c.as_digimon()).unwrap();
-    let (offset, radius) = bterm::arena::figures::figure_bounds(d, side);
+    let (offset, radius) = bterm::arena::render::figures::figure_bounds(d, side);
     framing::figure_subjects(spot(side) + offset, radius, side)
 }
 

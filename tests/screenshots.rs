@@ -62,7 +62,7 @@ fn every_screen_renders_the_stage_and_its_hud() {
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
-    for name in bterm::arena::capture::TOUR_SHOTS {
+    for name in bterm::arena::screens::capture::TOUR_SHOTS {
         let path = dir.join(format!("{name}.png"));
         let img = image::open(&path)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()))

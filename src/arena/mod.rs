@@ -2,41 +2,17 @@
 //!
 //! Each file adds one plugin; [`AppPlugin`] puts them together. The screens
 //! are a [`Screen`] state: attract → scan → battle → result, and the replay
-//! viewer. The rules live in one place, the [`duel::Duel`] resource: input,
+//! viewer. The rules live in one place, the [`play::duel::Duel`] resource: input,
 //! CPU players and replays ask it for actions; the events it returns are
 //! staged (figures, physics, HUD, sound) and never change it back.
 
-pub mod attract;
-pub mod board;
-pub mod capture;
-pub mod clip;
-pub mod collection;
-pub mod duel;
-pub mod element;
-pub mod figures;
-pub mod framing;
-pub mod gallery;
-pub mod hud;
-pub mod input;
-pub mod lan;
-pub mod lobby;
-pub mod numbers;
-pub mod look;
-pub mod place;
-mod physics;
-pub mod remote;
-pub mod result;
-pub mod rig;
-pub mod scan;
-pub mod sound;
-pub mod sparks;
-pub mod stage;
-pub mod staging;
-pub mod table;
-pub mod theme;
-pub mod vfx;
-pub mod viewer;
-pub mod widgets;
+pub mod play;
+pub mod render;
+pub mod screens;
+pub mod ui;
+
+use play::table;
+use screens::{capture, clip, lan};
 
 use std::path::PathBuf;
 
@@ -277,31 +253,15 @@ impl Plugin for AppPlugin {
                 .chain(),
         );
         app.init_resource::<Settings>();
-        app.add_plugins((
-            input::plugin,
-            look::plugin,
-            stage::plugin,
-            figures::plugin,
-            duel::plugin,
-            staging::plugin,
-            vfx::plugin,
-            hud::plugin,
-            attract::plugin,
-            collection::plugin,
-            gallery::plugin,
-            scan::plugin,
-            result::plugin,
-            viewer::plugin,
-            sound::plugin,
-        ))
-        .add_plugins((widgets::plugin, numbers::plugin, table::plugin, lobby::plugin, lan::plugin));
+        // The layers, lowest first.
+        app.add_plugins((render::plugin, ui::plugin, play::plugin, screens::plugin));
         if self.windowed {
             app.add_plugins((
-                physics::plugin,
-                sound::output_plugin,
-                capture::plugin,
-                theme::plugin,
-                gallery::thumbnail_plugin,
+                play::physics::plugin,
+                ui::sound::output_plugin,
+                screens::capture::plugin,
+                ui::theme::plugin,
+                screens::gallery::thumbnail_plugin,
             ));
         }
     }
@@ -310,7 +270,7 @@ impl Plugin for AppPlugin {
 /// Adds the physics that stages techniques and debris (part of the windowed
 /// game; benches add it to a headless app).
 pub fn add_physics(app: &mut App) {
-    app.add_plugins(physics::plugin);
+    app.add_plugins(play::physics::plugin);
 }
 
 /// The arena as the command line's game window.
