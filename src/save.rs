@@ -346,9 +346,24 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
-/// Where bterm keeps what a user saves: `$BTERM_DATA_DIR`, else
-/// `$XDG_DATA_HOME/bterm`, else `~/.local/share/bterm`.
+/// A data folder this process keeps everything in instead of the user's
+/// (the arena's tour: it plays, scans and saves, and never into the data
+/// of the person who runs it). Set once, before anything is saved.
+static KEPT_IN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Keeps this process's data in `dir` instead of the user's data folder
+/// (see [`data_dir`]); `false` if another folder was already chosen.
+pub fn keep_data_in(dir: PathBuf) -> bool {
+    KEPT_IN.set(dir).is_ok()
+}
+
+/// Where bterm keeps what a user saves: the folder [`keep_data_in`] chose,
+/// else `$BTERM_DATA_DIR`, else `$XDG_DATA_HOME/bterm`, else
+/// `~/.local/share/bterm`.
 pub fn data_dir() -> Option<PathBuf> {
+    if let Some(dir) = KEPT_IN.get() {
+        return Some(dir.clone());
+    }
     let env = |k| {
         std::env::var_os(k)
             .filter(|v| !v.is_empty())

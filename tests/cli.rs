@@ -23,6 +23,37 @@ fn bterm(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Runs bterm with its output closed before it writes (a reader such as
+/// `head` that has stopped reading): (exit code, what it said on stderr).
+fn bterm_into_closed_pipe(args: &[&str]) -> (i32, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bterm"))
+        .env("BTERM_DATA_DIR", data_dir())
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("bterm runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("bterm ends");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn output_piped_into_a_reader_that_stopped_ends_quietly() {
+    for args in [
+        &["cards", "list"][..],
+        &["cards", "show", "Dα-001"],
+        &["collection", "sets"],
+        &["rankings"],
+    ] {
+        let (code, err) = bterm_into_closed_pipe(args);
+        assert_eq!((code, err.as_str()), (0, ""), "bterm {args:?}");
+    }
+}
+
 #[test]
 fn cards_check_accepts_the_sample_set() {
     let dir = std::env::current_dir().unwrap().join("assets/cards");
@@ -170,6 +201,28 @@ fn a_human_plays_a_text_battle_with_a_b_c_and_1_2_3() {
 }
 
 #[test]
+fn at_the_card_game_alpha_prompt_help_show_and_a_refused_play_say_what_they_should() {
+    let (code, out, err) = bterm_with_input(
+        &["alpha", "courage", "friendship", "--p2", "normal"],
+        "help\nplay Greymon\nshow Greymon\n",
+    );
+    // The input runs out before the game ends: that is the error.
+    assert_eq!(code, 1, "{err}\n{out}");
+    assert!(
+        out.contains("The choices now:\n      1. play Agumon"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\"play Greymon\" is not a choice now: Greymon is above Level III"),
+        "a refused play says which rule: {out}"
+    );
+    assert!(
+        out.contains("Dα-002 Greymon\n    Card Game Alpha series"),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_human_readies_an_action_ability_in_the_text_battle() {
     // OP-010 Virus Infection: [Action:] [Battle], once per turn.
     let (code, out, err) = bterm_with_input(
@@ -311,9 +364,13 @@ fn a_saved_battle_replays_and_a_tampered_one_fails() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.ends_with(&format!("replay saved to {f}\n")), "{out}");
+    assert!(
+        out.contains("\nreplay kept in the gallery: "),
+        "a played battle goes into the gallery: {out}"
+    );
     let battle_log: Vec<&str> = out
         .lines()
-        .filter(|l| !l.starts_with("replay saved"))
+        .filter(|l| !l.starts_with("replay saved") && !l.starts_with("replay kept"))
         .collect();
 
     let (code, out, err) = bterm(&["replay", f, "--headless"]);

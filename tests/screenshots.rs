@@ -88,7 +88,34 @@ fn every_screen_renders_the_stage_and_its_hud() {
             text * 100.0
         );
     }
-    let replays: Vec<PathBuf> = std::fs::read_dir(data.path().join("replays"))
+    // No two texts on screen overlap in any shot.
+    let mut overlaps = Vec::new();
+    for name in bterm::arena::screens::capture::TOUR_SHOTS {
+        let path = dir.join(format!("{name}.boxes"));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let boxes = text_boxes(&text);
+        assert!(!boxes.is_empty(), "{name}: no text boxes");
+        for (a, b) in overlapping(&boxes) {
+            overlaps.push(format!("{name}: \"{}\" and \"{}\"", a.words, b.words));
+        }
+    }
+    assert!(
+        overlaps.is_empty(),
+        "texts overlap on screen:\n{}",
+        overlaps.join("\n")
+    );
+    // The tour keeps what it saves beside its pictures, never in the
+    // user's data folder.
+    let kept: Vec<PathBuf> = std::fs::read_dir(data.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(
+        kept.is_empty(),
+        "the tour wrote into the data folder: {kept:?}"
+    );
+    let replays: Vec<PathBuf> = std::fs::read_dir(dir.join("data/replays"))
         .expect("the played battle was saved")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "ron"))
@@ -163,4 +190,59 @@ fn a_replay_renders_to_a_clip() {
         .unwrap();
     assert_eq!(again.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+}
+
+/// A text on screen: its rectangle (UI pixels) and its words.
+#[derive(Debug, Clone, PartialEq)]
+struct TextBox {
+    min: (f32, f32),
+    max: (f32, f32),
+    words: String,
+}
+
+/// The boxes of a shot's `.boxes` file (`left top right bottom words`).
+fn text_boxes(text: &str) -> Vec<TextBox> {
+    text.lines()
+        .filter_map(|l| {
+            let mut parts = l.splitn(5, ' ');
+            let mut n = || parts.next()?.parse::<f32>().ok();
+            let (x0, y0, x1, y1) = (n()?, n()?, n()?, n()?);
+            Some(TextBox {
+                min: (x0, y0),
+                max: (x1, y1),
+                words: parts.next().unwrap_or("").to_string(),
+            })
+        })
+        .collect()
+}
+
+/// The pairs of boxes that overlap by more than a sliver (3 pixels each
+/// way: a glyph's shadow or a rounding is not an overlap).
+fn overlapping(boxes: &[TextBox]) -> Vec<(&TextBox, &TextBox)> {
+    const SLIVER: f32 = 3.0;
+    let mut out = Vec::new();
+    for (i, a) in boxes.iter().enumerate() {
+        for b in &boxes[i + 1..] {
+            let w = a.max.0.min(b.max.0) - a.min.0.max(b.min.0);
+            let h = a.max.1.min(b.max.1) - a.min.1.max(b.min.1);
+            if w > SLIVER && h > SLIVER {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_overlap_check_sees_two_texts_on_each_other_and_not_side_by_side() {
+    let boxes = text_boxes(
+        "100 100 300 140 P2 WINS THE CLASH\n\
+         150 90 250 130 -320\n\
+         300 100 400 140 side by side\n\
+         100 141 300 170 the line below\n",
+    );
+    assert_eq!(boxes.len(), 4);
+    let found = overlapping(&boxes);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].1.words, "-320");
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use bterm::cards::{BattleType, CardNumber, CardSet};
 use bterm::rules::terminal::Side;
+use bterm::rules::terminal::log;
 use bterm::rules::terminal::{Action, Event, Match, PointsReason, Setup, Tunables};
 use bterm::rules::{Outcome, Seat};
 
@@ -868,6 +869,12 @@ fn a_player_with_no_digimon_left_loses() {
         }),
         "{ev:?}"
     );
+    // The end says why.
+    let name = cards.get(&team(&["DM-900"])[0]).unwrap().name().to_string();
+    assert_eq!(
+        log::verdict(&m, &cards).as_deref(),
+        Some(format!("P2 WINS: P1's {name} was deleted").as_str())
+    );
 }
 
 #[test]
@@ -882,6 +889,15 @@ fn after_the_last_round_more_points_wins() {
     assert!(ev.contains(&Event::BattleEnded {
         outcome: Outcome::Win(Seat::P1)
     }));
+    let points = m.view(Side::P1).points;
+    let other = m.view(Side::P2).points;
+    assert!(points > other);
+    assert_eq!(
+        log::verdict(&m, &sturdy()),
+        Some(format!(
+            "P1 WINS: {points}–{other} on points after 2 rounds"
+        ))
+    );
 }
 
 #[test]
@@ -891,6 +907,11 @@ fn after_the_last_round_equal_points_is_a_draw() {
         stances(&mut m, A, A);
     }
     assert_eq!(m.outcome(), Some(Outcome::Draw));
+    let verdict = log::verdict(&m, &sturdy()).unwrap();
+    assert!(
+        verdict.starts_with("DRAW: 100–100 on points after"),
+        "{verdict}"
+    );
 }
 
 // §3 Effects

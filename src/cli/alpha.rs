@@ -136,6 +136,7 @@ pub(super) fn alpha(args: AlphaArgs) -> Result<(), CliError> {
     let played = drive(&mut table, &set, &mut front);
     finish(
         &table,
+        &set,
         played,
         args.save.as_deref(),
         &mut front.keys.out,
@@ -187,7 +188,9 @@ impl People<Match> for Terminal<'_> {
         for line in view.table_lines() {
             let _ = writeln!(self.keys.out, "{}", escape_lines(&line));
         }
-        self.keys.ask_prompt(seat, &question.prompt)
+        self.keys.ask_prompt(seat, &question.prompt, &|typed| {
+            table.game().refusal(seat, typed)
+        })
     }
 
     fn show(&mut self, events: &[<Match as Ruleset>::Event]) {

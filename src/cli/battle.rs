@@ -127,6 +127,7 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
     }
     finish(
         &table,
+        &set,
         played,
         args.save.as_deref(),
         &mut keyboard.out,
@@ -146,11 +147,15 @@ pub(super) fn save_is_free(path: Option<&Path>) -> Result<(), CliError> {
     }
 }
 
-/// After a driven game: one that stopped before its end is a bug to
-/// report (`what` is played with `inputs`); the replay is saved when asked,
-/// only if the file still does not exist (not even one made during the game).
+/// After a driven game: its result and why; a finished game goes into the
+/// data folder's `replays/` (the arena's gallery, as a game played there
+/// does); one that stopped before its end is a bug to report (`what` is
+/// played with `inputs`); the replay is also saved to `save` when asked,
+/// only if the file still does not exist (not even one made during the
+/// game).
 pub(super) fn finish<R: Ruleset>(
     table: &Table<R>,
+    cards: &CardSet,
     played: Result<(), CliError>,
     save: Option<&Path>,
     out: &mut impl std::io::Write,
@@ -166,6 +171,12 @@ pub(super) fn finish<R: Ruleset>(
             )))
         }
     });
+    if played.is_ok() {
+        if let Some(verdict) = table.game().verdict(cards) {
+            let _ = writeln!(out, "{verdict}");
+        }
+        let _ = writeln!(out, "{}", keep_in_gallery(table));
+    }
     if let Some(path) = save {
         Replay::of(table)
             .save_new(path)
@@ -177,6 +188,22 @@ pub(super) fn finish<R: Ruleset>(
         );
     }
     played
+}
+
+/// Saves a finished game in the data folder's `replays/`, where the arena's
+/// gallery lists it; says where, or why it is not kept (never an error: the
+/// game was played).
+fn keep_in_gallery<R: Ruleset>(table: &Table<R>) -> String {
+    let Some(dir) = crate::save::data_dir().map(|d| d.join("replays")) else {
+        return "the replay is not kept: no data folder (set BTERM_DATA_DIR)".to_string();
+    };
+    match Replay::of(table).save_in(&dir) {
+        Ok(path) => format!(
+            "replay kept in the gallery: {}",
+            escape_lines(&path.display().to_string())
+        ),
+        Err(e) => format!("the replay is not kept: {e}"),
+    }
 }
 
 /// The longest line read from the keyboard; the rest of a longer one is
@@ -248,12 +275,15 @@ impl<R: Ruleset> People<R> for Keyboard<'_> {
 
     fn ask(
         &mut self,
-        _: &Table<R>,
+        table: &Table<R>,
         seat: Seat,
         question: &Question<R::Ask, R::Action>,
     ) -> Result<Option<Reply<R::Action>>, CliError> {
         // (The question's own `seconds` are the cabinet's; see `timer`.)
-        self.ask_prompt(seat, &question.prompt)
+        let cards = self.cards;
+        self.ask_prompt(seat, &question.prompt, &|typed| {
+            table.game().refusal(seat, typed, cards)
+        })
     }
 
     fn show(&mut self, events: &[R::Event]) {
@@ -302,7 +332,10 @@ impl<R: Ruleset> People<R> for Seated<'_> {
         for line in R::view_lines(&view, self.keys.cards) {
             let _ = writeln!(self.keys.out, "{}", escape_lines(&line));
         }
-        self.keys.ask_prompt(seat, &question.prompt)
+        let cards = self.keys.cards;
+        self.keys.ask_prompt(seat, &question.prompt, &|typed| {
+            table.game().refusal(seat, typed, cards)
+        })
     }
 
     fn show(&mut self, events: &[R::Event]) {
@@ -312,11 +345,14 @@ impl<R: Ruleset> People<R> for Seated<'_> {
 
 impl Keyboard<'_> {
     /// Asks a prompt until a key it knows is typed; `Ok(None)` when the
-    /// timer ran out.
+    /// timer ran out. At every prompt `help` lists the choices again and
+    /// `show CARD` prints a card; a line that is not a choice is refused
+    /// with why (`refusal`: the ruleset's words, where it can tell).
     pub(super) fn ask_prompt<A: Copy>(
         &mut self,
         seat: Seat,
         prompt: &crate::rules::Prompt<A>,
+        refusal: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Option<Reply<A>>, CliError> {
         for line in &prompt.lines {
             let _ = writeln!(self.out, "{}", escape_lines(line));
@@ -333,7 +369,7 @@ impl Keyboard<'_> {
                 None => write!(self.out, "{}", escape_lines(&prompt.text)),
             }
             .and_then(|()| self.out.flush())
-            .map_err(|e| CliError::failed(format!("error: cannot write the output: {e}")))?;
+            .map_err(|e| CliError::failed(super::output_error(e)))?;
             let line = match deadline {
                 None => self
                     .lines
@@ -361,17 +397,50 @@ impl Keyboard<'_> {
                     )));
                 }
             };
-            match prompt.reply(&line) {
-                Some(reply) => return Ok(Some(reply)),
-                None => {
-                    let _ = writeln!(
-                        self.out,
-                        "  \"{}\" is not a choice now",
-                        super::escape(line.trim())
-                    );
-                }
+            if let Some(reply) = prompt.reply(&line) {
+                return Ok(Some(reply));
+            }
+            let said = self.aside(&line, prompt, refusal);
+            for l in said {
+                let _ = writeln!(self.out, "  {}", escape_lines(&l));
             }
         }
+    }
+
+    /// What a typed line that is not a choice gets: `help`, `show CARD`, or
+    /// why it is refused.
+    fn aside<A: Copy>(
+        &self,
+        line: &str,
+        prompt: &crate::rules::Prompt<A>,
+        refusal: &dyn Fn(&str) -> Option<String>,
+    ) -> Vec<String> {
+        let typed = line.trim();
+        let lower = typed.to_lowercase();
+        if lower == "help" || lower == "?" {
+            let mut out = vec!["The choices now:".to_string()];
+            out.extend(prompt.lines.iter().map(|l| format!("  {l}")));
+            out.push(
+                "Type a choice's number or its words; `show CARD` prints a card (by name or number); `help` shows this."
+                    .to_string(),
+            );
+            return out;
+        }
+        if let Some(name) = lower.strip_prefix("show ") {
+            let name = typed[typed.len() - name.len()..].trim();
+            return match self.cards.resolve(name) {
+                Ok(card) => super::cards::describe(card)
+                    .lines()
+                    .map(str::to_string)
+                    .collect(),
+                Err(e) => vec![format!("{e}")],
+            };
+        }
+        let why = refusal(typed).map_or_else(String::new, |w| format!(": {w}"));
+        vec![format!(
+            "\"{}\" is not a choice now{why} (`help` lists the choices)",
+            super::escape(typed)
+        )]
     }
 
     /// Waits for Enter (the curtain between two people at one terminal).

@@ -48,7 +48,7 @@ pub enum CardsCommand {
 
 pub(super) fn cards(command: CardsCommand) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
-    let w = |r: std::io::Result<()>| r.map_err(|e| format!("error: cannot write the output: {e}"));
+    let w = |r: std::io::Result<()>| r.map_err(super::output_error);
     match command {
         CardsCommand::Check { path } => {
             let set = load_set(Some(&path))?;

@@ -112,6 +112,7 @@ pub(super) fn clash(args: ClashArgs) -> Result<(), CliError> {
     let played = drive(&mut table, &set, &mut front);
     finish(
         &table,
+        &set,
         played,
         args.save.as_deref(),
         &mut front.keys.out,

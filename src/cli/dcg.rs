@@ -141,6 +141,7 @@ pub(super) fn dcg(args: DcgArgs) -> Result<(), CliError> {
     let played = drive(&mut table, &set, &mut front);
     finish(
         &table,
+        &set,
         played,
         args.save.as_deref(),
         &mut front.keys.out,

@@ -472,7 +472,8 @@ impl<R: Lan> Seatside<R> for TextSeat<'_> {
         }
         // The host's clock runs: the whole seconds it has left, here.
         self.keys.timer = Some(asked.seconds.ceil().max(1.0));
-        self.keys.ask_prompt(seat, &asked.prompt())
+        // The rules are the host's: the refusal says what the prompt knows.
+        self.keys.ask_prompt(seat, &asked.prompt(), &|_| None)
     }
 
     fn note(&mut self, text: &str) {

@@ -294,6 +294,20 @@ impl PlayArgs {
     }
 }
 
+/// What a command says when whatever reads its output has closed it
+/// (`bterm cards list | head`): it stops, quietly and successfully.
+const OUTPUT_CLOSED: &str = "error: the output was closed";
+
+/// The error of a failed write to the output: the output closed by its
+/// reader is [`OUTPUT_CLOSED`], anything else says what went wrong.
+pub(crate) fn output_error(e: std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        OUTPUT_CLOSED.to_string()
+    } else {
+        format!("error: cannot write the output: {e}")
+    }
+}
+
 /// Runs a parsed command line; the exit code says whether it worked.
 /// `window` is the game window, when this build has one.
 pub fn run(cli: Cli, window: Option<&dyn Window>) -> ExitCode {
@@ -319,6 +333,8 @@ pub fn run(cli: Cli, window: Option<&dyn Window>) -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader stopped reading (`| head`): nothing is wrong.
+        Err(e) if e.message == OUTPUT_CLOSED => ExitCode::SUCCESS,
         Err(e) => {
             // Messages carry paths, card names and codes from outside.
             eprintln!("{}", escape_lines(&e.message));
@@ -344,6 +360,11 @@ fn play(args: Option<PlayArgs>, window: Option<&dyn Window>) -> Result<(), CliEr
             PlayArgs::from_arg_matches(&matches).map_err(|e| CliError::failed(e.to_string()))?
         }
     };
+    // A tour plays, scans and saves like a person: into a data folder of
+    // its own beside its pictures, never the user's.
+    if let Some(dir) = &args.tour {
+        crate::save::keep_data_in(dir.join("data"));
+    }
     let set = load_set(args.cards.as_deref())?;
     let tables = args
         .tables

@@ -549,6 +549,9 @@ impl RulesetVisitor for CheckReplay<'_> {
             })
             .map_err(fail)?;
         if print {
+            if let Some(verdict) = m.verdict(self.cards) {
+                let _ = writeln!(out, "{}", escape_lines(&verdict));
+            }
             let _ = writeln!(
                 out,
                 "replay checked: {} actions, final state hash {:016x} matches",

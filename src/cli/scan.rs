@@ -380,9 +380,7 @@ pub fn scan(args: ScanArgs) -> Result<(), CliError> {
     bar.finish_and_clear();
     let collected = collect.map_or(Ok(()), Collector::finish);
     if let Some(e) = write_error {
-        return Err(CliError::from(format!(
-            "error: cannot write the output: {e}"
-        )));
+        return Err(CliError::from(super::output_error(e)));
     }
     let (failed, total) = (tally.failed, tally.files);
     if total == 0 && path_errors.is_empty() {
@@ -473,9 +471,8 @@ fn live(source: Box<dyn FrameSource>, args: &ScanArgs) -> Result<(), CliError> {
             }
         };
         let line = if args.json { json.to_string() } else { words };
-        writeln!(out, "{line}").map_err(|e| format!("error: cannot write the output: {e}"))?;
-        out.flush()
-            .map_err(|e| format!("error: cannot write the output: {e}"))?;
+        writeln!(out, "{line}").map_err(super::output_error)?;
+        out.flush().map_err(super::output_error)?;
     }
     pipeline.join();
     let collected = collect.map_or(Ok(()), Collector::finish);

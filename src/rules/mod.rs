@@ -565,6 +565,20 @@ pub trait Ruleset: Clone + Sized + 'static {
     ) -> Option<Question<Self::Ask, Self::Action>>;
     /// An event in plain words, for a log or a terminal.
     fn describe(event: &Self::Event, cards: &CardSet) -> String;
+    /// Why a line a person typed at `seat` is refused, in the rules' words,
+    /// where the ruleset can tell more than "not a choice now" (`play
+    /// Greymon`: which rule stops it); `None` where it cannot.
+    fn refusal(&self, seat: Seat, typed: &str, cards: &CardSet) -> Option<String> {
+        let _ = (seat, typed, cards);
+        None
+    }
+    /// The result and why in a line, once the game is over, where the
+    /// game's last event does not already say why ("P2 WINS: P1's Agumon
+    /// was deleted"); `None` where it does.
+    fn verdict(&self, cards: &CardSet) -> Option<String> {
+        let _ = cards;
+        None
+    }
 
     /// The setup of a game from each seat's cards, in seat order, and a seed.
     fn setup_for(cards: Vec<Vec<CardNumber>>, seed: u64) -> Self::Setup;

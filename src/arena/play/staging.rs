@@ -230,11 +230,14 @@ fn stage_events(
                         f.recoil = 0.6;
                         f.flash = 0.25;
                         f.cue = Some(Move::Hit);
+                        // HP is not lost between rounds: the blow is shown
+                        // against the HP it had to reach to delete.
                         let by = powers[f.side.other().index()];
+                        let hp = board.sides[f.side.index()].hp;
                         crate::arena::ui::numbers::damage_number(
                             &mut commands,
                             tf.translation + f.bounds.0,
-                            by,
+                            blow_text(by, hp),
                             f.side,
                         );
                     } else {
@@ -271,6 +274,16 @@ fn stage_events(
             }
             _ => {}
         }
+    }
+}
+
+/// A clash's blow as it rises over the loser: its power against the HP it
+/// had to reach (HP is not carried between rounds, so it is not HP lost).
+pub fn blow_text(power: u32, hp: u32) -> String {
+    if hp == 0 {
+        power.to_string()
+    } else {
+        format!("{power} vs HP {hp}")
     }
 }
 

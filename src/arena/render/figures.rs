@@ -133,11 +133,10 @@ pub struct FigureLook {
 
 impl FigureLook {
     /// Lights every material of the figure white, `strength` over its own glow.
-    fn whiten(&self, toons: &mut Assets<Toon>, strength: f32) {
-        let white = Vec4::new(1.0, 0.95, 0.85, 0.0) * strength;
+    fn light(&self, toons: &mut Assets<Toon>, light: Vec4) {
         for (h, rest) in &self.toons {
             if let Some(mut t) = toons.get_mut(h) {
-                t.u.emissive = *rest + white;
+                t.u.emissive = *rest + light;
             }
         }
     }
@@ -468,7 +467,7 @@ fn fade_out(
         }
         let t = 1.0 - l.left / LEAVE_SECONDS;
         tf.scale = Vec3::splat(l.size * (1.0 - 0.45 * t));
-        look.whiten(&mut toons, 3.0 * t.sqrt());
+        look.light(&mut toons, WHITE_LIGHT * (3.0 * t.sqrt()));
     }
 }
 
@@ -528,24 +527,50 @@ fn play_cues(
     }
 }
 
-/// Hit flashes and the glow after digivolving: the figure's materials
-/// light up white, then settle to their own glow.
+/// The light a figure gives off: a hit flashes it warm, the figure's own
+/// colours and shading still showing through (at most [`HIT_LIGHT`]); a new
+/// form glows white after digivolving, then settles to its own glow.
+pub fn lit_by(flash: f32, glow: f32) -> Vec4 {
+    let flash = (flash / FLASH_SECONDS).clamp(0.0, 1.0);
+    let glow = (glow / GLOW_SECONDS).clamp(0.0, 1.0);
+    HIT_LIGHT * flash + WHITE_LIGHT * (2.5 * glow * glow)
+}
+
+/// White light (a new form's glow, a figure turning into light).
+const WHITE_LIGHT: Vec4 = Vec4::new(1.0, 0.95, 0.85, 0.0);
+
+/// A hit flash at its height: warm, and under half of white so the figure
+/// stays itself.
+pub const HIT_LIGHT: Vec4 = Vec4::new(0.45, 0.16, 0.08, 0.0);
+
+/// Hit flashes and the glow after digivolving, on the figure's materials.
 fn light_up(mut toons: ResMut<Assets<Toon>>, mut q: Query<(&Figure, &mut FigureLook)>) {
     for (f, mut look) in &mut q {
-        let flash = (f.flash / FLASH_SECONDS).clamp(0.0, 1.0);
-        let glow = (f.glow / GLOW_SECONDS).clamp(0.0, 1.0);
-        let level = flash.max(glow * glow);
-        if level <= 0.0 && !look.lit {
+        let light = lit_by(f.flash, f.glow);
+        let on = light.max_element() > 0.0;
+        if !on && !look.lit {
             continue;
         }
-        look.lit = level > 0.0;
-        look.whiten(&mut toons, level * 2.5);
+        look.lit = on;
+        look.light(&mut toons, light);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hit_flash_tints_the_figure_and_never_washes_it_white() {
+        let peak = lit_by(FLASH_SECONDS, 0.0);
+        assert!(peak.max_element() > 0.1, "{peak}");
+        assert!(peak.max_element() <= 0.5, "washed out: {peak}");
+        assert!(peak.x > peak.y && peak.y > peak.z, "warm: {peak}");
+        assert_eq!(lit_by(0.0, 0.0), Vec4::ZERO);
+        // A new form still glows white.
+        let glow = lit_by(0.0, GLOW_SECONDS).truncate();
+        assert!(glow.min_element() > 2.0, "{glow}");
+    }
 
     #[test]
     fn higher_levels_stand_taller() {

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy::ui::{CalculatedClip, UiGlobalTransform};
 
 use crate::arena::play::duel::Duel;
 use crate::arena::play::staging::Board;
@@ -200,7 +201,14 @@ fn first_alpha_attack(
 pub(in crate::arena) fn plugin(app: &mut App) {
     app.init_resource::<Script>()
         .init_resource::<Tour>()
+        .init_resource::<BoxesWanted>()
         .add_systems(Update, run_script)
+        .add_systems(
+            PostUpdate,
+            write_boxes
+                .after(bevy::ui::UiSystems::PostLayout)
+                .after(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+        )
         .add_systems(
             Update,
             tour.run_if(|s: Res<Script>| s.tour.is_some())
@@ -247,6 +255,56 @@ fn join_lan_cpu(lan: &LanTable, cards: &crate::cards::CardSet) {
     });
 }
 
+/// The text boxes of a tour shot are written beside its picture
+/// (`NAME.boxes`: one line a visible text, its rectangle in the UI's
+/// pixels and its words), for the tour's check that no two overlap.
+#[derive(Resource, Default)]
+struct BoxesWanted(Option<PathBuf>);
+
+/// The UI texts on screen, where they are laid out.
+type TextBoxes<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static Text,
+        &'static ComputedNode,
+        &'static UiGlobalTransform,
+        &'static InheritedVisibility,
+        Option<&'static CalculatedClip>,
+        Option<&'static TextColor>,
+    ),
+>;
+
+fn write_boxes(mut wanted: ResMut<BoxesWanted>, texts: TextBoxes) {
+    let Some(path) = wanted.0.take() else { return };
+    let mut lines = String::new();
+    for (text, node, at, shown, clip, colour) in &texts {
+        let faded = colour.is_some_and(|c| c.0.alpha() < 0.1);
+        if !shown.get() || faded || text.0.trim().is_empty() {
+            continue;
+        }
+        let mut r = Rect::from_center_size(at.translation, node.size());
+        if let Some(c) = clip {
+            r = r.intersect(c.clip);
+        }
+        if r.width() < 1.0 || r.height() < 1.0 {
+            continue;
+        }
+        let s = node.inverse_scale_factor();
+        lines.push_str(&format!(
+            "{:.0} {:.0} {:.0} {:.0} {}\n",
+            r.min.x * s,
+            r.min.y * s,
+            r.max.x * s,
+            r.max.y * s,
+            text.0.replace('\n', " / ")
+        ));
+    }
+    if let Err(e) = std::fs::write(&path, lines) {
+        error!("cannot write {}: {e}", path.display());
+    }
+}
+
 fn shoot(commands: &mut Commands, path: PathBuf) {
     commands
         .spawn(Screenshot::primary_window())
@@ -276,7 +334,7 @@ fn tour(
         TourTable<DcgMatch>,
         TourTable<ClashMatch>,
     ),
-    (form, lan): (Res<LanForm>, Option<Res<LanTable>>),
+    (form, lan, mut boxes): (Res<LanForm>, Option<Res<LanTable>>, ResMut<BoxesWanted>),
 ) {
     let Some(dir) = &script.tour else { return };
     let dt = time.delta_secs();
@@ -311,6 +369,7 @@ fn tour(
             error!("cannot create {}: {e}", dir.display());
         }
         shoot(&mut commands, dir.join(format!("{name}.png")));
+        boxes.0 = Some(dir.join(format!("{name}.boxes")));
         t.taken += 1;
         t.since_shot = 0.0;
     };

@@ -120,6 +120,7 @@ fn enter(
         Some(Outcome::Draw) => "DRAW".to_string(),
         None => "BATTLE OVER".to_string(),
     };
+    let why = crate::rules::terminal::log::why(duel.m(), &duel.cards);
     let saved = match &duel.saved {
         Some(Ok(p)) => format!("Replay saved: {}", p.display()),
         Some(Err(e)) => format!("Replay not saved: {e}"),
@@ -143,6 +144,9 @@ fn enter(
         .with_children(|root| {
             root.spawn(centred_column()).with_children(|t| {
                 t.spawn(label(title, size::HEADLINE, palette::GOLD));
+                if let Some(why) = &why {
+                    t.spawn(label(why.clone(), size::VALUE, palette::WHITE));
+                }
                 t.spawn(label(
                     format!("P1 {} points  ·  P2 {} points", points[0], points[1]),
                     size::SCORE,

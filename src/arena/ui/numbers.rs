@@ -2,6 +2,7 @@
 //! 3D stage where the figure stands, fading as it rises.
 
 use bevy::prelude::*;
+use bevy::ui::UiGlobalTransform;
 
 use crate::arena::AppSystems;
 use crate::arena::render::stage::{ArenaCamera, DuelProp};
@@ -26,8 +27,16 @@ const NUMBER_SECONDS: f32 = 1.4;
 /// The text shadow's opacity (Bevy's default), faded with the number.
 const SHADOW_ALPHA: f32 = 0.75;
 
-/// Shows `amount` rising from a figure centred at `at`.
-pub fn damage_number(commands: &mut Commands, at: Vec3, amount: u32, side: Side) {
+/// Shows `text` (a blow: "-300", "320 vs HP 400") rising from a figure
+/// centred at `at`.
+pub fn damage_number(commands: &mut Commands, at: Vec3, text: impl Into<String>, side: Side) {
+    let text = text.into();
+    // A few digits are big; a longer line is smaller, to sit over a figure.
+    let font = if text.chars().count() <= 5 {
+        size::HEADLINE
+    } else {
+        size::HEADING
+    };
     let colour = if side == Side::P1 {
         palette::GOLD
     } else {
@@ -36,7 +45,7 @@ pub fn damage_number(commands: &mut Commands, at: Vec3, amount: u32, side: Side)
     commands.spawn((
         DuelProp,
         DamageNumber { at, age: 0.0 },
-        theme::label(format!("-{amount}"), size::HEADLINE, colour),
+        theme::label(text, font, colour),
         Node {
             position_type: PositionType::Absolute,
             ..default()
@@ -57,16 +66,66 @@ type Numbers = (
     &'static mut Visibility,
 );
 
-/// Damage numbers rise and fade.
+/// The other texts on screen: where they are laid out, whether they show.
+type Texts<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static Text,
+        &'static ComputedNode,
+        &'static UiGlobalTransform,
+        &'static InheritedVisibility,
+    ),
+    Without<DamageNumber>,
+>;
+
+/// Where a number of `size` wanted at `want` (its top-left, UI pixels)
+/// goes so that it covers none of `taken` and stays inside `screen`: where
+/// it is if that is clear, else the nearest clear place above or below
+/// (a banner, a panel, a name keeps its words), else where it is.
+pub fn clear_spot(want: Vec2, size: Vec2, taken: &[Rect], screen: Rect) -> Vec2 {
+    let step = (size.y / 2.0).max(4.0);
+    let clear = |at: Vec2| {
+        let r = Rect::from_corners(at, at + size);
+        let inside = r.min.y >= screen.min.y && r.max.y <= screen.max.y;
+        inside && taken.iter().all(|t| t.intersect(r).is_empty())
+    };
+    for k in 0..40 {
+        for dir in [-1.0, 1.0] {
+            let at = want + Vec2::Y * (dir * step * k as f32);
+            if clear(at) {
+                return at;
+            }
+        }
+    }
+    want
+}
+
+/// Damage numbers rise and fade, where no other text is.
 fn rise_numbers(
     time: Res<Time>,
     mut commands: Commands,
     ui_scale: Option<Res<UiScale>>,
     camera: Query<(&Camera, &GlobalTransform), With<ArenaCamera>>,
     mut q: Query<Numbers>,
+    texts: Texts,
 ) {
     let scale = ui_scale.map_or(1.0, |s| s.0);
     let cam = camera.iter().next();
+    let taken: Vec<Rect> = texts
+        .iter()
+        .filter(|(t, _, _, shown)| shown.get() && !t.0.trim().is_empty())
+        .map(|(_, node, at, _)| {
+            let r = Rect::from_center_size(at.translation, node.size());
+            let s = node.inverse_scale_factor();
+            Rect::from_corners(r.min * s, r.max * s)
+        })
+        .collect();
+    let screen = cam
+        .and_then(|(c, _)| c.logical_viewport_size())
+        .map_or(Rect::new(0.0, 0.0, 1280.0, 720.0), |v| {
+            Rect::from_corners(Vec2::ZERO, v / scale.max(0.01))
+        });
     for (e, mut n, mut node, mut colour, mut shadow, computed, mut vis) in &mut q {
         n.age += time.delta_secs();
         if n.age >= NUMBER_SECONDS {
@@ -78,13 +137,55 @@ fn rise_numbers(
             *vis = Visibility::Hidden;
             continue;
         };
+        // Shown once laid out: its size, and the texts raised with it (a
+        // banner), are known only after a frame's layout.
+        let size = computed.map_or(Vec2::ZERO, |c| c.size() * c.inverse_scale_factor());
+        let (Val::Px(x), Val::Px(y)) = (left, top) else {
+            continue;
+        };
+        if size.x <= 0.0 || size.y <= 0.0 {
+            continue;
+        }
         *vis = Visibility::Inherited;
-        node.left = left;
-        node.top = top;
+        let at = clear_spot(Vec2::new(x, y), size, &taken, screen);
+        node.left = Val::Px(at.x);
+        node.top = Val::Px(at.y);
         let fade = 1.0 - ((n.age - NUMBER_SECONDS * 0.6) / (NUMBER_SECONDS * 0.4)).clamp(0.0, 1.0);
         colour.0 = colour.0.with_alpha(fade);
         if let Some(shadow) = shadow.as_mut() {
             shadow.color = shadow.color.with_alpha(SHADOW_ALPHA * fade);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCREEN: Rect = Rect {
+        min: Vec2::ZERO,
+        max: Vec2::new(1280.0, 720.0),
+    };
+
+    #[test]
+    fn a_number_with_nothing_under_it_stays_where_it_is() {
+        let at = Vec2::new(300.0, 260.0);
+        assert_eq!(clear_spot(at, Vec2::new(160.0, 60.0), &[], SCREEN), at);
+    }
+
+    #[test]
+    fn a_number_over_a_banner_moves_off_it_to_the_nearest_clear_place() {
+        // The battle shot: "-320" rising into "P2 WINS THE CLASH".
+        let banner = Rect::new(350.0, 320.0, 930.0, 380.0);
+        let size = Vec2::new(170.0, 60.0);
+        let at = clear_spot(Vec2::new(380.0, 290.0), size, &[banner], SCREEN);
+        let r = Rect::from_corners(at, at + size);
+        assert!(r.intersect(banner).is_empty(), "{r:?}");
+        assert_eq!(at.x, 380.0, "it moves up or down, not sideways");
+        assert!(r.max.y <= banner.min.y, "above, the nearer side: {r:?}");
+        // Squeezed against the top of the screen: below the banner.
+        let top = Rect::new(0.0, 0.0, 1280.0, 330.0);
+        let at = clear_spot(Vec2::new(380.0, 300.0), size, &[top, banner], SCREEN);
+        assert!(at.y >= banner.max.y, "{at}");
     }
 }

@@ -383,7 +383,7 @@ impl Match {
     }
 
     /// Whether the ◎ one card limit refuses card `id` for seat `s` (D26).
-    fn limit_refuses(&self, s: Seat, id: CardId) -> bool {
+    pub(super) fn limit_refuses(&self, s: Seat, id: CardId) -> bool {
         let Some(info) = self.info(id) else {
             return false;
         };

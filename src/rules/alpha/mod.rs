@@ -15,6 +15,7 @@ mod event;
 mod flow;
 mod layout;
 mod moment;
+mod refusal;
 mod rng;
 pub mod script;
 mod table;
@@ -954,6 +955,9 @@ impl super::Ruleset for Match {
         _cards: &CardSet,
     ) -> Option<super::Question<text::Ask, Action>> {
         self.question(seat)
+    }
+    fn refusal(&self, seat: Seat, typed: &str, _cards: &CardSet) -> Option<String> {
+        Match::refusal(self, seat, typed)
     }
     fn describe(event: &Event, cards: &CardSet) -> String {
         event::describe(event, cards)

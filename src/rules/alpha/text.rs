@@ -33,7 +33,7 @@ pub enum Ask {
 pub const SECONDS: f32 = 300.0;
 
 impl Match {
-    fn name_of(&self, id: CardId) -> String {
+    pub(super) fn name_of(&self, id: CardId) -> String {
         self.card(id)
             .map_or_else(|| "a hidden card".to_string(), |c| c.name().to_string())
     }

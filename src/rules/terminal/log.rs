@@ -34,6 +34,39 @@ fn cause(cards: &CardSet, c: Cause) -> String {
     }
 }
 
+/// The result and why, in a line: "P2 WINS: P1's Agumon was deleted".
+pub fn verdict(m: &super::Match, cards: &CardSet) -> Option<String> {
+    let head = match m.outcome()? {
+        Outcome::Win(seat) => format!("{seat} WINS"),
+        Outcome::Draw => "DRAW".to_string(),
+    };
+    Some(format!("{head}: {}", why(m, cards)?))
+}
+
+/// Why the battle ended, in words: "P1's Agumon was deleted".
+pub fn why(m: &super::Match, cards: &CardSet) -> Option<String> {
+    use super::Ending;
+    Some(match m.ending()? {
+        Ending::Deleted {
+            side,
+            card,
+            last_of: 1,
+        } => format!("{side}'s {} was deleted", name(cards, card)),
+        Ending::Deleted { side, card, .. } => {
+            format!("{side}'s last Digimon, {}, was deleted", name(cards, card))
+        }
+        Ending::PointsOut { side } => format!("{side}'s points ran out"),
+        Ending::BothOut => "both sides were out in the same clash".to_string(),
+        Ending::OnPoints { points, rounds } => {
+            let word = if rounds == 1 { "round" } else { "rounds" };
+            format!(
+                "{}–{} on points after {rounds} {word}",
+                points[0], points[1]
+            )
+        }
+    })
+}
+
 /// One event as a line of plain English.
 pub fn describe(e: &Event, cards: &CardSet) -> String {
     let n = |c: CardNumber| name(cards, c);

@@ -412,4 +412,71 @@ impl Match {
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
+
+    /// Why the battle ended, once it is over (read from the state: a side
+    /// with no Digimon left, a side out of points, or the last round).
+    pub fn ending(&self) -> Option<Ending> {
+        let outcome = self.outcome?;
+        let out = |s: Side| {
+            let p = &self.players[s.index()];
+            (!p.has_digimon(), p.points <= 0)
+        };
+        let fell = |s: Side| {
+            let p = &self.players[s.index()];
+            let (no_digimon, no_points) = out(s);
+            if no_digimon {
+                Some(Ending::Deleted {
+                    side: s,
+                    card: p.front().card().number,
+                    last_of: u8::try_from(p.lines.len()).unwrap_or(u8::MAX),
+                })
+            } else if no_points {
+                Some(Ending::PointsOut { side: s })
+            } else {
+                None
+            }
+        };
+        let on_points = Ending::OnPoints {
+            points: [self.players[0].points, self.players[1].points],
+            rounds: self.round,
+        };
+        Some(match outcome {
+            Outcome::Win(w) => Side::of(w)
+                .and_then(|w| fell(w.other()))
+                .unwrap_or(on_points),
+            Outcome::Draw => match (fell(Side::P1), fell(Side::P2)) {
+                (Some(_), Some(_)) => Ending::BothOut,
+                _ => on_points,
+            },
+        })
+    }
+}
+
+/// Why a Terminal Battle ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// `side`'s last Digimon, `card`, was deleted (`last_of`: how many
+    /// lines its team had).
+    Deleted {
+        /// The side that lost it.
+        side: Side,
+        /// The Digimon deleted last.
+        card: CardNumber,
+        /// How many lines the team had.
+        last_of: u8,
+    },
+    /// `side`'s points ran out.
+    PointsOut {
+        /// The side out of points.
+        side: Side,
+    },
+    /// Both sides were out in the same clash.
+    BothOut,
+    /// The last round was played and the points decide.
+    OnPoints {
+        /// P1's and P2's points.
+        points: [i32; 2],
+        /// The rounds played.
+        rounds: u32,
+    },
 }

@@ -286,6 +286,9 @@ impl Ruleset for Match {
     fn describe(event: &Event, cards: &CardSet) -> String {
         log::describe(event, cards)
     }
+    fn verdict(&self, cards: &CardSet) -> Option<String> {
+        log::verdict(self, cards)
+    }
 
     fn setup_for(cards: Vec<Vec<crate::cards::CardNumber>>, seed: u64) -> Setup {
         let mut it = cards.into_iter();

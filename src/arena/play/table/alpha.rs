@@ -535,7 +535,7 @@ fn stage_figures(
                 crate::arena::ui::numbers::damage_number(
                     &mut commands,
                     at,
-                    *amount,
+                    format!("-{amount}"),
                     side_of(seat.index()),
                 );
             }

@@ -514,7 +514,7 @@ fn stage_figures(
                     crate::arena::ui::numbers::damage_number(
                         &mut commands,
                         p + Vec3::Y * 0.5,
-                        u32::try_from(*amount).unwrap_or(0),
+                        format!("-{}", u32::try_from(*amount).unwrap_or(0)),
                         super::side_of(figs.get(f).map_or(0, |(_, t, _, _)| t.seat)),
                     );
                     if Some(f) != attacker

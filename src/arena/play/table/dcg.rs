@@ -663,7 +663,7 @@ fn stage_figures(
                 crate::arena::ui::numbers::damage_number(
                     &mut commands,
                     at,
-                    1,
+                    "-1",
                     side_of(seat.index()),
                 );
                 commands.spawn((

@@ -1,0 +1,207 @@
+//! Why a move a person typed is refused, in the rules' words: a card that
+//! cannot be played now and the rule that stops it, a Digimon that cannot
+//! block and why ("Greymon is Level IV: it goes on one of your Digimon in
+//! play, face up; you have none").
+
+use super::table::{Kind, Needs};
+use super::{CardId, Match, PLAY_LIMIT, Wait};
+use crate::rules::Seat;
+
+impl Match {
+    /// Why `typed` (a move that is not one of the choices) is refused, when
+    /// it names a move bterm can explain: `play CARD`, `block CARD`.
+    pub fn refusal(&self, seat: Seat, typed: &str) -> Option<String> {
+        let typed = typed.trim();
+        let (verb, rest) = typed.split_once(' ').unwrap_or((typed, ""));
+        let verb = verb.to_lowercase();
+        // The card's name as typed, up to " on " or " with ".
+        let lower = rest.to_lowercase();
+        let end = [" on ", " with "]
+            .iter()
+            .filter_map(|w| lower.find(w))
+            .min()
+            .unwrap_or(rest.len());
+        let name = rest.get(..end).unwrap_or(rest).trim();
+        match verb.as_str() {
+            "play" if !name.is_empty() => Some(self.why_not_play(seat, name)),
+            "block" if !name.is_empty() => Some(self.why_not_block(seat, name)),
+            _ => None,
+        }
+    }
+
+    /// What is asked now, in words, for a refusal to say.
+    fn asked_now(&self, seat: Seat) -> String {
+        match &self.wait {
+            None => "nothing is asked now".to_string(),
+            Some(w) if w.seat() != seat => format!("{} is answering now", w.seat()),
+            Some(Wait::Discards(_)) => {
+                "you are in the discard step now (done ends it; cards are played after it)"
+                    .to_string()
+            }
+            Some(Wait::Plays(_)) => "you are playing cards now".to_string(),
+            Some(Wait::Lead(..) | Wait::Act(..)) => "a Digimon of yours acts now".to_string(),
+            Some(Wait::Supporters(_) | Wait::BlockSupporters(_)) => {
+                "you are choosing supporters now".to_string()
+            }
+            Some(Wait::Block(_) | Wait::AlphaBlock(_)) => "you are asked to block now".to_string(),
+            Some(Wait::Commands(_)) => "Command cards are asked for now".to_string(),
+            Some(Wait::Pick { .. } | Wait::DiscardFor { .. }) => {
+                "an effect's choice is asked now".to_string()
+            }
+            Some(Wait::Confirm(_)) => "an ability's use is asked now".to_string(),
+        }
+    }
+
+    /// The cards of `ids` named `name` (spaces and case ignored).
+    fn named<'a>(&'a self, ids: &'a [CardId], name: &'a str) -> impl Iterator<Item = CardId> + 'a {
+        let want: String = name
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect();
+        ids.iter().copied().filter(move |&id| {
+            self.card(id).is_some_and(|c| {
+                let n: String = c
+                    .name()
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .flat_map(char::to_lowercase)
+                    .collect();
+                n == want
+            })
+        })
+    }
+
+    fn why_not_play(&self, seat: Seat, name: &str) -> String {
+        let Some(st) = self.seats.get(seat.index()) else {
+            return format!("{seat} does not play at this table");
+        };
+        if !matches!(&self.wait, Some(Wait::Plays(s)) if *s == seat) {
+            return format!(
+                "cards are played face down in your Preparation Phase, after the discard step; {}",
+                self.asked_now(seat)
+            );
+        }
+        let Some(id) = self.named(&st.hand, name).next() else {
+            let hand: Vec<String> = st.hand.iter().map(|&c| self.name_of(c)).collect();
+            return format!(
+                "there is no {name} in your hand (your hand: {})",
+                if hand.is_empty() {
+                    "empty".to_string()
+                } else {
+                    hand.join(", ")
+                }
+            );
+        };
+        let card = self.name_of(id);
+        let Some(info) = self.info(id) else {
+            return format!("{card} cannot be played now");
+        };
+        if self.limit_refuses(seat, id) {
+            return format!("{card} is ◎: one of its name in play at a time, and you have one");
+        }
+        match info.kind {
+            Kind::Command => {
+                format!("{card} is a Command card: it is used in a battle, not played face down")
+            }
+            Kind::Option if st.played_options >= PLAY_LIMIT => format!(
+                "you have played {PLAY_LIMIT} Option cards this turn, the most a turn allows"
+            ),
+            Kind::Digimon if st.played_digimon >= PLAY_LIMIT => {
+                format!("you have played {PLAY_LIMIT} Digimon this turn, the most a turn allows")
+            }
+            Kind::Digimon if !info.level_iii => {
+                let up = st.digimon.iter().any(|m| !m.down);
+                match &info.needs {
+                    _ if !up => format!(
+                        "{card} is above Level III: it goes on one of your Digimon in play, face up (a Level III starts a new Digimon), and you have none face up"
+                    ),
+                    Needs::Jogress(..) => format!(
+                        "{card} is a Jogress: it goes on a Digimon of yours in play with its partner from your hand, and the partner is not in your hand"
+                    ),
+                    _ => format!("{card} cannot be played on a Digimon of yours now"),
+                }
+            }
+            _ => format!("{card} cannot be played now"),
+        }
+    }
+
+    fn why_not_block(&self, seat: Seat, name: &str) -> String {
+        let Some(st) = self.seats.get(seat.index()) else {
+            return format!("{seat} does not play at this table");
+        };
+        let asked = matches!(&self.wait, Some(Wait::Block(s) | Wait::AlphaBlock(s)) if *s == seat);
+        if !asked {
+            return format!("nothing of yours is attacked now; {}", self.asked_now(seat));
+        }
+        let mine: Vec<CardId> = st.digimon.iter().map(|m| m.card).collect();
+        let Some(id) = self.named(&mine, name).next() else {
+            return format!("{name} is not one of your Digimon in play");
+        };
+        let card = self.name_of(id);
+        let Some(m) = st.digimon.iter().find(|m| m.card == id) else {
+            return format!("{name} is not one of your Digimon in play");
+        };
+        if m.down {
+            return format!("{card} is face down: only a face-up Digimon blocks");
+        }
+        if m.tapped {
+            return format!("{card} is tapped (it has acted): a tapped Digimon cannot block");
+        }
+        let attacker = self
+            .battle
+            .as_ref()
+            .filter(|b| !b.alpha)
+            .and_then(|b| b.sides[0].main);
+        match attacker {
+            Some(a) => format!(
+                "{card} (Speed {}) is not faster than the attacker, {} (Speed {}): a blocker must be faster",
+                self.mon_speed(m),
+                self.name_of(a),
+                self.speed(a)
+            ),
+            None => format!(
+                "{card} cannot alpha-block: an alpha-block needs as many supporters as the alpha-attack has"
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cards::CardSet;
+    use crate::rules::Seat;
+    use crate::rules::alpha::{Match, Setup, deck};
+
+    fn game() -> (Match, CardSet) {
+        let cards = CardSet::embedded();
+        let decks = ["courage", "friendship"].map(|d| deck::embedded(d, &cards).unwrap().unwrap());
+        let m = Match::from_setup(&Setup::new(decks.to_vec(), 1), &cards).unwrap();
+        (m, cards)
+    }
+
+    #[test]
+    fn a_refused_play_names_the_rule_that_stops_it() {
+        let (mut m, _) = game();
+        // To P1's play step, discarding nothing.
+        while m
+            .legal_actions(Seat::P1)
+            .iter()
+            .all(|a| m.action_text(*a) != "play Agumon")
+        {
+            let seat = m.waiting_for().expect("someone is asked");
+            let done = m.parse_action(seat, "done").unwrap();
+            m.apply(seat, done).unwrap();
+        }
+        let why = m.refusal(Seat::P1, "play Greymon").unwrap();
+        assert!(
+            why.contains("above Level III") && why.contains("none face up"),
+            "{why}"
+        );
+        let why = m.refusal(Seat::P1, "play Gabumon").unwrap();
+        assert!(why.starts_with("there is no Gabumon in your hand"), "{why}");
+        let why = m.refusal(Seat::P1, "block Agumon").unwrap();
+        assert!(why.starts_with("nothing of yours is attacked now"), "{why}");
+        assert_eq!(m.refusal(Seat::P1, "dance"), None);
+    }
+}
