@@ -167,6 +167,14 @@ pub enum Event {
         /// Aimed at.
         target: Seat,
     },
+    /// An alpha-attack called off before it was declared (its Digimon
+    /// acts again).
+    AlphaAttackCalledOff {
+        /// Whose Digimon.
+        seat: Seat,
+        /// The main Digimon.
+        card: CardNumber,
+    },
     /// A block.
     Block {
         /// Whose Digimon.
@@ -397,6 +405,10 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
             name(card, cards),
             names(support, cards)
         ),
+        Event::AlphaAttackCalledOff { seat, card } => format!(
+            "{seat} calls off {}'s alpha-attack before declaring it.",
+            name(card, cards)
+        ),
         Event::Block { seat, card } => format!("{seat} blocks with {}.", name(card, cards)),
         Event::AlphaBlock {
             seat,
@@ -415,7 +427,16 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
         } => format!("{seat} takes {amount} damage: {points} points left."),
         Event::Command { seat, card } => format!("{seat} uses {}.", name(card, cards)),
         Event::Ability { seat, card, index } => {
-            format!("{seat}'s {} — ability {}.", name(card, cards), index + 1)
+            // What the ability does, in the card's own words.
+            let text = cards
+                .get(card)
+                .and_then(|c| c.alpha_abilities().get(usize::from(*index)))
+                .map(crate::effects::text::render);
+            let head = format!("{seat}'s {} — ability {}.", name(card, cards), index + 1);
+            match text {
+                Some(t) => format!("{head} {t}"),
+                None => head,
+            }
         }
         Event::AbilityFizzled { seat, card } => format!(
             "{seat}'s {}: its conditions do not hold; nothing happens.",

@@ -976,7 +976,9 @@ impl Match {
                         .filter(|m| !m.down)
                         .map(|m| Action::Attack(Some(m.card))),
                 );
-                if self.supporters(seat, *mon, &[]).next().is_some() {
+                if self.called_off != Some(*mon)
+                    && self.supporters(seat, *mon, &[]).next().is_some()
+                {
                     out.push(Action::AlphaAttack);
                 }
                 out.push(Action::Pass);
@@ -993,6 +995,8 @@ impl Match {
                     if !b.sides[0].support.is_empty() {
                         out.push(Action::Done);
                     }
+                    // Called off before it is declared: the Digimon acts again.
+                    out.push(Action::Pass);
                 }
             }
             Wait::Block(_) | Wait::AlphaBlock(_) => {
@@ -1194,6 +1198,18 @@ impl Match {
                     b.sides[0].support.push(c);
                 }
             }
+            (Wait::Supporters(_), Action::Pass) => {
+                let main = self.battle.take().and_then(|b| b.sides[0].main);
+                if let Some(mon) = main {
+                    self.called_off = Some(mon);
+                    self.wait = Some(Wait::Act(seat, mon));
+                    if let Some(card) = self.number(mon) {
+                        self.emit(Event::AlphaAttackCalledOff { seat, card });
+                    }
+                } else {
+                    self.wait = None;
+                }
+            }
             (Wait::Supporters(_), Action::Done) => {
                 self.wait = None;
                 let Some(b) = &mut self.battle else { return };
@@ -1289,6 +1305,10 @@ impl Match {
                 }
             }
             _ => {}
+        }
+        // A called-off alpha-attack is not offered again in that action.
+        if !matches!(self.wait, Some(Wait::Act(..) | Wait::Supporters(_))) {
+            self.called_off = None;
         }
     }
 

@@ -467,6 +467,12 @@ pub struct Match {
     opening: Vec<Event>,
     actions: u32,
     history: u64,
+    /// A Digimon whose alpha-attack was called off before it was declared:
+    /// it is not offered again in this action (so no player, and no CPU,
+    /// can call one off for ever). Left out of the state while empty, so a
+    /// game that never calls one off hashes as it did before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    called_off: Option<CardId>,
     /// Events of the step under way.
     #[serde(skip)]
     log: Vec<Event>,
@@ -602,6 +608,7 @@ impl Match {
             opening: Vec::new(),
             actions: 0,
             history: 0,
+            called_off: None,
             log: Vec::new(),
             scratch: Scratch::default(),
         };

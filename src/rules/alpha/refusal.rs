@@ -204,4 +204,47 @@ mod tests {
         assert!(why.starts_with("nothing of yours is attacked now"), "{why}");
         assert_eq!(m.refusal(Seat::P1, "dance"), None);
     }
+
+    #[test]
+    fn an_alpha_attack_is_called_off_before_it_is_declared_and_not_offered_again() {
+        use crate::rules::alpha::Action;
+        let cards = CardSet::embedded();
+        let decks = ["courage", "friendship"].map(|d| deck::embedded(d, &cards).unwrap().unwrap());
+        for seed in 0..300_u64 {
+            let mut m = Match::from_setup(&Setup::new(decks.to_vec(), seed), &cards).unwrap();
+            let mut r = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            for _ in 0..3000 {
+                let Some(seat) = m.waiting_for() else { break };
+                let legal = m.legal_actions(seat);
+                if legal.contains(&Action::AlphaAttack) {
+                    m.apply(seat, Action::AlphaAttack).unwrap();
+                    let q = m.question(seat).unwrap();
+                    assert!(
+                        q.prompt.text.contains("or call it off"),
+                        "{}",
+                        q.prompt.text
+                    );
+                    let off = m.parse_action(seat, "call off").unwrap();
+                    assert_eq!(off, Action::Pass);
+                    let events = m.apply(seat, off).unwrap();
+                    let said: Vec<String> = events
+                        .iter()
+                        .map(|e| crate::rules::alpha::event::describe(e, &cards))
+                        .collect();
+                    assert!(said.iter().any(|s| s.contains("calls off")), "{said:?}");
+                    // The same Digimon acts again, without the alpha-attack.
+                    let again = m.legal_actions(seat);
+                    assert!(again.contains(&Action::Attack(None)), "{again:?}");
+                    assert!(!again.contains(&Action::AlphaAttack), "{again:?}");
+                    return;
+                }
+                r ^= r << 13;
+                r ^= r >> 7;
+                r ^= r << 17;
+                let a = legal[(r % legal.len() as u64) as usize];
+                m.apply(seat, a).unwrap();
+            }
+        }
+        panic!("no alpha-attack was offered in 300 random games");
+    }
 }

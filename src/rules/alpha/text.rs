@@ -56,6 +56,9 @@ impl Match {
             Action::Support(c) => format!("support {}", n(c)),
             Action::Block(c) => format!("block {}", n(c)),
             Action::NoBlock => "no block".to_string(),
+            Action::Pass if matches!(self.wait, Some(Wait::Supporters(_))) => {
+                "call off".to_string()
+            }
             Action::Pass => "pass".to_string(),
             Action::Command(c) => format!("command {}", n(c)),
             Action::Pick(c) => format!("pick {}", n(c)),
@@ -191,7 +194,16 @@ impl Match {
             ),
             Wait::Supporters(_) => (
                 Ask::Support,
-                "Choose supporters for the alpha-attack, then done".to_string(),
+                if self
+                    .battle
+                    .as_ref()
+                    .is_some_and(|b| b.sides[0].support.is_empty())
+                {
+                    "Choose at least one supporter for the alpha-attack (then done), or call it off"
+                        .to_string()
+                } else {
+                    "Choose more supporters for the alpha-attack, or done to declare it".to_string()
+                },
             ),
             Wait::Block(_) => (
                 Ask::Block,
