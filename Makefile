@@ -140,7 +140,7 @@ alpha-soak:
 
 # LAN play on loopback: LAN_GAMES Terminal Battles and a tenth as many Card
 # Game Alpha games, a host and two CPU clients each; no desync, memory flat,
-# the round trip from an answer to every client's events (README).
+# the round trip from an answer to every client's events (docs/guide/lan.md).
 LAN_GAMES ?= 1000
 lan-soak:
 	cargo run --release --no-default-features --example lan_soak -- $(LAN_GAMES)
@@ -155,7 +155,7 @@ bench-alpha:
 	cargo bench --no-default-features --bench alpha
 
 # The Digimon Card Game: CPU strengths over DCG_GAMES seeded games (seats
-# swapped), and the engine's speed (README, "Digimon Card Game").
+# swapped), and the engine's speed (docs/guide/digimon-card-game.md).
 DCG_GAMES ?= 1000
 dcg-strength:
 	cargo run --release --no-default-features --example dcg_stats -- $(DCG_GAMES) normal easy
@@ -165,7 +165,7 @@ bench-dcg:
 	cargo bench --no-default-features --bench dcg
 
 # Alpha Clash: CPU strengths over CLASH_GAMES seeded games (seats swapped),
-# and the engine's speed (README, "Alpha Clash").
+# and the engine's speed (docs/guide/alpha-clash.md).
 CLASH_GAMES ?= 1000
 clash-strength:
 	cargo run --release --no-default-features --example clash_stats -- $(CLASH_GAMES) normal easy

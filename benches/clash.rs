@@ -1,5 +1,5 @@
 //! Alpha Clash's engine speed: random legal full games on one
-//! core, and a normal CPU's decision (README, "Alpha Clash").
+//! core, and a normal CPU's decision (docs/guide/alpha-clash.md).
 
 use std::hint::black_box;
 

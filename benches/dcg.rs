@@ -1,5 +1,5 @@
 //! The Digimon Card Game's engine speed: random legal full games on one
-//! core, and a normal CPU's decision (README, "Digimon Card Game").
+//! core, and a normal CPU's decision (docs/guide/digimon-card-game.md).
 
 use std::hint::black_box;
 

@@ -1,6 +1,6 @@
 //! Frame time of the battle scene against an empty Bevy 3D scene, both
 //! rendered off-screen at 1280×720 on this machine's GPU (or its software
-//! Vulkan driver). Run with `make bench-frame`; the README reports the ratio.
+//! Vulkan driver). Run with `make bench-frame`; docs/guide/benchmarks.md reports the ratio.
 //!
 //! The battle scene is the real game: stage, floor and light rig, a
 //! CPU-vs-CPU battle with its rigged figures, techniques and their

@@ -62,7 +62,8 @@ fn scans_are_kept_once_per_picture_and_undo_takes_a_batch_back() {
     // The same folder again: read, but not counted twice.
     let (code, _, err) = bterm(&["scan", s], d);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("0 copies added"), "{err}");
+    assert!(err.contains("0 copies added, 4 pictures"), "{err}");
+    assert!(!err.contains("undo"), "nothing to take back: {err}");
     assert!(
         err.contains("4 pictures scanned before were already counted"),
         "{err}"
@@ -476,4 +477,26 @@ fn a_wild_digimon_is_kept_whole() {
         (format.as_str(), text.as_str()),
         ("EAN-13", "4901234567894")
     );
+    drop(conn);
+    // `cards show` finds the card the collection holds.
+    let (code, out, err) = bterm(&["cards", "show", &wild.number().to_string()], d);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(wild.name()), "{out}");
+    // Exported, it imports back into a fresh collection, whole.
+    let csv = d.join("mine.csv");
+    let (code, _, err) = bterm(&["collection", "export", "--csv", csv.to_str().unwrap()], d);
+    assert_eq!(code, 0, "{err}");
+    let fresh = tempfile::tempdir().unwrap();
+    let (code, _, err) = bterm(
+        &["collection", "import", "--csv", csv.to_str().unwrap()],
+        fresh.path(),
+    );
+    assert_eq!(code, 0, "a wild Digimon's row imports: {err}");
+    let (_, out, _) = bterm(&["collection", "list"], fresh.path());
+    assert!(
+        out.contains(&format!("{} {}  [no set]", wild.number(), wild.name())),
+        "{out}"
+    );
+    let (_, out, _) = bterm(&["cards", "show", &wild.number().to_string()], fresh.path());
+    assert!(out.contains(wild.name()), "{out}");
 }

@@ -583,8 +583,19 @@ fn a_player_whose_connection_drops_takes_its_seat_back_and_the_game_ends_the_sam
 
 #[test]
 fn a_host_that_stops_starts_again_from_its_autosave_and_the_player_rejoins() {
+    host_stops_and_comes_back_after(std::time::Duration::ZERO, "now");
+}
+
+/// The client keeps trying for three minutes (`KEEP_TRYING`): a host that
+/// takes 80 s to come back still finds its player.
+#[test]
+fn a_host_that_comes_back_after_80_seconds_still_finds_its_player() {
+    host_stops_and_comes_back_after(std::time::Duration::from_secs(80), "late");
+}
+
+fn host_stops_and_comes_back_after(pause: std::time::Duration, tag: &str) {
     let set = CardSet::embedded();
-    let dir = std::env::temp_dir().join(format!("bterm-lan-resume-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("bterm-lan-resume-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let save = dir.join("table.ron");
@@ -616,6 +627,11 @@ fn a_host_that_stops_starts_again_from_its_autosave_and_the_player_rejoins() {
     let mine = deck::embedded("courage", &set).unwrap().unwrap();
     let player = client::<alpha::Match>(addr, "Mimi", Role::Player, "4321", mine, Strength::Normal);
     let played_before = first.join().unwrap();
+    thread::sleep(pause);
+    assert!(
+        !player.is_finished(),
+        "the player gave up while the host was away"
+    );
     let kept = Autosave::load(&save).unwrap();
     assert_eq!(
         kept.remotes[0].as_ref().map(|r| r.name.as_str()),

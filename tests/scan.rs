@@ -249,7 +249,7 @@ fn scan_text_output_and_exit_code_when_all_are_cards() {
     let (code, out, err) = bterm(&["scan", file.to_str().unwrap()], dir.path());
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("OP-004"), "{out}");
-    assert!(err.contains("1 files, every one a card"), "{err}");
+    assert!(err.contains("1 file, a card"), "{err}");
     let (code, _, err) = bterm(&["scan", "/no/such/file.png"], dir.path());
     assert_eq!(code, 1);
     assert!(err.contains("/no/such/file.png"), "{err}");

@@ -1014,6 +1014,52 @@ fn action_abilities_resolve_only_when_used() {
     );
 }
 
+/// Issue 39's case: with Virus Infection readied, a Digimon's own "+100 if
+/// the opposing Digimon is Virus" reads the opponent as Virus. Within a
+/// timing, attribute changes resolve first (engine 2); a replay of engine
+/// 1 still plays by its order.
+#[test]
+fn an_attribute_change_resolves_before_the_conditions_that_read_it() {
+    let cards = set(
+        &[
+            D {
+                hp: 5000,
+                extra: "terminal: [(timing: Battle, conditions: [OpponentAttribute(Virus)], effects: [Power(This, Add(100))])]",
+                ..BASE
+            },
+            TWOMON,
+        ],
+        "Option(number: \"OP-901\", name: \"Infection\", cost: 1, terminal: [(mark: Action, timing: Battle, limit: PerTurn(1), optional: true, effects: [ChangeAttribute(Opponent, Virus)])]),\n",
+    );
+    let powers = |engine: u32| {
+        let mut s = Setup::new(team(&["DM-900", "OP-901"]), team(&["DM-901"]), 1);
+        s.tunables.engine = engine;
+        let mut m = Match::from_setup(&s, &cards).unwrap_or_else(|e| panic!("{e}"));
+        let ready = *m
+            .legal_actions(P1)
+            .iter()
+            .find(|a| matches!(a, Action::UseAbility(_)))
+            .expect("Infection is offered");
+        m.apply(P1, ready).unwrap();
+        clash(&stances(&mut m, A, A)).0
+    };
+    assert_eq!(
+        powers(2),
+        [400, 300],
+        "the opponent is Virus when the condition is read"
+    );
+    assert_eq!(powers(1), [300, 300], "engine 1 read it before the Option");
+    // An engine this build does not play is refused, not guessed.
+    let mut s = Setup::new(team(&["DM-900"]), team(&["DM-901"]), 1);
+    s.tunables.engine = 99;
+    assert!(
+        Match::from_setup(&s, &cards)
+            .unwrap_err()
+            .to_string()
+            .contains("engine 99")
+    );
+}
+
 #[test]
 fn a_technique_reduced_to_0_stays_0() {
     let cards = with_ability(

@@ -258,7 +258,7 @@ impl Plugin for AppPlugin {
         if self.windowed {
             app.add_plugins((
                 play::physics::plugin,
-                ui::sound::output_plugin,
+                ui::sound::output_plugin_if_heard,
                 screens::capture::plugin,
                 ui::theme::plugin,
                 screens::gallery::thumbnail_plugin,
@@ -366,9 +366,17 @@ fn start(settings: Settings, cards: CardSet, script: capture::Script) -> Result<
         return Err(LaunchError::NoWebcamSupport);
     }
     let kiosk = settings.kiosk;
+    let sound = ui::sound::sound_device();
+    if !sound && !settings.mute {
+        eprintln!("(no sound device found: the game plays silent)");
+    }
+    let mut plugins = DefaultPlugins.build();
+    if !sound {
+        plugins = plugins.disable::<bevy::audio::AudioPlugin>();
+    }
     let mut app = App::new();
     app.add_plugins(
-        DefaultPlugins
+        plugins
             .set(WindowPlugin {
                 primary_window: Some(Window {
                     title: TITLE.to_string(),

@@ -53,22 +53,24 @@ pub struct AlphaArgs {
     pub cards: Option<PathBuf>,
 }
 
-/// Reads a small RON file (a deck, a script); a parse error names the
-/// line and column and says where the format is shown (`hint`).
-fn read_ron_file<T: serde::de::DeserializeOwned>(
+/// Reads a small RON file (a deck) and keeps its text (for the lines of
+/// its entries); a parse error names the line and column and says where
+/// the format is shown (`hint`).
+fn read_ron_file_text<T: serde::de::DeserializeOwned>(
     path: &Path,
     what: &str,
     hint: &str,
-) -> Result<T, CliError> {
+) -> Result<(T, String), CliError> {
     let shown = escape_lines(&path.display().to_string());
     let text = crate::save::read_text(path, MAX_FILE)
         .map_err(|e| CliError::failed(format!("error: cannot read {shown}: {e}")))?;
-    crate::cards::read_ron(&text).map_err(|e| {
+    let value = crate::cards::read_ron(&text).map_err(|e| {
         CliError::failed(format!(
             "error: {shown}:{}:{}: not {what}: {} ({hint})",
             e.span.start.line, e.span.start.col, e.code
         ))
-    })
+    })?;
+    Ok((value, text))
 }
 
 /// A deck named on the command line: a shipped deck or a file.
@@ -88,15 +90,23 @@ pub(super) fn load_deck(arg: &str, cards: &CardSet) -> Result<(String, Vec<CardN
         )));
     }
     let shown = escape_lines(&path.display().to_string());
-    let file: DeckFile = read_ron_file(
+    let (file, text): (DeckFile, String) = read_ron_file_text(
         path,
         "a deck file",
         "see assets/decks/courage.ron for the format",
     )?;
+    // Every problem, each with the line it is on.
+    let problems = file.problems(&text, cards);
+    if !problems.is_empty() {
+        let lines: Vec<String> = problems
+            .iter()
+            .map(|e| format!("error: {shown}: {}", escape_lines(&e.to_string())))
+            .collect();
+        return Err(CliError::failed(lines.join("\n")));
+    }
     let numbers = file
         .numbers(cards)
         .map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;
-    deck::check(&numbers, cards).map_err(|e| CliError::failed(format!("error: {shown}: {e}")))?;
     Ok((file.name, numbers))
 }
 
@@ -201,5 +211,9 @@ impl People<Match> for Terminal<'_> {
                 escape_lines(&Match::describe(e, self.keys.cards))
             );
         }
+    }
+
+    fn set_clock(&mut self, seconds: Option<f32>) {
+        People::<Match>::set_clock(&mut self.keys, seconds);
     }
 }

@@ -291,6 +291,12 @@ impl<R: Ruleset> People<R> for Keyboard<'_> {
             let _ = writeln!(self.out, "{}", escape_lines(&R::describe(e, self.cards)));
         }
     }
+
+    fn set_clock(&mut self, seconds: Option<f32>) {
+        if seconds.is_some() {
+            self.timer = seconds;
+        }
+    }
 }
 
 /// People at one terminal who each see their seat's view (the ruleset's
@@ -340,6 +346,10 @@ impl<R: Ruleset> People<R> for Seated<'_> {
 
     fn show(&mut self, events: &[R::Event]) {
         People::<R>::show(&mut self.keys, events);
+    }
+
+    fn set_clock(&mut self, seconds: Option<f32>) {
+        People::<R>::set_clock(&mut self.keys, seconds);
     }
 }
 

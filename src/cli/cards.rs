@@ -109,7 +109,17 @@ pub(super) fn cards(command: CardsCommand) -> Result<(), CliError> {
             cards,
         } => {
             let set = load_set(cards.as_deref())?;
-            let card = set.resolve(&number).map_err(|e| format!("error: {e}"))?;
+            // A card of no set (a wild Digimon, a custom card) is found
+            // in the collection that holds it.
+            let held;
+            let card = match set.resolve(&number) {
+                Ok(card) => card,
+                Err(e) => {
+                    held = super::collection::held_card(&number, &set)
+                        .ok_or_else(|| format!("error: {e}"))?;
+                    &held
+                }
+            };
             if json {
                 let text = serde_json::to_string_pretty(card).map_err(|e| format!("error: {e}"))?;
                 Ok(w(writeln!(out, "{text}"))?)
@@ -120,62 +130,70 @@ pub(super) fn cards(command: CardsCommand) -> Result<(), CliError> {
     }
 }
 
-/// One line of `bterm cards list`.
+/// The widths of `bterm cards list`'s first columns: number, name, kind
+/// (a level, "Option", a card type), Field or colours; the last column
+/// (cost and stats) follows.
+const LIST_COLUMNS: [usize; 4] = [9, 31, 22, 19];
+
+/// One line of `bterm cards list`: its columns padded to [`LIST_COLUMNS`],
+/// so every kind of card lines up with the others.
 pub fn list_line(card: &Card) -> String {
     let number = card.number().to_string();
-    match card {
-        Card::Digimon(d) => format!(
-            "{number:<9} {:<27} {:<18} {:<19} {:<8} cost {} HP {:>4} {}",
-            d.name,
+    let colours = |c: &[String]| c.join("/");
+    let [kind, group, rest]: [String; 3] = match card {
+        Card::Digimon(d) => [
             d.level.to_string(),
-            d.field.name(),
-            d.attribute.name(),
-            d.cost,
-            d.hp,
-            d.battle_type
-        ),
-        Card::Option(o) => format!(
-            "{number:<9} {:<27} Option             cost {}",
-            o.name, o.cost
-        ),
-        Card::Command(c) => format!("{number:<9} {:<27} Command", c.name),
-        Card::Dcg(c) => format!(
-            "{number:<9} {:<27} {:<18} {:<19} {}",
-            c.name,
+            d.field.name().to_string(),
+            format!(
+                "{:<8} cost {} HP {:>4} {}",
+                d.attribute.name(),
+                d.cost,
+                d.hp,
+                d.battle_type
+            ),
+        ],
+        Card::Option(o) => [
+            "Option".to_string(),
+            String::new(),
+            format!("cost {}", o.cost),
+        ],
+        Card::Command(_) => ["Command".to_string(), String::new(), String::new()],
+        Card::Dcg(c) => [
             match c.level {
                 Some(l) => format!("{} Lv.{l}", c.kind),
                 None => c.kind.to_string(),
             },
-            c.colors
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("/"),
+            colours(&c.colors.iter().map(ToString::to_string).collect::<Vec<_>>()),
             [
                 c.cost.map(|n| format!("cost {n}")),
-                c.dp.map(|d| format!("DP {d}"))
+                c.dp.map(|d| format!("DP {d}")),
             ]
             .into_iter()
             .flatten()
             .collect::<Vec<_>>()
-            .join(" ")
-        ),
-        Card::Clash(c) => format!(
-            "{number:<9} {:<27} {:<18} {:<19} {}",
-            c.name,
-            c.kind.words(),
-            c.colors
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("/"),
+            .join(" "),
+        ],
+        Card::Clash(c) => [
+            c.kind.words().to_string(),
+            colours(&c.colors.iter().map(ToString::to_string).collect::<Vec<_>>()),
             match (c.attack, c.defense, c.health) {
                 (Some(a), Some(d), Some(h)) => format!("{a}/{d} health {h}"),
                 (Some(a), Some(d), None) => format!("cost {} {a}/{d}", c.cost_words()),
                 _ => format!("cost {}", c.cost_words()),
-            }
-        ),
+            },
+        ],
+    };
+    let mut line = String::new();
+    for (text, width) in [number, card.name().to_string(), kind, group]
+        .iter()
+        .zip(LIST_COLUMNS)
+    {
+        line.push_str(text);
+        let pad = width.saturating_sub(text.chars().count()).max(1);
+        line.extend(std::iter::repeat_n(' ', pad));
     }
+    line.push_str(&rest);
+    line.trim_end().to_string()
 }
 
 /// The full text of `bterm cards show`.
@@ -311,6 +329,37 @@ fn describe_dcg(s: &mut String, c: &crate::cards::DcgCard) {
         let _ = writeln!(s, "  Inherited effects:");
         for a in c.inherited_abilities() {
             let _ = writeln!(s, "    {}", crate::effects::dcg::render(a));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_card_lines_up_in_the_list() {
+        let set = crate::cards::CardSet::embedded();
+        let starts: Vec<usize> = LIST_COLUMNS
+            .iter()
+            .scan(0, |at, w| {
+                *at += w;
+                Some(*at)
+            })
+            .collect();
+        for card in set.cards() {
+            let line: Vec<char> = list_line(card).chars().collect();
+            for &s in &starts {
+                if s <= line.len() {
+                    assert_eq!(
+                        line[s - 1],
+                        ' ',
+                        "a column runs into the next at {s}: {}",
+                        line.iter().collect::<String>()
+                    );
+                }
+            }
+            assert_ne!(line.last(), Some(&' '));
         }
     }
 }

@@ -79,8 +79,8 @@ pub enum CollectionCommand {
     },
     /// The cards of a set you do not own yet.
     Missing {
-        /// The set's id or name.
-        set: String,
+        /// The set's id or name (left out: the sets to choose from).
+        set: Option<String>,
         /// Where the collection is.
         #[command(flatten)]
         db: DbArgs,
@@ -231,6 +231,19 @@ fn full_set(set: &CardSet, store: &Store) -> CardSet {
     }
 }
 
+/// A card the collection holds that is in no card set (a wild Digimon, a
+/// custom card), by its number; `None` without a collection (none is
+/// made) or without that card.
+pub(super) fn held_card(number: &str, set: &CardSet) -> Option<Card> {
+    let n: CardNumber = number.trim().parse().ok()?;
+    let path = collection::default_path(None).ok()?;
+    if !path.is_file() {
+        return None;
+    }
+    let store = Store::open_checked(&path).ok()?;
+    full_set(set, &store).get(&n).cloned()
+}
+
 /// A card of the set as the collection keeps it.
 pub(super) fn card_ref(card: &Card, in_set: bool) -> CardRef {
     CardRef {
@@ -274,7 +287,7 @@ pub(super) fn collection(c: CollectionCommand) -> Result<(), CliError> {
             db,
         } => list(set.as_deref(), field.as_deref(), json, &db, &mut say),
         CollectionCommand::Sets { db } => sets(&db, &mut say),
-        CollectionCommand::Missing { set, db } => missing(&set, &db, &mut say),
+        CollectionCommand::Missing { set, db } => missing(set.as_deref(), &db, &mut say),
         CollectionCommand::Doubles { db } => doubles(&db, &mut say),
         CollectionCommand::Scans { last, db } => scans(last, &db, &mut say),
         CollectionCommand::History { since, db } => history(since.as_deref(), &db, &mut say),
@@ -375,12 +388,20 @@ fn sets(db: &DbArgs, say: &mut impl FnMut(String) -> Result<(), CliError>) -> Re
 
 /// The cards of a printed set that are not owned.
 fn missing(
-    set: &str,
+    set: Option<&str>,
     db: &DbArgs,
     say: &mut impl FnMut(String) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
-    let (store, cards) = (open(db.db.as_deref())?, load_set(db.cards.as_deref())?);
+    let cards = load_set(db.cards.as_deref())?;
     let sets = Sets::embedded(&cards).map_err(CliError::failed)?;
+    let Some(set) = set else {
+        let ids: Vec<&str> = sets.all().iter().map(|s| s.id.as_str()).collect();
+        return Err(CliError::usage(format!(
+            "error: which set? `bterm collection missing SET`, SET one of: {} (`bterm collection sets` shows how far each is)",
+            ids.join(", ")
+        )));
+    };
+    let store = open(db.db.as_deref())?;
     let Some(s) = sets.find(set) else {
         let ids: Vec<&str> = sets.all().iter().map(|s| s.id.as_str()).collect();
         return Err(CliError::failed(format!(
@@ -886,6 +907,14 @@ fn export(
                 count: k,
                 condition,
                 note,
+                // A card of no set travels whole, so a fresh collection
+                // takes it back.
+                card: match (base.get(n), cards.get(n)) {
+                    (None, Some(card)) => crate::barcode::code::qr_card_text(card)
+                        .map(|t| t[crate::barcode::code::QR_CARD_PREFIX.len()..].to_string())
+                        .unwrap_or_default(),
+                    _ => String::new(),
+                },
             });
         }
     }
@@ -900,6 +929,25 @@ fn export(
 
 /// The largest CSV file read (64 MiB: a row is about 60 bytes).
 const MAX_CSV_BYTES: u64 = 64 << 20;
+
+/// The card a CSV row carries whole (its `card` column): one card, of the
+/// row's number, that the card set's checks accept.
+fn carried_card(ron: &str, number: CardNumber, cards: &CardSet) -> Result<Card, String> {
+    let read: Vec<Card> = crate::cards::read_ron(ron)
+        .map_err(|e| format!("{number}: its card column is not a card: {e}"))?;
+    let [card] = <[Card; 1]>::try_from(read)
+        .map_err(|v| format!("{number}: its card column holds {} cards, not one", v.len()))?;
+    if card.number() != number {
+        return Err(format!(
+            "its card column is {}, not {number}",
+            card.number()
+        ));
+    }
+    cards
+        .with_cards(std::slice::from_ref(&card))
+        .map_err(|e| format!("{number}: {}", e.to_string().replace('\n', "; ")))?;
+    Ok(card)
+}
 
 /// `collection import --csv FILE`.
 fn import(
@@ -940,6 +988,15 @@ fn import(
                     r.count,
                     (r.condition.clone(), r.note.clone()),
                 )),
+                // A card of no set, carried whole by its row.
+                None if !r.card.is_empty() => match carried_card(&r.card, n, &cards) {
+                    Ok(card) => resolved.push((
+                        card_ref(&card, false),
+                        r.count,
+                        (r.condition.clone(), r.note.clone()),
+                    )),
+                    Err(why) => errors.push((r.line, format!("line {}: {why}", r.line))),
+                },
                 None => errors.push((
                     r.line,
                     format!(
@@ -1177,10 +1234,21 @@ impl Collector {
                 }
             );
         } else {
+            let added = match t.added {
+                0 => "0 copies added".to_string(),
+                n => format!(
+                    "{} added ({} never scanned before)",
+                    plural(n, "copy", "copies"),
+                    plural(t.new_cards, "card", "cards")
+                ),
+            };
+            let undo = match t.added {
+                0 => "",
+                1 => "; `bterm collection undo` takes it back",
+                _ => "; `bterm collection undo` takes them back",
+            };
             eprintln!(
-                "collection: {} added ({} never scanned before){}; `bterm collection undo` takes them back",
-                plural(t.added, "copy", "copies"),
-                plural(t.new_cards, "card", "cards"),
+                "collection: {added}{}{undo}",
                 if t.rescans > 0 {
                     format!(
                         ", {} already counted",

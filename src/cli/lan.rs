@@ -268,6 +268,15 @@ fn host_game<R: Lan + TextGame, F: People<R, Error = CliError>>(
         "Table \"{table_name}\" open on UDP port {port} · {} · {n} seats · JOIN CODE {code}",
         R::NAME
     ));
+    let addresses = crate::net::discover::lan_addresses();
+    if addresses.is_empty() {
+        say("  No network address found but this machine's own: only this machine can join.");
+    }
+    for ip in addresses {
+        say(&format!(
+            "  Join from another machine: bterm join {ip}:{port} --code {code}"
+        ));
+    }
     for s in Seat::all(n) {
         say(&format!(
             "  {s}: {}",

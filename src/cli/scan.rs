@@ -219,9 +219,16 @@ pub fn print(args: PrintArgs) -> Result<(), CliError> {
                 .map(|c| (c.clone(), false)),
         );
     }
+    // Command cards have no barcode: named among others, they are left
+    // out and said so; the others are printed.
+    let mut skipped = Vec::new();
     for n in &args.numbers {
         let card = set.resolve(n).map_err(|e| format!("error: {e}"))?;
-        cards.push((card.clone(), false));
+        if card.kind() == CardKind::Command {
+            skipped.push(format!("{} {}", card.number(), card.name()));
+        } else {
+            cards.push((card.clone(), false));
+        }
     }
     if let Some(path) = &args.custom {
         let text = crate::save::read_text(path, crate::cards::MAX_CARD_FILE_BYTES)
@@ -242,10 +249,20 @@ pub fn print(args: PrintArgs) -> Result<(), CliError> {
             .collect();
         cards.extend(custom.into_iter().map(|c| (c, true)));
     }
+    let skipped_line = (!skipped.is_empty()).then(|| {
+        format!(
+            "skipped {}: Command cards have no barcode, so there is nothing to print",
+            super::escape_lines(&skipped.join(", "))
+        )
+    });
     if cards.is_empty() {
-        return Err(CliError::failed(
-            "error: no cards to print; name some (`bterm print Dα-001 Dα-002`), or use --all or --custom FILE.ron",
-        ));
+        return Err(CliError::failed(match skipped_line {
+            Some(line) => format!("error: nothing to print; {line}"),
+            None => "error: no cards to print; name some (`bterm print Dα-001 Dα-002`), or use --all or --custom FILE.ron".to_string(),
+        }));
+    }
+    if let Some(line) = &skipped_line {
+        eprintln!("{line}");
     }
     let written =
         printer::print(&cards, &args.out, args.force).map_err(|e| format!("error: {e}"))?;
@@ -409,7 +426,10 @@ pub fn scan(args: ScanArgs) -> Result<(), CliError> {
         )));
     }
     if !args.json {
-        eprintln!("{total} files, every one a card");
+        match total {
+            1 => eprintln!("1 file, a card"),
+            n => eprintln!("{n} files, every one a card"),
+        }
     }
     collected
 }

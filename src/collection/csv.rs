@@ -1,11 +1,18 @@
 //! The collection's CSV (RFC 4180: comma-separated, fields with a comma, a
 //! quote or a line break in double quotes, quotes doubled), as a
 //! spreadsheet writes and opens it. Columns, in this order, with this
-//! header line: `number,name,set,count,condition,note`. One row per card
-//! and grade: three Agumon, two of them "near mint", are two rows.
+//! header line: `number,name,set,count,condition,note,card`. One row per
+//! card and grade: three Agumon, two of them "near mint", are two rows.
+//! `card` carries a card that is in no card set (a wild Digimon made from a
+//! product barcode, a custom card from a QR code) whole, so a fresh
+//! collection takes it back; it is empty for a card of the set. A file of
+//! the first six columns alone (written before `card`) is read too.
 
-/// The header line.
+/// The header line's first six columns (a file of these alone is read).
 pub const HEADER: [&str; 6] = ["number", "name", "set", "count", "condition", "note"];
+
+/// The last column: a card that is in no card set, whole (RON, one line).
+pub const CARD: &str = "card";
 
 /// One row: the card's number, its name and set (for the reader; the
 /// number decides), how many copies, their condition and note.
@@ -25,6 +32,9 @@ pub struct Row {
     pub condition: String,
     /// A note.
     pub note: String,
+    /// The card whole, when it is in no card set (RON, one line); empty
+    /// otherwise.
+    pub card: String,
 }
 
 /// The most copies one row may give, and the most of one card a
@@ -72,12 +82,15 @@ fn plain(text: &str) -> String {
 /// The CSV text of some rows, header first, lines ending in CRLF.
 pub fn write(rows: &[Row]) -> String {
     let mut out = HEADER.join(",");
+    out.push(',');
+    out.push_str(CARD);
     out.push_str("\r\n");
     for r in rows {
         let count = r.count.to_string();
         let (name, set) = (inert(&r.name), inert(&r.set));
         let (condition, note) = (inert(&r.condition), inert(&r.note));
-        let cells = [&r.number, &name, &set, &count, &condition, &note];
+        let card = inert(&r.card);
+        let cells = [&r.number, &name, &set, &count, &condition, &note, &card];
         let line: Vec<String> = cells.iter().map(|c| field(c)).collect();
         out.push_str(&line.join(","));
         out.push_str("\r\n");
@@ -177,24 +190,27 @@ fn parse_all(text: &str) -> Result<Parsed, String> {
         ));
     };
     let header: Vec<String> = header.iter().map(|h| h.trim().to_lowercase()).collect();
-    if header != HEADER {
+    let with_card = header.len() == HEADER.len() + 1 && header.last().is_some_and(|h| h == CARD);
+    if header[..header.len().min(HEADER.len())] != HEADER
+        || !(header.len() == HEADER.len() || with_card)
+    {
         return Err(format!(
-            "line 1: the header is \"{}\"; it must be {}",
+            "line 1: the header is \"{}\"; it must be {},{CARD} (or without {CARD})",
             header.join(","),
             HEADER.join(",")
         ));
     }
+    let columns = header.len();
     let mut rows = Vec::new();
     let mut errors = Vec::new();
     for (line, f) in records {
-        if f.len() != HEADER.len() {
+        if f.len() != columns {
             errors.push((
                 line,
                 format!(
-                    "line {line}: {} fields; a row has {} ({})",
+                    "line {line}: {} fields; a row has {columns} ({})",
                     f.len(),
-                    HEADER.len(),
-                    HEADER.join(",")
+                    header.join(",")
                 ),
             ));
             continue;
@@ -222,6 +238,7 @@ fn parse_all(text: &str) -> Result<Parsed, String> {
             count,
             condition: plain(f[4].trim()),
             note: plain(&f[5]),
+            card: f.get(6).map(|c| plain(c.trim())).unwrap_or_default(),
         });
     }
     Ok((rows, errors))
@@ -240,6 +257,7 @@ mod tests {
             count,
             condition: condition.into(),
             note: note.into(),
+            card: String::new(),
         }
     }
 
@@ -255,7 +273,7 @@ mod tests {
             ),
         ];
         let text = write(&rows);
-        assert!(text.starts_with("number,name,set,count,condition,note\r\n"));
+        assert!(text.starts_with("number,name,set,count,condition,note,card\r\n"));
         let (back, errors) = parse(&text);
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(back.len(), 2);

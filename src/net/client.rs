@@ -23,6 +23,9 @@ pub const CONNECT_WAIT: Duration = Duration::from_secs(10);
 /// How long a dropped player's client tries to get its seat back.
 pub const KEEP_TRYING: Duration = Duration::from_secs(180);
 
+/// How often a player rejoining a dropped table is told it still tries.
+const REJOIN_NOTE_EVERY: Duration = Duration::from_secs(15);
+
 /// Who joins, and as what.
 #[derive(Debug, Clone)]
 pub struct JoinOptions {
@@ -453,10 +456,16 @@ pub fn join<R: Lan, S: Seatside<R>>(
     front: &mut S,
 ) -> Result<Ended<R>, JoinError> {
     let mut session = Session::<R>::start(options);
+    // Since when the seat is being rejoined, and when the player was last
+    // told: once at the drop, then every so often, never a line a retry.
+    let mut rejoining: Option<(Instant, Instant)> = None;
     loop {
         let Some(happened) = session.poll(cards, Duration::from_millis(200)) else {
             continue;
         };
+        if !matches!(happened, Happened::Rejoining(_)) {
+            rejoining = None;
+        }
         match happened {
             Happened::Welcome { table, seat } => front.welcome(&table, seat),
             Happened::Lobby(lines) => front.lobby(&lines),
@@ -475,11 +484,24 @@ pub fn join<R: Lan, S: Seatside<R>>(
                 }
             }
             Happened::Refusal(why) => front.note(&format!("the table refused that: {why}")),
-            Happened::Rejoining(why) => {
-                front.note(&format!(
-                    "the connection dropped ({why}); rejoining your seat…"
-                ));
-            }
+            Happened::Rejoining(why) => match rejoining {
+                None => {
+                    front.note(&format!(
+                        "the connection dropped ({why}); rejoining your seat (trying for {} s)…",
+                        KEEP_TRYING.as_secs()
+                    ));
+                    rejoining = Some((Instant::now(), Instant::now()));
+                }
+                Some((since, told)) if told.elapsed() >= REJOIN_NOTE_EVERY => {
+                    front.note(&format!(
+                        "still rejoining your seat: {} s of {}…",
+                        since.elapsed().as_secs(),
+                        KEEP_TRYING.as_secs()
+                    ));
+                    rejoining = Some((since, Instant::now()));
+                }
+                Some(_) => {}
+            },
             Happened::Ended(ended) => return Ok(*ended),
             Happened::Failed(e) => return Err(e),
         }

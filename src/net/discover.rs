@@ -107,3 +107,43 @@ pub fn browse(wait: Duration) -> Result<Vec<Found>, String> {
     found.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(found)
 }
+
+/// This machine's addresses another machine on the network can reach it
+/// at: IPv4 (a table listens on IPv4), up, not loopback or link-local;
+/// empty when none is found.
+pub fn lan_addresses() -> Vec<std::net::Ipv4Addr> {
+    let mut out: Vec<std::net::Ipv4Addr> = if_addrs::get_if_addrs()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|i| i.is_oper_up() || i.oper_status == if_addrs::IfOperStatus::Unknown)
+        .filter_map(|i| match i.ip() {
+            IpAddr::V4(v4) if joinable(v4) => Some(v4),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Whether another machine may reach this one at `ip`.
+fn joinable(ip: std::net::Ipv4Addr) -> bool {
+    !(ip.is_loopback() || ip.is_link_local() || ip.is_unspecified() || ip.is_broadcast())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::Ipv4Addr;
+
+    #[test]
+    fn a_table_is_joinable_at_a_lan_address_not_at_loopback_or_link_local() {
+        assert!(joinable(Ipv4Addr::new(192, 168, 1, 20)));
+        assert!(joinable(Ipv4Addr::new(10, 0, 0, 7)));
+        assert!(!joinable(Ipv4Addr::LOCALHOST));
+        assert!(!joinable(Ipv4Addr::new(169, 254, 3, 4)));
+        assert!(!joinable(Ipv4Addr::UNSPECIFIED));
+        // What this machine finds is only such addresses.
+        assert!(lan_addresses().into_iter().all(joinable));
+    }
+}

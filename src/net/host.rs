@@ -1200,6 +1200,9 @@ impl<R: Lan, P: People<R>> People<R> for Front<'_, R, P> {
         // The remote seats asked at the same time (a stance) answer while
         // the host's player thinks.
         self.host.ask_ahead(table, seat, self.cards);
+        // One clock for every player at the table: the host's own player
+        // has the seconds a remote player would.
+        self.local.set_clock(Some(self.host.seconds(question)));
         self.local.ask(table, seat, question).map_err(Stop::Local)
     }
 

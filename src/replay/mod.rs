@@ -170,7 +170,11 @@ impl<R: Ruleset> Replay<R> {
 
     /// Parses a replay's text (`name` is used in messages).
     pub fn parse(text: &str, name: &str) -> Result<Replay<R>, ReplayError> {
-        crate::cards::read_ron(text).map_err(|e| malformed(name, &e))
+        let mut replay: Replay<R> =
+            crate::cards::read_ron(text).map_err(|e| malformed(name, &e))?;
+        // Played by the engine it was recorded by, where this build has it.
+        R::adopt_engine(&mut replay.setup, replay.rules.engine);
+        Ok(replay)
     }
 
     fn text(&self, path: &Path) -> Result<String, ReplayError> {

@@ -533,6 +533,12 @@ pub trait Ruleset: Clone + Sized + 'static {
 
     /// The rules version a setup is played by (recorded in replays).
     fn version(setup: &Self::Setup) -> RulesVersion;
+    /// A replay recorded by engine version `engine`: its setup is played by
+    /// that engine when this build still plays it (a ruleset with one
+    /// engine ignores it, and the replay's version check says why not).
+    fn adopt_engine(setup: &mut Self::Setup, engine: u32) {
+        let _ = (setup, engine);
+    }
     /// The seed a setup starts from.
     fn seed(setup: &Self::Setup) -> u64;
     /// The cards each seat brought (a team, a deck), in seat order.

@@ -24,6 +24,14 @@ pub trait People<R: Ruleset> {
 
     /// Shows what happened, in order.
     fn show(&mut self, events: &[R::Event]);
+
+    /// The seconds the next question gives a person here, when a table
+    /// times every player alike (a LAN host's own player gets the clock its
+    /// remote players get); `None`: the front end's own setting. A front
+    /// end with no clock ignores it.
+    fn set_clock(&mut self, seconds: Option<f32>) {
+        let _ = seconds;
+    }
 }
 
 /// A table of CPUs watched: every event is handed to the closure (a

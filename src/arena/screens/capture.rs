@@ -206,6 +206,7 @@ pub(in crate::arena) fn plugin(app: &mut App) {
         .add_systems(
             PostUpdate,
             write_boxes
+                .after(crate::arena::ui::numbers::NumbersPlaced)
                 .after(bevy::ui::UiSystems::PostLayout)
                 .after(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
         )

@@ -10,7 +10,14 @@ use crate::arena::ui::theme::{self, centred_at, palette, size};
 use crate::rules::terminal::Side;
 
 pub(in crate::arena) fn plugin(app: &mut App) {
-    app.add_systems(Update, rise_numbers.in_set(AppSystems::Update));
+    app.add_systems(Update, rise_numbers.in_set(AppSystems::Update))
+        .add_systems(
+            PostUpdate,
+            keep_clear
+                .in_set(NumbersPlaced)
+                .after(bevy::ui::UiSystems::PostLayout)
+                .after(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+        );
 }
 
 /// A number rising from a figure that took a blow.
@@ -101,31 +108,25 @@ pub fn clear_spot(want: Vec2, size: Vec2, taken: &[Rect], screen: Rect) -> Vec2 
     want
 }
 
-/// Damage numbers rise and fade, where no other text is.
+/// The screen in the UI's pixels.
+fn screen_rect(camera: Option<&Camera>, scale: f32) -> Rect {
+    camera
+        .and_then(Camera::logical_viewport_size)
+        .map_or(Rect::new(0.0, 0.0, 1280.0, 720.0), |v| {
+            Rect::from_corners(Vec2::ZERO, v / scale.max(0.01))
+        })
+}
+
+/// Damage numbers rise over their figure and fade.
 fn rise_numbers(
     time: Res<Time>,
     mut commands: Commands,
     ui_scale: Option<Res<UiScale>>,
     camera: Query<(&Camera, &GlobalTransform), With<ArenaCamera>>,
     mut q: Query<Numbers>,
-    texts: Texts,
 ) {
     let scale = ui_scale.map_or(1.0, |s| s.0);
     let cam = camera.iter().next();
-    let taken: Vec<Rect> = texts
-        .iter()
-        .filter(|(t, _, _, shown)| shown.get() && !t.0.trim().is_empty())
-        .map(|(_, node, at, _)| {
-            let r = Rect::from_center_size(at.translation, node.size());
-            let s = node.inverse_scale_factor();
-            Rect::from_corners(r.min * s, r.max * s)
-        })
-        .collect();
-    let screen = cam
-        .and_then(|(c, _)| c.logical_viewport_size())
-        .map_or(Rect::new(0.0, 0.0, 1280.0, 720.0), |v| {
-            Rect::from_corners(Vec2::ZERO, v / scale.max(0.01))
-        });
     for (e, mut n, mut node, mut colour, mut shadow, computed, mut vis) in &mut q {
         n.age += time.delta_secs();
         if n.age >= NUMBER_SECONDS {
@@ -137,23 +138,60 @@ fn rise_numbers(
             *vis = Visibility::Hidden;
             continue;
         };
-        // Shown once laid out: its size, and the texts raised with it (a
-        // banner), are known only after a frame's layout.
-        let size = computed.map_or(Vec2::ZERO, |c| c.size() * c.inverse_scale_factor());
-        let (Val::Px(x), Val::Px(y)) = (left, top) else {
-            continue;
-        };
-        if size.x <= 0.0 || size.y <= 0.0 {
+        // Shown once laid out (its size is known after a frame's layout).
+        if computed.is_none_or(|c| c.size().x <= 0.0) {
             continue;
         }
         *vis = Visibility::Inherited;
-        let at = clear_spot(Vec2::new(x, y), size, &taken, screen);
-        node.left = Val::Px(at.x);
-        node.top = Val::Px(at.y);
+        node.left = left;
+        node.top = top;
         let fade = 1.0 - ((n.age - NUMBER_SECONDS * 0.6) / (NUMBER_SECONDS * 0.4)).clamp(0.0, 1.0);
         colour.0 = colour.0.with_alpha(fade);
         if let Some(shadow) = shadow.as_mut() {
             shadow.color = shadow.color.with_alpha(SHADOW_ALPHA * fade);
+        }
+    }
+}
+
+/// Where the damage numbers are moved off other texts, after this frame's
+/// layout (a banner raised in the same frame as a number is seen).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NumbersPlaced;
+
+/// Each number moves off every other text on screen, as this frame laid
+/// them out: its drawn place is moved (the layout puts it over its figure
+/// again next frame, and it is moved again).
+fn keep_clear(
+    ui_scale: Option<Res<UiScale>>,
+    camera: Query<&Camera, With<ArenaCamera>>,
+    mut numbers: Query<(&ComputedNode, &mut UiGlobalTransform), With<DamageNumber>>,
+    texts: Texts,
+) {
+    if numbers.is_empty() {
+        return;
+    }
+    let taken: Vec<Rect> = texts
+        .iter()
+        .filter(|(t, _, _, shown)| shown.get() && !t.0.trim().is_empty())
+        .map(|(_, node, at, _)| {
+            let r = Rect::from_center_size(at.translation, node.size());
+            let s = node.inverse_scale_factor();
+            Rect::from_corners(r.min * s, r.max * s)
+        })
+        .collect();
+    let screen = screen_rect(camera.iter().next(), ui_scale.map_or(1.0, |s| s.0));
+    for (node, mut at) in &mut numbers {
+        let s = node.inverse_scale_factor();
+        if node.size().x <= 0.0 || s <= 0.0 {
+            continue;
+        }
+        let r = Rect::from_center_size(at.translation, node.size());
+        let (min, size) = (r.min * s, node.size() * s);
+        let moved = clear_spot(min, size, &taken, screen) - min;
+        if moved != Vec2::ZERO {
+            let mut affine = at.affine();
+            affine.translation += moved / s;
+            *at = UiGlobalTransform::from(affine);
         }
     }
 }

@@ -72,6 +72,36 @@ pub(in crate::arena) fn plugin(app: &mut App) {
     app.add_message::<Sfx>();
 }
 
+/// Whether this machine has somewhere to play sound: on Linux a playback
+/// device under `/dev/snd` or a sound server's socket; elsewhere, assumed.
+/// Without one the game plays silent and the audio output is never opened
+/// (so the sound library prints nothing about a device it cannot find).
+pub fn sound_device() -> bool {
+    if !cfg!(target_os = "linux") {
+        return true;
+    }
+    let playback = std::fs::read_dir("/dev/snd").is_ok_and(|dir| {
+        dir.filter_map(Result::ok).any(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("pcmC") && name.ends_with('p')
+        })
+    });
+    let server = std::env::var_os("PULSE_SERVER").is_some()
+        || std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| {
+            let d = std::path::PathBuf::from(d);
+            d.join("pulse/native").exists() || d.join("pipewire-0").exists()
+        });
+    playback || server
+}
+
+/// The sound output, where the engine's audio is there to play it.
+pub(in crate::arena) fn output_plugin_if_heard(app: &mut App) {
+    if app.is_plugin_added::<bevy::audio::AudioPlugin>() {
+        output_plugin(app);
+    }
+}
+
 pub(in crate::arena) fn output_plugin(app: &mut App) {
     app.init_resource::<Sounds>()
         .add_systems(Startup, make_sounds)

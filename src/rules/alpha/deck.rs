@@ -30,7 +30,7 @@ pub enum DeckError {
     /// A line names no card of the set.
     #[error("line {line}: {message}")]
     UnknownCard {
-        /// 1-based entry in the list.
+        /// 1-based: the line of a deck file, or the entry of a list.
         line: usize,
         /// The set's answer (with the nearest card).
         message: String,
@@ -40,7 +40,7 @@ pub enum DeckError {
         "line {line}: {name} ({number}) is a {game} card; a Card Game Alpha deck is built from Card Game Alpha cards"
     )]
     OtherGame {
-        /// 1-based entry in the list.
+        /// 1-based: the line of a deck file, or the entry of a list.
         line: usize,
         /// The card's name.
         name: String,
@@ -99,6 +99,33 @@ impl DeckError {
 }
 
 impl DeckFile {
+    /// Every problem of a deck file, each entry's named by the line of
+    /// `text` (the file) it is on: cards that are not in the set or of
+    /// another game, then the deck rules over the cards that are.
+    /// Empty: a legal deck.
+    pub fn problems(&self, text: &str, cards: &CardSet) -> Vec<DeckError> {
+        let lines = entry_lines(text);
+        let line = |i: usize| lines.get(i).copied().unwrap_or(i + 1);
+        let mut out = Vec::new();
+        let mut found: Vec<&Card> = Vec::new();
+        let mut size = 0usize;
+        for (i, (count, name)) in self.cards.iter().enumerate() {
+            size += usize::from(*count);
+            match cards.resolve(name) {
+                Err(e) => out.push(DeckError::UnknownCard {
+                    line: line(i),
+                    message: e.to_string(),
+                }),
+                Ok(c) if c.as_dcg().is_some() || c.as_clash().is_some() => {
+                    out.push(DeckError::other_game(line(i), c));
+                }
+                Ok(c) => found.extend(std::iter::repeat_n(c, usize::from(*count))),
+            }
+        }
+        out.extend(rule_problems(size, &found));
+        out
+    }
+
     /// The deck's cards in order, each count expanded.
     pub fn numbers(&self, cards: &CardSet) -> Result<Vec<CardNumber>, DeckError> {
         let mut out = Vec::with_capacity(DECK_SIZE);
@@ -117,27 +144,50 @@ impl DeckFile {
 }
 
 /// Checks a deck (card numbers, in order) against the rulebook's deck
-/// rules; every card must be in `cards`.
+/// rules; every card must be in `cards`. The first problem ([`problems`]
+/// lists them all).
 pub fn check(deck: &[CardNumber], cards: &CardSet) -> Result<(), DeckError> {
+    match problems(deck, cards).into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Every way a deck (card numbers, in order) breaks the rulebook's deck
+/// rules, in the order of the rules: cards not in the set or of another
+/// game (by entry), then the size, the Level III, each name over its
+/// limit. Empty: a legal deck.
+pub fn problems(deck: &[CardNumber], cards: &CardSet) -> Vec<DeckError> {
+    let mut out = Vec::new();
+    for (i, n) in deck.iter().enumerate() {
+        match cards.get(n) {
+            None => out.push(DeckError::UnknownCard {
+                line: i + 1,
+                message: format!("no card numbered {n} in the card set"),
+            }),
+            Some(c) if c.as_dcg().is_some() || c.as_clash().is_some() => {
+                out.push(DeckError::other_game(i + 1, c));
+            }
+            Some(_) => {}
+        }
+    }
     let found: Vec<&Card> = deck.iter().filter_map(|n| cards.get(n)).collect();
-    if let Some(missing) = deck.iter().position(|n| cards.get(n).is_none()) {
-        return Err(DeckError::UnknownCard {
-            line: missing + 1,
-            message: format!("no card numbered {} in the card set", deck[missing]),
-        });
-    }
-    if let Some((i, c)) = found.iter().enumerate().find(|(_, c)| c.as_dcg().is_some()) {
-        return Err(DeckError::other_game(i + 1, c));
-    }
-    if deck.len() != DECK_SIZE {
-        return Err(DeckError::Size(deck.len()));
+    out.extend(rule_problems(deck.len(), &found));
+    out
+}
+
+/// The deck rules' problems of a deck's cards (`size`: how many it holds).
+fn rule_problems(size: usize, found: &[&Card]) -> Vec<DeckError> {
+    let mut out = Vec::new();
+    if size != DECK_SIZE {
+        out.push(DeckError::Size(size));
     }
     if !found.iter().any(|c| is_level_iii(c)) {
-        return Err(DeckError::NoLevelIii);
+        out.push(DeckError::NoLevelIii);
     }
     // Per base name: its cards, and the most any of them allows.
     let mut names: BTreeMap<&str, (Vec<CardNumber>, Option<usize>)> = BTreeMap::new();
-    for c in &found {
+    for c in found {
         let e = names.entry(c.base_name()).or_default();
         e.0.push(c.number());
         if let Some(n) = c.deck_limit() {
@@ -150,7 +200,7 @@ pub fn check(deck: &[CardNumber], cards: &CardSet) -> Result<(), DeckError> {
             let mut distinct: Vec<String> = numbers.iter().map(ToString::to_string).collect();
             distinct.sort();
             distinct.dedup();
-            return Err(DeckError::NameLimit {
+            out.push(DeckError::NameLimit {
                 limit,
                 name: name.to_string(),
                 count: numbers.len(),
@@ -158,7 +208,54 @@ pub fn check(deck: &[CardNumber], cards: &CardSet) -> Result<(), DeckError> {
             });
         }
     }
-    Ok(())
+    out
+}
+
+/// The line (1-based) each `(count, "card")` entry of a deck file's text
+/// starts on, in order; comments are skipped.
+fn entry_lines(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let Some(at) = text.find("cards") else {
+        return out;
+    };
+    let mut line = 1 + text[..at].matches('\n').count();
+    let mut chars = text[at..].chars().peekable();
+    let mut depth = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => line += 1,
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        line += 1;
+                        break;
+                    }
+                }
+            }
+            '"' => {
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        '\n' => line += 1,
+                        _ => {}
+                    }
+                }
+            }
+            '[' => depth += 1,
+            ']' => {
+                if depth <= 1 {
+                    break;
+                }
+                depth -= 1;
+            }
+            '(' if depth == 1 => out.push(line),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Checks one card before it joins a deck being built (scanned or typed):
@@ -315,3 +412,33 @@ pub const RULES: crate::rules::DeckRules = crate::rules::DeckRules {
         }
     },
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deck_file_reports_every_problem_on_its_own_line() {
+        let text = "// a bad deck\n(\n    name: \"bad\",\n    cards: [\n        (4, \"Dα-001\"), // four Agumon\n        (1, \"Xx-999\"),\n        (2, \"Dα-005\"),\n        (2, \"Dα-004\"),\n        (1, \"ST1-03\"),\n    ],\n)\n";
+        let cards = CardSet::embedded();
+        let file: DeckFile = crate::cards::read_ron(text).unwrap();
+        let said: Vec<String> = file
+            .problems(text, &cards)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(said.len(), 5, "{said:#?}");
+        assert!(said[0].starts_with("line 6: "), "{said:#?}");
+        assert!(
+            said[1].starts_with("line 9: ") && said[1].contains("Digimon Card Game"),
+            "{said:#?}"
+        );
+        assert!(said[2].starts_with("the deck has 10 cards"), "{said:#?}");
+        assert!(said[3].contains("cards named \"Agumon\""), "{said:#?}");
+        assert!(said[4].contains("cards named \"War Greymon\""), "{said:#?}");
+        // A legal deck has none.
+        let courage = EMBEDDED.iter().find(|(n, _)| *n == "courage").unwrap().1;
+        let file: DeckFile = crate::cards::read_ron(courage).unwrap();
+        assert!(file.problems(courage, &cards).is_empty());
+    }
+}

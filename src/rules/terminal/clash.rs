@@ -376,7 +376,38 @@ fn run(
 
 /// Runs every ability of the sides in `order` that `pick` selects and whose
 /// limit, readiness and conditions allow it.
+/// Runs the abilities `pick` chooses, each side in `order`: its front
+/// Digimon's, then its Options'. From engine 2, those that change a
+/// Digimon's attribute go first, both sides, then the rest: a condition
+/// ("if the opposing Digimon is Virus") reads the attribute as the round
+/// has it, whichever card changed it.
 fn fire(
+    m: &mut Match,
+    b: &mut Battle,
+    order: [Side; 2],
+    events: &mut Vec<Event>,
+    pick: impl Fn(Side, Carrier, &Ability) -> bool,
+) {
+    if m.tunables.engine >= 2 {
+        fire_pass(m, b, order, events, |s, c, a| {
+            pick(s, c, a) && changes_attribute(a)
+        });
+        fire_pass(m, b, order, events, |s, c, a| {
+            pick(s, c, a) && !changes_attribute(a)
+        });
+    } else {
+        fire_pass(m, b, order, events, pick);
+    }
+}
+
+/// Whether an ability changes what conditions read of a Digimon.
+fn changes_attribute(a: &Ability) -> bool {
+    a.effects
+        .iter()
+        .any(|e| matches!(e, Effect::ChangeAttribute(..)))
+}
+
+fn fire_pass(
     m: &mut Match,
     b: &mut Battle,
     order: [Side; 2],

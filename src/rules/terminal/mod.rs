@@ -38,8 +38,27 @@ use round::EvolutionOffer;
 use side_state::{Line, SideState};
 
 /// The engine's version: bumped whenever the rules' code changes behaviour.
-/// A replay records it with the tunables' version.
-pub const ENGINE_VERSION: u32 = 1;
+/// A replay records it with the tunables' version, and a replay of an
+/// earlier engine this build still plays ([`ENGINES`]) is played by its
+/// rules. 2: within a timing, attribute changes resolve before the other
+/// effects (a condition reads the attribute as the round has it).
+pub const ENGINE_VERSION: u32 = 2;
+
+/// The engine versions this build plays: the current one, and the earlier
+/// ones whose replays still play back by their own rules.
+pub const ENGINES: std::ops::RangeInclusive<u32> = 1..=ENGINE_VERSION;
+
+/// Serde's default for a setup's engine: the current one (a replay of an
+/// earlier one says which, [`crate::rules::Ruleset::adopt_engine`]).
+pub(super) fn current_engine() -> u32 {
+    ENGINE_VERSION
+}
+
+/// The first engine is left out of a setup's text, so its games' states
+/// (and hashes) read as they always did.
+pub(super) fn is_first_engine(e: &u32) -> bool {
+    *e == 1
+}
 
 /// Everything a Terminal Battle starts from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -118,6 +137,9 @@ impl Match {
     /// Checks a setup against the card set and starts the battle.
     pub fn from_setup(setup: &Setup, cards: &CardSet) -> Result<Match, SetupError> {
         setup.tunables.check().map_err(SetupError::Tunables)?;
+        if !ENGINES.contains(&setup.tunables.engine) {
+            return Err(SetupError::Engine(setup.tunables.engine));
+        }
         let cards = cards
             .extended(&setup.extra)
             .map_err(SetupError::ExtraCards)?;

@@ -244,8 +244,13 @@ impl Ruleset for Match {
     fn version(setup: &Setup) -> RulesVersion {
         RulesVersion {
             ruleset: RulesetId::Terminal,
-            engine: super::ENGINE_VERSION,
+            engine: setup.tunables.engine,
             tunables: setup.tunables.version,
+        }
+    }
+    fn adopt_engine(setup: &mut Setup, engine: u32) {
+        if super::ENGINES.contains(&engine) {
+            setup.tunables.engine = engine;
         }
     }
     fn seed(setup: &Setup) -> u64 {

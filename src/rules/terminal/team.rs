@@ -175,6 +175,9 @@ pub enum SetupError {
     /// A bug: the engine broke its own invariant.
     #[error("internal error while setting up the match")]
     Internal,
+    /// A setup for an engine this build does not play.
+    #[error("engine {0} is not one this bterm plays (it plays {engines:?})", engines = super::ENGINES)]
+    Engine(u32),
 }
 
 pub(super) struct Team {

@@ -11,6 +11,14 @@ pub const TERMINAL_RON: &str = include_str!("../../../assets/rules/terminal.ron"
 pub struct Tunables {
     /// Changes whenever a number here changes.
     pub version: u32,
+    /// The engine the rules are played by ([`super::ENGINE_VERSION`]; a
+    /// replay of an earlier engine this build still plays keeps its own,
+    /// [`super::ENGINES`]). Not a number to tune: it travels with them.
+    #[serde(
+        default = "super::current_engine",
+        skip_serializing_if = "super::is_first_engine"
+    )]
+    pub engine: u32,
     /// Digimon cards a player may scan.
     pub max_digimon: usize,
     /// Option cards a player may scan.
