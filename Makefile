@@ -38,7 +38,7 @@ build:
 run: deps build
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then $(BTERM) play $(ARGS); \
 	else echo "no display: running under xvfb-run (nothing will be visible; ARGS=\"--screenshot shot.png\" saves a frame)"; \
-	  xvfb-run -a -s "-screen 0 1280x720x24" $(BTERM) play $(ARGS); fi
+	  XDG_RUNTIME_DIR=$${XDG_RUNTIME_DIR:-$$(mktemp -d)} xvfb-run -a -s "-screen 0 1280x720x24" $(BTERM) play $(ARGS); fi
 
 # Everything: the core without Bevy (and a check that Bevy stays out of it),
 # then what needs the arena: the library's and binary's own tests with Bevy
