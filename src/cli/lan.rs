@@ -422,6 +422,16 @@ fn keep_replay<R: Lan>(replay: &Replay<R>, save: Option<&Path>) -> Result<(), Cl
     Ok(())
 }
 
+/// What the host allows for an answer to travel back, seconds.
+const ANSWER_MARGIN: f32 = 0.5;
+
+/// The seconds a person at a client is given for a question the host
+/// has `left` seconds of: whole seconds, never past the host's clock
+/// less [`ANSWER_MARGIN`], at least one.
+fn client_seconds(left: f32) -> f32 {
+    (left - ANSWER_MARGIN).floor().max(1.0)
+}
+
 /// A person (or the CPU) at a client, in the terminal.
 struct TextSeat<'a> {
     keys: Keyboard<'a>,
@@ -479,8 +489,12 @@ impl<R: Lan> Seatside<R> for TextSeat<'_> {
                 say(&line);
             }
         }
-        // The host's clock runs: the whole seconds it has left, here.
-        self.keys.timer = Some(asked.seconds.ceil().max(1.0));
+        // The host's clock runs: the whole seconds it has left, less the
+        // way back, so an answer typed before this prompt's time is up
+        // reaches the host before its own (rounding up gave a person up
+        // to a second the host did not, and an answer typed in time was
+        // recorded as time up).
+        self.keys.timer = Some(client_seconds(asked.seconds));
         // The rules are the host's: the refusal says what the prompt knows.
         self.keys.ask_prompt(seat, &asked.prompt(), &|_| None)
     }
@@ -698,6 +712,19 @@ fn join_game<R: TextGame>(args: &JoinArgs, addr: SocketAddr, set: &CardSet) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_client_closes_its_prompt_before_the_host_s_clock_runs_out() {
+        // 5 s left at the host: 4 here, an answer's way back to spare.
+        assert_eq!(client_seconds(5.0), 4.0);
+        assert_eq!(client_seconds(4.6), 4.0);
+        assert_eq!(client_seconds(4.4), 3.0);
+        for tenth in 15..=3000 {
+            let left = tenth as f32 / 10.0;
+            assert!(client_seconds(left) + ANSWER_MARGIN <= left, "{left}");
+        }
+        assert_eq!(client_seconds(0.2), 1.0, "never no time at all");
+    }
 
     #[test]
     fn an_address_without_a_port_gets_the_table_port() {

@@ -4,6 +4,7 @@
 //! It draws the [`Board`] (what has been staged), never the Match itself.
 
 use bevy::prelude::*;
+use bevy::text::FontSize;
 
 use crate::arena::play::duel::{Duel, DuelKind};
 use crate::arena::play::staging::Board;
@@ -202,6 +203,20 @@ fn hint(parent: &mut ChildSpawnerCommands, b: Button, key: &str) {
         });
 }
 
+/// The width inside a side panel, UI pixels (400 less its padding).
+const PANEL_TEXT_WIDTH: f32 = 380.0;
+
+/// The smallest a Digimon's name and level are written.
+const NAME_SMALLEST: f32 = 16.0;
+
+/// The font size that keeps `text` (a name and its level) on one line of a
+/// side panel: the usual size, smaller for a long one (the font's glyphs
+/// are at most about 0.6 of its size wide).
+pub fn name_size(text: &str) -> f32 {
+    let chars = text.chars().count().max(1) as f32;
+    (PANEL_TEXT_WIDTH / (0.6 * chars)).clamp(NAME_SMALLEST, size::NAME)
+}
+
 fn side_panel(parent: &mut ChildSpawnerCommands, side: Side) {
     let align = if side == Side::P1 {
         AlignItems::FlexStart
@@ -327,7 +342,7 @@ fn draw(
     time: Res<Time>,
     board: Res<Board>,
     duel: Res<Duel>,
-    mut texts: Query<(&SideText, &mut Text, &mut TextColor), Without<CentreText>>,
+    mut texts: Query<(&SideText, &mut Text, &mut TextColor, &mut TextFont), Without<CentreText>>,
     mut centre: Query<(&CentreText, &mut Text), Without<SideText>>,
     mut bars: Query<(&Bar, &mut Node)>,
     mut rolling: Local<Rolling>,
@@ -338,7 +353,7 @@ fn draw(
         [b.points.max(0) as f32, b.hp as f32]
     });
     let shown = rolling.step(target, time.delta_secs());
-    for (which, mut text, mut colour) in &mut texts {
+    for (which, mut text, mut colour, mut font) in &mut texts {
         let value = match *which {
             SideText::Name(s) => {
                 let b = &board.sides[s.index()];
@@ -382,6 +397,10 @@ fn draw(
             SideText::Prompt(s) => prompt(&duel, s),
         };
         if text.0 != value {
+            if matches!(which, SideText::Name(_)) {
+                // A long name and level is made smaller to keep one line.
+                font.font_size = FontSize::Px(name_size(&value));
+            }
             text.0 = value;
         }
     }
@@ -419,6 +438,17 @@ fn draw(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_name_is_made_smaller_to_keep_one_line() {
+        assert_eq!(name_size("Agumon  Level III"), size::NAME);
+        let long = "Flamemon  Hybrid (as Level III)";
+        let s = name_size(long);
+        assert!((NAME_SMALLEST..size::NAME).contains(&s), "{s}");
+        // At that size its widest glyphs fit the panel.
+        assert!(0.6 * s * long.chars().count() as f32 <= PANEL_TEXT_WIDTH + 0.01);
+        assert_eq!(name_size(&"x".repeat(200)), NAME_SMALLEST);
+    }
 
     #[test]
     fn counters_roll_to_the_new_value_and_stop_there() {

@@ -95,7 +95,9 @@ fn enter(
     mut started: MessageWriter<DuelStarted>,
 ) {
     let (replay, name) = match (&settings.replay, pending) {
-        (Some((path, r)), _) => (r.clone(), path.display().to_string()),
+        // The file's name, not where it is on this machine: a clip is
+        // made to be shared.
+        (Some((path, r)), _) => (r.clone(), shown_name(path)),
         (None, Some(p)) => (p.0.clone(), p.1.clone()),
         (None, None) => return,
     };
@@ -247,5 +249,25 @@ fn draw(
         if t.0 != value {
             t.0.clone_from(&value);
         }
+    }
+}
+
+/// A replay file as the viewer's bar names it: its file name, never the
+/// folders it sits in.
+pub fn shown_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_replay_bar_names_the_file_not_where_it_is() {
+        let p = std::path::Path::new("/home/fan/private/replays/battle-1795750232-5.ron");
+        assert_eq!(shown_name(p), "battle-1795750232-5.ron");
     }
 }
