@@ -144,7 +144,11 @@ fn a_replay_renders_to_a_clip() {
         .arg(root.join("tests/fixtures/replay-before-session.ron"))
         .args(["--clip"])
         .arg(&gif)
-        .args(["--to", "1", "--size", "320x180", "--fps", "4"])
+        // Round 4 of this battle is where a clip once lost the stage for
+        // two seconds (the camera sent away by a big figure near it).
+        .args([
+            "--from", "4", "--to", "4", "--size", "320x180", "--fps", "4",
+        ])
         .env("BTERM_DATA_DIR", dir.path())
         .output()
         .unwrap();
@@ -179,6 +183,16 @@ fn a_replay_renders_to_a_clip() {
         (v.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / v.len() as f64).sqrt()
     };
     assert!(lum(last) > 15.0, "the last frame is flat");
+    // The stage is in every frame: the band between the HUD's top and
+    // bottom is never one flat colour (it was while the camera was lost).
+    for (i, frame) in frames.iter().enumerate() {
+        let band = image::imageops::crop_imm(frame.buffer(), 32, 54, 256, 58).to_image();
+        assert!(lum(&band) > 20.0, "frame {i}: the stage is gone");
+    }
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("ALSA"),
+        "a clip opens no sound output"
+    );
     // Never over a file without --force.
     let again = Command::new(env!("CARGO_BIN_EXE_bterm"))
         .args(["replay"])

@@ -26,6 +26,10 @@ pub const LUNGE: f32 = 0.8;
 /// See [`LUNGE`].
 pub const RECOIL: f32 = 0.7;
 
+/// The widest angle from the view's axis an edge is measured at (just
+/// under a right angle, where the tangent would wrap round).
+const EDGE_LIMIT: f32 = std::f32::consts::FRAC_PI_2 - 1e-3;
+
 /// Something a shot must show: a sphere around it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Subject {
@@ -57,11 +61,16 @@ pub fn extent(frame: Frame, s: Subject) -> Option<(f32, f32, f32, f32)> {
     // The sphere's silhouette seen from `depth`: its angular radius.
     let r = s.radius / (depth * depth - s.radius * s.radius).max(1e-6).sqrt();
     let (x, y) = (p.x / depth, p.y / depth);
-    // Each screen-space edge of the cone around the sphere.
-    let left = ((x.atan() - r.atan()).tan()) / (t * ASPECT);
-    let right = ((x.atan() + r.atan()).tan()) / (t * ASPECT);
-    let bottom = ((y.atan() - r.atan()).tan()) / t;
-    let top = ((y.atan() + r.atan()).tan()) / t;
+    // Each screen-space edge of the cone around the sphere. An edge that
+    // turns past the side of the view (a big sphere near the eye) lies off
+    // the screen on that side: its tangent must not wrap round to the other
+    // side, or a frame is slid the wrong way (a clip once lost the stage
+    // for two seconds, the camera sent 300 m below the floor).
+    let edge = |a: f32| a.clamp(-EDGE_LIMIT, EDGE_LIMIT).tan();
+    let left = edge(x.atan() - r.atan()) / (t * ASPECT);
+    let right = edge(x.atan() + r.atan()) / (t * ASPECT);
+    let bottom = edge(y.atan() - r.atan()) / t;
+    let top = edge(y.atan() + r.atan()) / t;
     Some((left, right, bottom, top))
 }
 
@@ -184,6 +193,79 @@ mod tests {
                 assert!(inside(f, s), "{dir} {f:?} {:?}", extent(f, s));
             }
         }
+    }
+
+    /// The frame a replay's clip lost the stage in: a Focus shot on P1
+    /// over Garurumon's shoulder with Greymon (radius 2.1) beside it. The
+    /// near sphere's far edge turned past the side of the view, its tangent
+    /// wrapped round, and the slides sent the eye 300 m below the floor.
+    #[test]
+    fn a_big_figure_near_the_eye_does_not_send_the_frame_away() {
+        let subjects: Vec<Subject> = [
+            (Vec3::new(-2.683, 1.098, -0.003), 2.108, Side::P1),
+            (Vec3::new(2.677, 0.860, 0.003), 1.767, Side::P2),
+        ]
+        .into_iter()
+        .flat_map(|(c, r, side)| figure_subjects(c, r, side))
+        .collect();
+        for side in [Side::P1, Side::P2] {
+            let f = fit(over_shoulder(side), &subjects, 4.0);
+            assert!(f.eye.y > 0.0 && f.eye.length() < 40.0, "{side:?}: {f:?}");
+            for s in &subjects {
+                assert!(inside(f, *s), "{side:?}: {f:?} {:?}", extent(f, *s));
+            }
+        }
+    }
+
+    /// Every shot's direction, over figures from the smallest to the
+    /// biggest at every spot on the stage: the frame holds them all and
+    /// stays above the floor, within the arena.
+    #[test]
+    fn every_shot_holds_figures_of_every_size() {
+        let dirs = [
+            Vec3::new(0.0, 0.28, 1.0),
+            Vec3::new(0.0, 0.15, 1.0),
+            over_shoulder(Side::P1),
+            over_shoulder(Side::P2),
+        ];
+        let radii = [0.5, 0.9, 1.3, 1.7, 2.1, 2.5, 3.0];
+        for dir in dirs {
+            for &r1 in &radii {
+                for &r2 in &radii {
+                    let subjects: Vec<Subject> = [
+                        (Vec3::new(-2.7, r1 * 0.5, 0.0), r1, Side::P1),
+                        (Vec3::new(2.7, r2 * 0.5, 0.0), r2, Side::P2),
+                    ]
+                    .into_iter()
+                    .flat_map(|(c, r, side)| figure_subjects(c, r, side))
+                    .collect();
+                    let f = fit(dir, &subjects, 4.0);
+                    assert!(
+                        f.eye.y > 0.0 && f.eye.length() < 40.0,
+                        "{dir} {r1} {r2}: {f:?}"
+                    );
+                    for s in &subjects {
+                        assert!(inside(f, *s), "{dir} {r1} {r2}: {f:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_edge_past_the_side_of_the_view_stays_on_its_side() {
+        let f = Frame {
+            eye: Vec3::new(0.0, 1.0, 3.0),
+            look: Vec3::new(0.0, 1.0, 0.0),
+        };
+        // A big sphere just right of the axis, near the eye: its right edge
+        // is beyond the right of the screen, never on the left.
+        let s = Subject {
+            centre: Vec3::new(1.5, 1.0, 0.5),
+            radius: 2.2,
+        };
+        let (l, r, b, t) = extent(f, s).expect("in front");
+        assert!(r > 1.0 && r > l && t > b, "{l} {r} {b} {t}");
     }
 
     #[test]

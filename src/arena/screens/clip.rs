@@ -41,8 +41,8 @@ const MAX_SECONDS: u32 = 20 * 60;
 /// GIF colour quantisation speed (1 best … 30 fastest).
 const GIF_SPEED: i32 = 30;
 
-/// Bevy's renderer with no window and no event loop, for rendering to an
-/// image (clips, the frame benchmark).
+/// Bevy's renderer with no window, no event loop and no sound, for
+/// rendering to an image (clips, the frame benchmark).
 pub fn offscreen_app() -> App {
     let mut app = App::new();
     app.add_plugins(
@@ -56,7 +56,10 @@ pub fn offscreen_app() -> App {
                 level: bevy::log::Level::ERROR,
                 ..default()
             })
-            .disable::<WinitPlugin>(),
+            .disable::<WinitPlugin>()
+            // A clip and the frame bench are silent: the audio output is
+            // never opened (no sound library noise on a machine without).
+            .disable::<bevy::audio::AudioPlugin>(),
     );
     app
 }
