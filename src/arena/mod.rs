@@ -346,7 +346,7 @@ impl crate::session::Window for Arena {
 
 /// The `DejaVu` font for every text: the engine's default font has no "·", "—" or
 /// arrows.
-pub(crate) fn use_dejavu(app: &mut App) {
+pub fn use_dejavu(app: &mut App) {
     let font = bevy::text::Font::from_bytes(FONT.to_vec());
     if let Err(e) = app
         .world_mut()

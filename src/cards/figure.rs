@@ -435,6 +435,14 @@ pub enum Feature {
         /// Its colour.
         tint: Tint,
     },
+    /// A pelt worn over the head (a hood, the face left bare) and down the
+    /// back, with stripes: Gabumon's Garurumon fur.
+    Pelt {
+        /// The fur's colour.
+        tint: Tint,
+        /// Its stripes' colour.
+        stripes: Tint,
+    },
 }
 
 /// One card's figure.
@@ -514,7 +522,10 @@ impl FigureSpec {
                 Feature::Spikes { count: n, .. } => count("Spikes count", *n, 1, 9)?,
                 Feature::Ears { size, .. } => within("Ears size", *size, 0.5, 2.0)?,
                 Feature::Snout { length } => within("Snout length", *length, 0.05, 0.6)?,
-                Feature::Halo | Feature::Mane { .. } | Feature::Cape { .. } => {}
+                Feature::Halo
+                | Feature::Mane { .. }
+                | Feature::Cape { .. }
+                | Feature::Pelt { .. } => {}
             }
         }
         Ok(())

@@ -426,7 +426,9 @@ pub fn spawn_front(
     Some(spawn_figure(commands, kit, d, side, spot(side), 1.0))
 }
 
-pub(in crate::arena) fn plugin(app: &mut App) {
+/// The figures' shared store and their animation (public for the figure
+/// sheet, `examples/figures.rs`).
+pub fn plugin(app: &mut App) {
     app.add_systems(PreStartup, setup_store).add_systems(
         Update,
         (animate, play_cues, light_up, fade_out).in_set(AppSystems::Update),

@@ -337,6 +337,14 @@ pub fn rgb_texture(rgb: &image::RgbImage) -> Image {
     texture(w, h, rgba)
 }
 
+/// A card's face (as `bterm print` draws it) as a texture of `width` ×
+/// `height`; `None` for a card that has no face to draw.
+pub fn card_face(card: &crate::cards::Card, width: u32, height: u32) -> Option<Image> {
+    let rgb = crate::barcode::print::render_face(card).ok()?;
+    let small = image::imageops::resize(&rgb, width, height, image::imageops::FilterType::Triangle);
+    Some(rgb_texture(&small))
+}
+
 /// Adds the materials: with a renderer their shaders and pipelines,
 /// without one (the headless tests) just their asset stores.
 pub fn plugin(app: &mut App) {

@@ -2298,6 +2298,85 @@ fn feature(k: &mut Kit, f: &Feature, plan: Plan) {
                 );
             }
         }
+        Feature::Pelt { tint, stripes } => {
+            // The hood: a shell over the top and back of the head, a little
+            // bigger than it, so the face stays bare in front.
+            // It covers the crown and the forehead, and stops behind the
+            // eyes.
+            let hood = head + Vec3::new(0.0, head_r * 0.35, -head_r * 0.25);
+            let hood_r = Vec3::new(head_r * 1.12, head_r * 0.9, head_r * 1.05);
+            k.add(Part::new(Joint::Head, Shape::Ball(1.0), hood, *tint).scaled(hood_r));
+            // Stripes on the hood, over the forehead, the crown's sides
+            // and the back: flat patches lying on its surface.
+            for out in [
+                Vec3::new(0.0, 0.9, 0.45),
+                Vec3::new(-0.75, 0.55, 0.2),
+                Vec3::new(0.75, 0.55, 0.2),
+                Vec3::new(-0.6, 0.3, -0.75),
+                Vec3::new(0.6, 0.3, -0.75),
+            ] {
+                let out = out.normalize();
+                k.add(
+                    Part::new(
+                        Joint::Head,
+                        Shape::Ball(1.0),
+                        hood + out * hood_r * 0.98,
+                        *stripes,
+                    )
+                    .rot(Quat::from_rotation_arc(Vec3::Z, out))
+                    .scaled(Vec3::new(
+                        head_r * 0.12,
+                        head_r * 0.55,
+                        head_r * 0.05,
+                    )),
+                );
+            }
+            // Sleeves over the upper arms, a stripe round each.
+            for (shoulder, forearm) in k.shoulders.into_iter().zip(k.forearms) {
+                let (Some((arm, top)), Some((_, _, len))) = (shoulder, forearm) else {
+                    continue;
+                };
+                // Over the shoulder's ball (its top is half a limb's radius
+                // up, on a biped).
+                let r = (top.y * 2.0 * 1.5).max(len * 0.38);
+                k.add(
+                    Part::new(
+                        arm,
+                        Shape::Ball(1.0),
+                        Vec3::new(0.0, -len * 0.45, 0.0),
+                        *tint,
+                    )
+                    .scaled(Vec3::new(r, len * 0.8, r)),
+                );
+                k.add(
+                    Part::new(
+                        arm,
+                        Shape::Ball(1.0),
+                        Vec3::new(0.0, -len * 0.7, 0.0),
+                        *stripes,
+                    )
+                    .scaled(Vec3::new(r * 0.93, len * 0.1, r * 0.93)),
+                );
+            }
+            // The hide down the back, from the shoulders past the hips, wide
+            // enough to be seen at the sides, with two stripes across it.
+            let (c, w) = k.chest;
+            let hide = c + Vec3::new(0.0, -0.12 * k.b.height, -w * 0.5);
+            let hide_r = Vec3::new(w * 1.3, 0.62 * k.b.height, w * 0.7);
+            k.add(
+                Part::new(Joint::Chest, Shape::Ball(1.0), hide, *tint)
+                    .rot(Quat::from_rotation_x(-0.12))
+                    .scaled(hide_r),
+            );
+            for y in [0.25f32, -0.2] {
+                let at = hide + Vec3::new(0.0, y * hide_r.y, -hide_r.z * 0.92);
+                k.add(
+                    Part::new(Joint::Chest, Shape::Ball(1.0), at, *stripes)
+                        .rot(Quat::from_rotation_x(-0.12))
+                        .scaled(Vec3::new(hide_r.x * 0.7, hide_r.y * 0.1, hide_r.z * 0.2)),
+                );
+            }
+        }
         Feature::Cape { tint } => {
             let (c, w) = k.chest;
             k.add(

@@ -35,7 +35,7 @@ const SAVE_FRAMES: u32 = 20;
 const TOUR_LIMIT: f32 = 480.0;
 
 /// The screens a tour saves, in order.
-pub const TOUR_SHOTS: [&str; 32] = [
+pub const TOUR_SHOTS: [&str; 33] = [
     "attract",
     "collection",
     "rankings",
@@ -46,6 +46,7 @@ pub const TOUR_SHOTS: [&str; 32] = [
     "replay",
     "gallery",
     "gallery-choose",
+    "binder",
     "alpha-setup",
     "alpha-deck",
     "alpha-play",
@@ -416,8 +417,11 @@ fn tour(
         {
             snap(&mut t, "gallery-choose");
         }
+        // The binder again, now holding the cards the scan screen read.
+        (Screen::Gallery, Some("binder")) if settled => next.set(Screen::Collection),
+        (Screen::Collection, Some("binder")) if t.on_screen > 3.0 => snap(&mut t, "binder"),
         // A Card Game Alpha game between CPUs, on its table.
-        (Screen::Gallery, Some("alpha-setup")) if settled => next.set(Screen::TableSetup),
+        (Screen::Collection, Some("alpha-setup")) if settled => next.set(Screen::TableSetup),
         (Screen::TableSetup, Some("alpha-setup")) if t.on_screen > 1.5 => {
             snap(&mut t, "alpha-setup");
         }

@@ -12,12 +12,14 @@
 //! The collection is `Settings::collection`; without one (tests) or if it
 //! cannot be opened, the arena plays on and keeps nothing.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Mutex;
 
 use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 
+use crate::arena::render::look::card_face;
 use crate::arena::render::stage::{ArenaCamera, CameraShot};
 use crate::arena::ui::input::{Button, Press};
 use crate::arena::ui::sound::{Sfx, Sound};
@@ -119,6 +121,9 @@ pub struct Binder {
     shown: Option<usize>,
     /// Just opened: the press that opened it is not one for the page.
     fresh: bool,
+    /// Visits so far (the counts are read again on each: cards scanned
+    /// since the last one are owned now).
+    visit: u32,
 }
 
 /// A card standing on the binder page.
@@ -128,6 +133,26 @@ struct BinderCard;
 /// A count over an owned card, kept over it on screen.
 #[derive(Component)]
 struct Badge(Vec3);
+
+/// The faces of owned cards, each drawn once (off the main thread: a face
+/// takes tens of milliseconds) and kept while the game runs.
+#[derive(Resource, Default)]
+struct Faces(HashMap<CardNumber, Handle<StandardMaterial>>);
+
+/// An owned card's face being drawn, for the binder card it goes on.
+#[derive(Component)]
+struct FaceTask(CardNumber, Task<Option<Image>>);
+
+/// A face's texture size, pixels (the card's shape, sharp at 1080 lines).
+const FACE_SIZE: (u32, u32) = (160, 224);
+
+/// Which of the set chips show: a window of this many round the page (all
+/// of them do not fit on one line).
+const CHIPS_SHOWN: usize = 7;
+
+/// A set's chip (its name, count and bar), shown when near the page.
+#[derive(Component)]
+struct ChipSlot(usize);
 
 #[derive(Component)]
 enum BinderText {
@@ -167,6 +192,7 @@ const COLUMNS: usize = 11;
 pub(in crate::arena) fn plugin(app: &mut App) {
     app.init_resource::<Binder>()
         .init_resource::<AttractBoard>()
+        .init_resource::<Faces>()
         .add_systems(Startup, open)
         .add_systems(OnEnter(Screen::Collection), enter)
         .add_systems(OnExit(Screen::Collection), leave)
@@ -179,7 +205,14 @@ pub(in crate::arena) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Attract), spawn_board)
         .add_systems(
             Update,
-            (buttons, show_page, place_badges, draw)
+            (
+                buttons,
+                show_page,
+                put_faces,
+                place_badges,
+                draw,
+                show_chips,
+            )
                 .chain()
                 .run_if(in_state(Screen::Collection))
                 .in_set(AppSystems::Update),
@@ -216,6 +249,7 @@ fn enter(
     binder.age = 0.0;
     binder.shown = None;
     binder.fresh = true;
+    binder.visit = binder.visit.wrapping_add(1);
     let pages = pages(&cards.0);
     binder.page = binder.page.min(pages.len().saturating_sub(1));
     let owned = collection.map(|c| c.owned()).unwrap_or_default();
@@ -260,12 +294,15 @@ fn enter(
                     .with_children(|chips| {
                         for (i, set) in pages.iter().enumerate() {
                             chips
-                                .spawn(Node {
-                                    flex_direction: FlexDirection::Column,
-                                    align_items: AlignItems::Center,
-                                    row_gap: px(space::TIGHT),
-                                    ..default()
-                                })
+                                .spawn((
+                                    ChipSlot(i),
+                                    Node {
+                                        flex_direction: FlexDirection::Column,
+                                        align_items: AlignItems::Center,
+                                        row_gap: px(space::TIGHT),
+                                        ..default()
+                                    },
+                                ))
                                 .with_children(|chip| {
                                     let have =
                                         set.cards.iter().filter(|n| owned.contains_key(n)).count();
@@ -368,8 +405,7 @@ type OnPage = Or<(With<BinderCard>, With<Badge>)>;
 fn show_page(
     mut commands: Commands,
     mut binder: ResMut<Binder>,
-    cards: Res<Cards>,
-    collection: Option<Res<Collection>>,
+    (cards, collection, faces): (Res<Cards>, Option<Res<Collection>>, Res<Faces>),
     old: Query<Entity, OnPage>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
@@ -387,15 +423,9 @@ fn show_page(
     };
     let owned = collection.map(|c| c.owned()).unwrap_or_default();
     let body = meshes.add(Cuboid::from_size(CARD));
-    let window = meshes.add(Rectangle::new(CARD.x * 0.8, CARD.y * 0.4));
     let silhouette = materials.add(StandardMaterial {
         base_color: palette::SILHOUETTE,
         perceptual_roughness: 0.9,
-        ..default()
-    });
-    let art = materials.add(StandardMaterial {
-        base_color: palette::CARD_ART,
-        emissive: palette::CARD_ART.to_linear() * 0.2,
         ..default()
     });
     let columns = page.cards.len().clamp(1, COLUMNS);
@@ -409,9 +439,10 @@ fn show_page(
                 0.0,
             );
         let count = owned.get(number).copied().unwrap_or(0);
-        // Its number on its top edge: what a collector looks for.
+        // Its number over its top edge, between the rows: what a collector
+        // looks for (an owned card's face is too small to read it on).
         commands.spawn((
-            Badge(at + Vec3::new(0.0, CARD.y * 0.39, CARD.z)),
+            Badge(at + Vec3::new(0.0, CARD.y / 2.0 + (PITCH.y - CARD.y) / 2.0, CARD.z)),
             DespawnOnExit(Screen::Collection),
             Node {
                 position_type: PositionType::Absolute,
@@ -438,21 +469,31 @@ fn show_page(
             card.insert(MeshMaterial3d(silhouette.clone()));
             continue;
         }
-        let colour = card_colour(cards.0.get(number));
+        let data = cards.0.get(number);
+        let colour = card_colour(data);
         card.insert(MeshMaterial3d(materials.add(StandardMaterial {
             base_color: colour,
             emissive: colour.to_linear() * 0.35,
             ..default()
         })));
-        card.with_children(|c| {
-            c.spawn((
-                Mesh3d(window.clone()),
-                MeshMaterial3d(art.clone()),
-                Transform::from_xyz(0.0, CARD.y * 0.04, CARD.z / 2.0 + 0.002),
-            ));
-        });
+        // Its face: at once if drawn before, else when drawn.
+        match (faces.0.get(number), data) {
+            (Some(face), _) => {
+                let face = face_on(&mut meshes, face.clone());
+                card.with_children(|c| {
+                    c.spawn(face);
+                });
+            }
+            (None, Some(data)) => {
+                let data = data.clone();
+                let task = AsyncComputeTaskPool::get()
+                    .spawn(async move { card_face(&data, FACE_SIZE.0, FACE_SIZE.1) });
+                card.insert(FaceTask(*number, task));
+            }
+            (None, None) => {}
+        }
         commands.spawn((
-            Badge(at + Vec3::new(0.0, -CARD.y * 0.34, CARD.z)),
+            Badge(at + Vec3::new(0.0, -CARD.y * 0.36, CARD.z)),
             DespawnOnExit(Screen::Collection),
             Node {
                 position_type: PositionType::Absolute,
@@ -461,6 +502,68 @@ fn show_page(
             label(format!("×{count}"), size::BODY, palette::WHITE),
         ));
     }
+}
+
+/// A face on the front of a binder card.
+fn face_on(meshes: &mut Assets<Mesh>, face: Handle<StandardMaterial>) -> impl Bundle {
+    (
+        Mesh3d(meshes.add(Rectangle::new(CARD.x * 0.94, CARD.y * 0.94))),
+        MeshMaterial3d(face),
+        Transform::from_xyz(0.0, 0.0, CARD.z / 2.0 + 0.002),
+    )
+}
+
+/// Puts each face on its card as its drawing finishes.
+fn put_faces(
+    mut commands: Commands,
+    mut faces: ResMut<Faces>,
+    mut tasks: Query<(Entity, &mut FaceTask)>,
+    mut images: ResMut<Assets<Image>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    for (card, mut task) in &mut tasks {
+        let Some(image) = check_ready(&mut task.1) else {
+            continue;
+        };
+        commands.entity(card).remove::<FaceTask>();
+        let Some(image) = image else { continue };
+        let face = materials.add(StandardMaterial {
+            // A little under white: the page does not bloom.
+            base_color: Color::srgb(0.95, 0.95, 0.97),
+            base_color_texture: Some(images.add(image)),
+            unlit: true,
+            ..default()
+        });
+        faces.0.insert(task.0, face.clone());
+        let face = face_on(&mut meshes, face);
+        commands.entity(card).with_children(|c| {
+            c.spawn(face);
+        });
+    }
+}
+
+/// Shows the chips of the sets near the page, hides the others.
+fn show_chips(binder: Res<Binder>, mut chips: Query<(&ChipSlot, &mut Node)>) {
+    let n = chips.iter().count();
+    let first = chip_window(binder.page, n);
+    for (slot, mut node) in &mut chips {
+        let display = if (first..first + CHIPS_SHOWN).contains(&slot.0) {
+            Display::Flex
+        } else {
+            Display::None
+        };
+        if node.display != display {
+            node.display = display;
+        }
+    }
+}
+
+/// The first chip shown for `page` among `n` sets: the page in the middle
+/// of the window, the window inside the row.
+fn chip_window(page: usize, n: usize) -> usize {
+    page.saturating_sub(CHIPS_SHOWN / 2)
+        .min(n.saturating_sub(CHIPS_SHOWN))
 }
 
 /// Keeps each count over its card on screen.
@@ -493,13 +596,14 @@ fn draw(
         Option<&mut Node>,
         Option<&mut TextColor>,
     )>,
-    mut owned_cache: Local<Option<(usize, BTreeMap<CardNumber, u32>)>>,
+    mut owned_cache: Local<Option<((usize, u32), BTreeMap<CardNumber, u32>)>>,
 ) {
     let pages = pages(&cards.0);
-    // Read the counts once per page shown.
-    if owned_cache.as_ref().is_none_or(|(p, _)| *p != binder.page) {
+    // Read the counts once per page shown in a visit.
+    let key = (binder.page, binder.visit);
+    if owned_cache.as_ref().is_none_or(|(k, _)| *k != key) {
         let owned = collection.map(|c| c.owned()).unwrap_or_default();
-        *owned_cache = Some((binder.page, owned));
+        *owned_cache = Some((key, owned));
     }
     let Some((_, owned)) = owned_cache.as_ref() else {
         return;
@@ -691,5 +795,26 @@ fn take_turns(
     }
     for mut v in &mut title {
         v.set_if_neq(off);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chips_shown_hold_the_page_and_stay_inside_the_row() {
+        for n in [1, 5, CHIPS_SHOWN, 13] {
+            for page in 0..n {
+                let first = chip_window(page, n);
+                assert!(
+                    (first..first + CHIPS_SHOWN).contains(&page),
+                    "{page} of {n}"
+                );
+                assert!(first + CHIPS_SHOWN.min(n) <= n, "{page} of {n}");
+            }
+        }
+        // In the middle of a long row, the page is the middle chip.
+        assert_eq!(chip_window(6, 13), 3);
     }
 }

@@ -54,8 +54,6 @@ pub mod palette {
     pub const OPTION_CARD: Color = Color::srgb(0.78, 0.66, 0.35);
     /// An owned Command card in the binder.
     pub const COMMAND_CARD: Color = Color::srgb(0.62, 0.24, 0.47);
-    /// The picture window of an owned card in the binder.
-    pub const CARD_ART: Color = Color::srgb(0.92, 0.94, 1.0);
     /// The three stances (and buttons) A, B and C.
     pub const STANCE: [Color; 3] = [
         Color::srgb(1.0, 0.25, 0.2),

@@ -36,7 +36,7 @@ use bevy::prelude::*;
 use crate::arena::play::duel::SPEEDS;
 use crate::arena::play::remote::Remote;
 use crate::arena::render::figures::{self, Figure, FigureKit};
-use crate::arena::render::look::{CardFace, Glow, rgb_texture, texture};
+use crate::arena::render::look::{CardFace, Glow, card_face, texture};
 use crate::arena::render::place::seat_frame;
 use crate::arena::render::rig::Move;
 use crate::arena::render::stage::CameraShot;
@@ -654,6 +654,7 @@ macro_rules! tabled {
         }
 
         pub(in crate::arena) fn plugin(app: &mut App) {
+            app.init_resource::<Reading>();
             $(add::<$ty>(app);)+
         }
     };
@@ -677,6 +678,7 @@ fn add<R: Tabled>(app: &mut App) {
                 controls::<R>,
                 click_cards::<R>,
                 person_turn::<R>,
+                answer_card::<R>,
                 play::<R>,
                 lay_out::<R>,
             )
@@ -693,6 +695,7 @@ fn add<R: Tabled>(app: &mut App) {
                 fly,
                 draw::<R>,
                 draw_choice::<R>,
+                look_at_cards,
                 read_cards,
             )
                 .chain()
@@ -800,12 +803,9 @@ fn nearest(have: &[Vec3], want: &[Vec3]) -> Vec<(usize, usize)> {
     out
 }
 
-/// A card's face as a texture.
+/// A card's face as a texture, at the table's size.
 fn face_image(card: &Card) -> Option<Image> {
-    let rgb = crate::barcode::print::render_face(card).ok()?;
-    let small =
-        image::imageops::resize(&rgb, FACE_W, FACE_H, image::imageops::FilterType::Triangle);
-    Some(rgb_texture(&small))
+    card_face(card, FACE_W, FACE_H)
 }
 
 /// The back every card shares: deep blue with a bright frame and a
@@ -1912,7 +1912,7 @@ fn choice<R: Tabled>(game: &TableGame<R>, cards: &CardSet) -> Choice {
             .collect(),
         chosen: live.chosen,
         hint: format!(
-            "A / B move · C chooses · hold C to leave · {} of {} · {left:.0} s",
+            "A / B move · C chooses · hold C to leave · Tab reads a card · {} of {} · {left:.0} s",
             live.chosen + 1,
             legal.len()
         ),
@@ -1970,14 +1970,116 @@ pub fn card_under<'a>(
         .map(|(_, n)| n)
 }
 
-/// The face-up card under the mouse, if any, shown large at the side to
-/// be read (a card on the far side of the table is small).
+/// The card a person reads without the mouse: the one the chosen answer
+/// names (so the three buttons alone show every card a person plays or
+/// aims at), or any face-up card on the table, Tab after Tab.
+#[derive(Resource, Debug, Default)]
+struct Reading {
+    /// The face-up card the chosen answer names.
+    answer: Option<CardNumber>,
+    /// The card Tab came to, and how long ago.
+    looked: Option<(CardNumber, f32)>,
+    /// Where Tab is in the table's face-up cards.
+    at: usize,
+}
+
+/// How long a card Tab came to stays up, seconds.
+const LOOK_SECONDS: f32 = 8.0;
+
+/// The face-up card the answer chosen names (the longest name it holds:
+/// `Metal Greymon` before `Greymon`).
+fn answer_card<R: Tabled>(
+    game: Res<TableGame<R>>,
+    cards: Res<Cards>,
+    table: Query<&TableCard>,
+    mut reading: ResMut<Reading>,
+) {
+    let choice = choice(&game, &cards.0);
+    let label = choice
+        .answers
+        .iter()
+        .find(|(i, _)| *i == choice.chosen)
+        .map(|(_, l)| l.to_lowercase());
+    let named = label.and_then(|label| {
+        named_card(
+            &label,
+            table
+                .iter()
+                .filter(|t| t.face_up && !t.stand_in)
+                .filter_map(|t| Some((t.number, cards.0.get(&t.number)?.name()))),
+        )
+    });
+    if reading.answer != named {
+        reading.answer = named;
+    }
+}
+
+/// Of `cards` (number, name), the one whose name `label` (lower case)
+/// holds, the longest such name first.
+fn named_card<'a>(
+    label: &str,
+    cards: impl Iterator<Item = (CardNumber, &'a str)>,
+) -> Option<CardNumber> {
+    cards
+        .filter(|(_, name)| !name.is_empty() && label.contains(&name.to_lowercase()))
+        .max_by_key(|(_, name)| name.len())
+        .map(|(n, _)| n)
+}
+
+/// Tab: the next face-up card on the table (seat by seat, left to right),
+/// shown large until Tab again or for [`LOOK_SECONDS`].
+fn look_at_cards(
+    time: Res<Time>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    table: Query<(&TableCard, &GlobalTransform)>,
+    mut reading: ResMut<Reading>,
+) {
+    let tab = keys.is_some_and(|k| k.just_pressed(KeyCode::Tab));
+    if !tab {
+        if let Some((_, age)) = reading.looked.as_mut() {
+            *age += time.delta_secs();
+            if *age > LOOK_SECONDS {
+                reading.looked = None;
+            }
+        }
+        return;
+    }
+    let mut up: Vec<(usize, f32, f32, CardNumber)> = table
+        .iter()
+        .filter(|(c, _)| c.face_up && !c.stand_in)
+        .map(|(c, at)| {
+            let p = at.translation();
+            (c.seat, p.x, p.z, c.number)
+        })
+        .collect();
+    up.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then(a.1.total_cmp(&b.1))
+            .then(a.2.total_cmp(&b.2))
+    });
+    if up.is_empty() {
+        reading.looked = None;
+        return;
+    }
+    let at = if reading.looked.is_some() {
+        (reading.at + 1) % up.len()
+    } else {
+        0
+    };
+    reading.at = at;
+    reading.looked = Some((up[at].3, 0.0));
+}
+
+/// The face-up card under the mouse (or else the one Tab came to, or the
+/// one the chosen answer names), shown large at the side to be read (a
+/// card on the far side of the table is small).
 fn read_cards(
     windows: Query<&Window>,
     camera: Query<(&Camera, &GlobalTransform), With<crate::arena::render::stage::ArenaCamera>>,
     table: Query<(&TableCard, &GlobalTransform)>,
     (faces, materials): (Option<Res<Faces>>, Res<Assets<CardFace>>),
     mut shown: Query<(&mut ImageNode, &mut Node), With<ReadCard>>,
+    reading: Res<Reading>,
 ) {
     let hovered = windows
         .iter()
@@ -1989,6 +2091,8 @@ fn read_cards(
         })
         .and_then(|ray| card_under(ray, table.iter().filter(|(c, _)| c.face_up)));
     let face = hovered
+        .or(reading.looked.map(|(n, _)| n))
+        .or(reading.answer)
         .and_then(|n| faces.as_ref()?.faces.get(&n).cloned())
         .and_then(|h| materials.get(&h).map(|f| f.image.clone()));
     for (mut image, mut node) in &mut shown {
@@ -2361,5 +2465,25 @@ fn mark_clash<R: Tabled>(
             Visibility::Hidden,
             DespawnOnExit(Screen::Table),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_answer_names_its_card_by_the_longest_name_it_holds() {
+        let n = |s: &str| s.parse::<CardNumber>().unwrap();
+        let table = [
+            (n("Dα-002"), "Greymon"),
+            (n("Dα-004"), "Metal Greymon"),
+            (n("Dα-012"), "Gabumon"),
+        ];
+        let named = |label: &str| named_card(label, table.iter().copied());
+        assert_eq!(named("attack with metal greymon"), Some(n("Dα-004")));
+        assert_eq!(named("play greymon (cost 2)"), Some(n("Dα-002")));
+        assert_eq!(named("done"), None);
+        assert_eq!(named_card("play greymon", std::iter::empty()), None);
     }
 }
