@@ -453,9 +453,9 @@ impl Keyboard<'_> {
         )]
     }
 
-    /// Waits for Enter (the curtain between two people at one terminal).
-    /// The curtain between two people at one terminal: forty blank lines
-    /// push the last hand off the screen, then the next person presses Enter.
+    /// The curtain between two people at one terminal: the screen and its
+    /// scrollback are cleared (into a file or a pipe, forty blank lines),
+    /// then the next person presses Enter.
     pub(super) fn curtain(&mut self, seat: Seat) -> Result<(), CliError> {
         use std::io::IsTerminal as _;
         // On a terminal the screen and its scrollback are cleared (the

@@ -495,8 +495,10 @@ impl<R: Lan> Seatside<R> for TextSeat<'_> {
         // to a second the host did not, and an answer typed in time was
         // recorded as time up).
         self.keys.timer = Some(client_seconds(asked.seconds));
-        // The rules are the host's: the refusal says what the prompt knows.
-        self.keys.ask_prompt(seat, &asked.prompt(), &|_| None)
+        // The rules are the host's: a refusal is the one it sent with the
+        // question, where it sent one.
+        self.keys
+            .ask_prompt(seat, &asked.prompt(), &|typed| asked.refusal(typed))
     }
 
     fn note(&mut self, text: &str) {

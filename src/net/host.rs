@@ -908,7 +908,10 @@ impl<R: Lan> Host<R> {
                 {
                     self.send(
                         id,
-                        &ToClient::Ask(Asked::of(sent.asked, &q, self.seconds(&q), sent.at)),
+                        &ToClient::Ask(
+                            Asked::of(sent.asked, &q, self.seconds(&q), sent.at)
+                                .refusing(t.game().refusals(seat, cards)),
+                        ),
                     );
                 }
             }
@@ -1035,7 +1038,10 @@ impl<R: Lan> Host<R> {
         if fresh && let Some(id) = self.remotes[i].as_ref().and_then(|r| r.client) {
             self.send(
                 id,
-                &ToClient::Ask(Asked::of(asked, q, self.seconds(q), since)),
+                &ToClient::Ask(
+                    Asked::of(asked, q, self.seconds(q), since)
+                        .refusing(table.game().refusals(seat, cards)),
+                ),
             );
         }
         self.ask_ahead(table, seat, cards);
@@ -1077,7 +1083,10 @@ impl<R: Lan> Host<R> {
                     if let Some(id) = self.remotes[i].as_ref().and_then(|r| r.client) {
                         self.send(
                             id,
-                            &ToClient::Ask(Asked::of(asked, q, self.seconds(q), since)),
+                            &ToClient::Ask(
+                                Asked::of(asked, q, self.seconds(q), since)
+                                    .refusing(table.game().refusals(seat, cards)),
+                            ),
                         );
                     }
                 }
@@ -1123,7 +1132,10 @@ impl<R: Lan> Host<R> {
             if let Some(id) = self.remotes[k].as_ref().and_then(|r| r.client) {
                 self.send(
                     id,
-                    &ToClient::Ask(Asked::of(self.asked, &q, self.seconds(&q), Instant::now())),
+                    &ToClient::Ask(
+                        Asked::of(self.asked, &q, self.seconds(&q), Instant::now())
+                            .refusing(table.game().refusals(s, cards)),
+                    ),
                 );
             }
         }

@@ -151,6 +151,11 @@ pub struct Asked<R: Lan> {
     pub text: String,
     /// Each key and the answer it gives.
     pub keys: Vec<(String, Reply<R::Action>)>,
+    /// Lines the seat may type that are not choices, with why each is
+    /// refused (the rules' words, [`crate::rules::Ruleset::refusals`]); an
+    /// earlier host sends none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refusals: Vec<(String, String)>,
 }
 
 impl<R: Lan> Asked<R> {
@@ -170,7 +175,35 @@ impl<R: Lan> Asked<R> {
             lines: q.prompt.lines.clone(),
             text: q.prompt.text.clone(),
             keys: q.prompt.keys.clone(),
+            refusals: Vec::new(),
         }
+    }
+
+    /// The question with the rules' refusals for what the seat may type.
+    pub fn refusing(mut self, refusals: Vec<(String, String)>) -> Asked<R> {
+        self.refusals = refusals;
+        self
+    }
+
+    /// Why `typed` is refused, when the host said: the refusal of the
+    /// longest line it starts with (case and spacing aside; `play Greymon
+    /// on Agumon` is `play Greymon`'s).
+    pub fn refusal(&self, typed: &str) -> Option<String> {
+        let norm = |s: &str| {
+            s.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        let typed = norm(typed);
+        self.refusals
+            .iter()
+            .filter(|(line, _)| {
+                let line = norm(line);
+                typed == line || typed.starts_with(&format!("{line} "))
+            })
+            .max_by_key(|(line, _)| line.len())
+            .map(|(_, why)| why.clone())
     }
 
     /// The question's prompt, for a keyboard.
@@ -303,6 +336,58 @@ fn short(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::rules::alpha;
+
+    #[test]
+    fn a_question_carries_its_seat_s_refusals_and_an_older_host_s_has_none() {
+        let asked = Asked::<alpha::Match> {
+            asked: 7,
+            answers: Vec::new(),
+            seconds: 30.0,
+            on_timeout: None,
+            lines: vec!["1) done".into()],
+            text: "P1 plays: ".into(),
+            keys: Vec::new(),
+            refusals: Vec::new(),
+        }
+        .refusing(vec![
+            ("play Greymon".into(), "Greymon is above Level III".into()),
+            (
+                "play Metal Greymon".into(),
+                "Metal Greymon is above Level III".into(),
+            ),
+        ]);
+        let why = |typed: &str| asked.refusal(typed);
+        assert_eq!(
+            why("play Greymon").as_deref(),
+            Some("Greymon is above Level III")
+        );
+        assert_eq!(
+            why("  PLAY   greymon on Agumon").as_deref(),
+            Some("Greymon is above Level III")
+        );
+        assert_eq!(
+            why("play metal greymon").as_deref(),
+            Some("Metal Greymon is above Level III")
+        );
+        assert_eq!(why("play Greymonx"), None);
+        assert_eq!(why("play Grey"), None);
+        assert_eq!(why("dance"), None);
+        // On the wire and back; a host before this change sends no
+        // refusals, and its question still reads.
+        let message = ToClient::Ask(asked.clone());
+        let bytes = encode(&message);
+        assert_eq!(decode::<ToClient<alpha::Match>>(&bytes).unwrap(), message);
+        let mut old: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        old["Ask"].as_object_mut().unwrap().remove("refusals");
+        let old = serde_json::to_vec(&old).unwrap();
+        match decode::<ToClient<alpha::Match>>(&old).unwrap() {
+            ToClient::Ask(a) => {
+                assert!(a.refusals.is_empty());
+                assert_eq!(a.refusal("play Greymon"), None);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 
     fn hello(version: u32) -> Hello {
         Hello {

@@ -578,6 +578,15 @@ pub trait Ruleset: Clone + Sized + 'static {
         let _ = (seat, typed, cards);
         None
     }
+    /// The refusals a keyboard at `seat` can give without the match (a LAN
+    /// client holds only its view): lines a person may type that name a
+    /// move of theirs (`play Greymon`), each with what [`Ruleset::refusal`]
+    /// says of it now. Only what `seat` may know: the host sends them with
+    /// its question to that seat alone.
+    fn refusals(&self, seat: Seat, cards: &CardSet) -> Vec<(String, String)> {
+        let _ = (seat, cards);
+        Vec::new()
+    }
     /// The result and why in a line, once the game is over, where the
     /// game's last event does not already say why ("P2 WINS: P1's Agumon
     /// was deleted"); `None` where it does.

@@ -966,6 +966,9 @@ impl super::Ruleset for Match {
     fn refusal(&self, seat: Seat, typed: &str, _cards: &CardSet) -> Option<String> {
         Match::refusal(self, seat, typed)
     }
+    fn refusals(&self, seat: Seat, _cards: &CardSet) -> Vec<(String, String)> {
+        Match::refusals(self, seat)
+    }
     fn describe(event: &Event, cards: &CardSet) -> String {
         event::describe(event, cards)
     }

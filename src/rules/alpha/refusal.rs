@@ -29,6 +29,33 @@ impl Match {
         }
     }
 
+    /// Every `play CARD` (a card in `seat`'s hand) and `block CARD` (a
+    /// Digimon of theirs in play) with what [`Match::refusal`] says of it
+    /// now: what a LAN client's keyboard says without the match. Only
+    /// `seat`'s own cards are named.
+    pub fn refusals(&self, seat: Seat) -> Vec<(String, String)> {
+        let Some(st) = self.seats.get(seat.index()) else {
+            return Vec::new();
+        };
+        let names = |ids: &mut dyn Iterator<Item = CardId>| {
+            let mut n: Vec<String> = ids
+                .filter_map(|id| Some(self.card(id)?.name().to_string()))
+                .collect();
+            n.sort();
+            n.dedup();
+            n
+        };
+        let hand = names(&mut st.hand.iter().copied());
+        let mine = names(&mut st.digimon.iter().map(|m| m.card));
+        hand.iter()
+            .map(|n| (format!("play {n}"), self.why_not_play(seat, n)))
+            .chain(
+                mine.iter()
+                    .map(|n| (format!("block {n}"), self.why_not_block(seat, n))),
+            )
+            .collect()
+    }
+
     /// What is asked now, in words, for a refusal to say.
     fn asked_now(&self, seat: Seat) -> String {
         match &self.wait {
@@ -198,6 +225,23 @@ mod tests {
             why.contains("above Level III") && why.contains("none face up"),
             "{why}"
         );
+        // What a LAN client is sent: the same words, for P1's own cards
+        // only.
+        let sent = m.refusals(Seat::P1);
+        assert!(
+            sent.contains(&("play Greymon".to_string(), why.clone())),
+            "{sent:?}"
+        );
+        let own: Vec<String> = m.seats[0]
+            .hand
+            .iter()
+            .chain(m.seats[0].digimon.iter().map(|d| &d.card))
+            .filter_map(|&id| Some(m.card(id)?.name().to_string()))
+            .collect();
+        for (line, _) in &sent {
+            let name = line.split_once(' ').map_or("", |(_, n)| n);
+            assert!(own.iter().any(|o| o == name), "{line} is not P1's");
+        }
         let why = m.refusal(Seat::P1, "play Gabumon").unwrap();
         assert!(why.starts_with("there is no Gabumon in your hand"), "{why}");
         let why = m.refusal(Seat::P1, "block Agumon").unwrap();
