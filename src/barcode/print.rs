@@ -200,6 +200,29 @@ impl Canvas<'_> {
     }
 }
 
+/// A card's name in the title band: at most this size, pixels.
+const TITLE_SIZE: f32 = 58.0;
+/// The smallest size a name is drawn at before it is cut short.
+const TITLE_SMALLEST: f32 = 34.0;
+
+/// The size a name fits `room` pixels at (`Metal Garurumon X-Antibody`
+/// smaller than `Agumon`), and the name, cut short with "…" only if it
+/// does not fit even at the smallest size.
+fn title_fit(bold: &FontRef<'_>, name: &str, room: f32) -> (f32, String) {
+    let mut size = TITLE_SIZE;
+    while size > TITLE_SMALLEST && text_width(bold, size, name) > room {
+        size -= 2.0;
+    }
+    let mut shown = name.to_string();
+    if text_width(bold, size, &shown) > room {
+        while !shown.is_empty() && text_width(bold, size, &format!("{shown}…")) > room {
+            shown.pop();
+        }
+        shown = format!("{}…", shown.trim_end());
+    }
+    (size, shown)
+}
+
 fn text_width(font: &FontRef<'_>, size: f32, s: &str) -> f32 {
     let scaled = font.as_scaled(PxScale::from(size));
     s.chars()
@@ -299,16 +322,19 @@ fn draw_card(
     cv.rect(14, 14, 12, CARD_H - 28, frame);
     cv.rect(CARD_W - 26, 14, 12, CARD_H - 28, frame);
     cv.rect(26, 26, CARD_W - 52, 96, frame);
-    let mut name = card.name().to_string();
-    while text_width(&bold, 58.0, &name) > (CARD_W - 190) as f32 && name.len() > 4 {
-        name.pop();
+    // The cost at the right of the band, the name in the room left.
+    let cost = card.cost().map(|c| format!("Cost {c}"));
+    let cost_w = cost
+        .as_ref()
+        .map_or(0, |l| text_width(&bold, 40.0, l) as u32 + 24);
+    if let Some(label) = &cost {
+        let w = text_width(&bold, 40.0, label) as u32;
+        cv.text(&bold, 40.0, CARD_W - 44 - w, 58, [255, 255, 255], label);
     }
-    cv.text(&bold, 58.0, 44, 42, [255, 255, 255], &name);
-    if let Some(cost) = card.cost() {
-        let label = format!("Cost {cost}");
-        let w = text_width(&bold, 40.0, &label) as u32;
-        cv.text(&bold, 40.0, CARD_W - 44 - w, 58, [255, 255, 255], &label);
-    }
+    let (size, name) = title_fit(&bold, card.name(), (CARD_W - 88 - cost_w) as f32);
+    // Centred in the band's height whatever the size.
+    let y = 42 + ((TITLE_SIZE - size) * 0.55) as u32;
+    cv.text(&bold, size, 44, y, [255, 255, 255], &name);
     let limit = if card.one_card_limit() { "  ◎" } else { "" };
     let kind_line = match card {
         Card::Digimon(d) => format!(
@@ -818,5 +844,50 @@ pub fn print_battle_card(
         )
         .map_err(|e| io(&e))?;
         crate::save::write_atomic(out, &bytes).map_err(|e| io(&e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::CardSet;
+
+    /// The room a card's name has beside its cost, as `draw_card` gives it.
+    fn room(card: &Card) -> f32 {
+        let (_, bold) = fonts();
+        let cost_w = card.cost().map_or(0, |c| {
+            text_width(&bold, 40.0, &format!("Cost {c}")) as u32 + 24
+        });
+        (CARD_W - 88 - cost_w) as f32
+    }
+
+    #[test]
+    fn every_shipped_name_fits_its_title_whole() {
+        let (_, bold) = fonts();
+        let cards = CardSet::embedded();
+        for card in cards.cards() {
+            let (size, shown) = title_fit(&bold, card.name(), room(card));
+            assert_eq!(shown, card.name(), "{} is cut short", card.number());
+            assert!(size >= TITLE_SMALLEST, "{}", card.number());
+            assert!(
+                text_width(&bold, size, &shown) <= room(card),
+                "{}",
+                card.number()
+            );
+        }
+        // The longest names are drawn smaller than a short one.
+        let (long, _) = title_fit(&bold, "Metal Garurumon X-Antibody", 500.0);
+        let (short, _) = title_fit(&bold, "Agumon", 500.0);
+        assert!(long < short && short == TITLE_SIZE, "{long} {short}");
+    }
+
+    #[test]
+    fn a_name_too_long_for_any_size_is_cut_short_and_says_so() {
+        let (_, bold) = fonts();
+        let name = "Imperialdramon Paladin Mode Fighter Mode Dragon Mode X-Antibody";
+        let (size, shown) = title_fit(&bold, name, 400.0);
+        assert_eq!(size, TITLE_SMALLEST);
+        assert!(shown.ends_with('…') && shown.len() < name.len(), "{shown}");
+        assert!(text_width(&bold, size, &shown) <= 400.0, "{shown}");
     }
 }

@@ -66,7 +66,7 @@ const LAN_DWELL: f32 = 2.5;
 /// A person's own hand, held up: how high (m), how much nearer the
 /// centre, how much larger, and its tilt to the eye (radians).
 const HELD_UP: f32 = 0.5;
-const HELD_IN: f32 = 0.45;
+const HELD_IN: f32 = 0.95;
 const HELD_SIZE: f32 = 1.2;
 const HELD_TILT: f32 = 0.35;
 /// The texture size of a card's face, pixels.
@@ -1912,7 +1912,7 @@ fn choice<R: Tabled>(game: &TableGame<R>, cards: &CardSet) -> Choice {
             .collect(),
         chosen: live.chosen,
         hint: format!(
-            "A / B move · C chooses · hold C to leave · Tab reads a card · {} of {} · {left:.0} s",
+            "A/B move · C chooses · hold C: leave · Tab: read · {}/{} · {left:.0} s",
             live.chosen + 1,
             legal.len()
         ),
