@@ -36,8 +36,15 @@ fn share(img: &RgbaImage, rows: std::ops::Range<u32>, test: impl Fn([u8; 3]) -> 
     hit as f64 / all.max(1) as f64
 }
 
+/// The rendering tests take turns: two software renderers at once on a
+/// two-core machine share it badly (and a tour is timed by its frames).
+static RENDERING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn every_screen_renders_the_stage_and_its_hud() {
+    let _turn = RENDERING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if Command::new("xvfb-run").arg("--help").output().is_err() {
         panic!("xvfb-run is missing: run `make deps` (it installs xvfb and mesa-vulkan-drivers)");
     }
@@ -136,6 +143,9 @@ fn every_screen_renders_the_stage_and_its_hud() {
 #[test]
 fn a_replay_renders_to_a_clip() {
     use image::AnimationDecoder;
+    let _turn = RENDERING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let dir = tempfile::tempdir().unwrap();
     let root = std::env::current_dir().unwrap();
     let gif = dir.path().join("clip.gif");

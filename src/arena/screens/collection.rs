@@ -207,8 +207,11 @@ pub(in crate::arena) fn plugin(app: &mut App) {
             Update,
             (
                 buttons,
-                show_page,
+                // Before the page changes: a face drawn for a card of the
+                // old page goes on it before it goes (no command for a card
+                // already gone).
                 put_faces,
+                show_page,
                 place_badges,
                 draw,
                 show_chips,
