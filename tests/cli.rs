@@ -238,6 +238,13 @@ fn a_human_readies_an_action_ability_in_the_text_battle() {
         &"u\ny\na\n".repeat(12),
     );
     assert_eq!(code, 0, "{err}\n{out}");
+    // The battle opens with who fights whom.
+    assert!(
+        out.starts_with(
+            "P1 (you): Agumon, Virus Infection\nP2 (CPU, easy): Impmon\nAgumon (P1) fights Impmon (P2).\n"
+        ),
+        "{out}"
+    );
     // Offered before the stance, with its card and text, as the arena does.
     assert!(
         out.contains("  Virus Infection — [Action:] [Battle] (Once per turn)"),
@@ -368,8 +375,17 @@ fn a_saved_battle_replays_and_a_tampered_one_fails() {
         out.contains("\nreplay kept in the gallery: "),
         "a played battle goes into the gallery: {out}"
     );
+    // It opens with who fights whom (the players are the battle's, not
+    // the replay's: the log after them is the same).
+    assert!(
+        out.starts_with(
+            "P1 (CPU, hard): Agumon, Greymon, Virus Killer\nP2 (CPU, normal): Impmon, Devimon\nAgumon (P1) fights Impmon (P2).\n— Round 1 —"
+        ),
+        "{out}"
+    );
     let battle_log: Vec<&str> = out
         .lines()
+        .skip(3)
         .filter(|l| !l.starts_with("replay saved") && !l.starts_with("replay kept"))
         .collect();
 

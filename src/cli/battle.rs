@@ -118,6 +118,9 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
         cards: &set,
         out: std::io::stdout(),
     };
+    for line in matchup(&table, &teams, [args.p1, args.p2], &set) {
+        let _ = writeln!(keyboard.out, "{}", escape_lines(&line));
+    }
     let played = drive(&mut table, &set, &mut keyboard);
     if played.is_ok() && table.is_over() && !args.no_record {
         super::collection::record_battle(
@@ -134,6 +137,38 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
         "battle",
         "teams",
     )
+}
+
+/// Who fights whom, said before the first round: each side's player and
+/// team, then the two Digimon that open.
+fn matchup(
+    table: &Table<Match>,
+    teams: &[Vec<CardNumber>; 2],
+    players: [Player; 2],
+    cards: &CardSet,
+) -> Vec<String> {
+    use crate::rules::terminal::Side;
+    let who = |p: Player| match p {
+        Player::Person => "you".to_string(),
+        Player::Cpu(s) => format!("CPU, {}", s.to_string().to_lowercase()),
+        Player::Remote => "over the LAN".to_string(),
+    };
+    let team = |t: &[CardNumber]| {
+        t.iter()
+            .map(|n| {
+                cards
+                    .get(n)
+                    .map_or_else(|| n.to_string(), |c| c.name().to_string())
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let front = |side: Side| table.game().view(side).front.name.clone();
+    vec![
+        format!("P1 ({}): {}", who(players[0]), team(&teams[0])),
+        format!("P2 ({}): {}", who(players[1]), team(&teams[1])),
+        format!("{} (P1) fights {} (P2).", front(Side::P1), front(Side::P2)),
+    ]
 }
 
 /// Refuses a `--save` file that already exists, before a game starts.

@@ -1,8 +1,9 @@
 //! The collector in the arena:
 //! - the collection screen, reached from attract with B: each printed set
 //!   is a page of cards standing in the arena like a binder page, owned
-//!   cards in their Field's colours with their counts, missing ones as dark
-//!   silhouettes, and every set's completion bar. Buttons: A back, B the
+//!   cards showing their faces with their counts, missing ones as dark
+//!   silhouettes, and the completion bars of the sets round the page.
+//!   Buttons: A back, B the
 //!   previous set, C the next; untouched, it goes back to attract.
 //! - the rankings board that takes turns with the title on attract;
 //! - what the arena writes: every card read on the scan screen (one batch
