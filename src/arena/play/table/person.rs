@@ -281,7 +281,7 @@ pub(super) fn choice<R: Tabled>(game: &TableGame<R>, cards: &CardSet) -> Choice 
             .collect(),
         chosen: live.chosen,
         hint: format!(
-            "A/B move · C chooses · hold C: leave · Tab: read · {}/{} · {left:.0} s",
+            "A/B move · C picks · hold C: leave · Tab: read · {}/{} · {left:.0} s",
             live.chosen + 1,
             legal.len()
         ),
