@@ -138,7 +138,30 @@ struct Badge(Vec3);
 /// The faces of owned cards, each drawn once (off the main thread: a face
 /// takes tens of milliseconds) and kept while the game runs.
 #[derive(Resource, Default)]
-struct Faces(HashMap<CardNumber, Handle<StandardMaterial>>);
+struct Faces {
+    /// Each card's face, once drawn.
+    drawn: HashMap<CardNumber, Handle<StandardMaterial>>,
+    /// The quad every face is shown on (made once).
+    quad: Option<Handle<Mesh>>,
+}
+
+impl Faces {
+    /// `face` on the front of a binder card.
+    fn on_card(
+        &mut self,
+        meshes: &mut Assets<Mesh>,
+        face: Handle<StandardMaterial>,
+    ) -> impl Bundle {
+        let quad = self
+            .quad
+            .get_or_insert_with(|| meshes.add(Rectangle::new(CARD.x * 0.94, CARD.y * 0.94)));
+        (
+            Mesh3d(quad.clone()),
+            MeshMaterial3d(face),
+            Transform::from_xyz(0.0, 0.0, CARD.z / 2.0 + 0.002),
+        )
+    }
+}
 
 /// An owned card's face being drawn, for the binder card it goes on.
 #[derive(Component)]
@@ -409,7 +432,7 @@ type OnPage = Or<(With<BinderCard>, With<Badge>)>;
 fn show_page(
     mut commands: Commands,
     mut binder: ResMut<Binder>,
-    (cards, collection, faces): (Res<Cards>, Option<Res<Collection>>, Res<Faces>),
+    (cards, collection, mut faces): (Res<Cards>, Option<Res<Collection>>, ResMut<Faces>),
     old: Query<Entity, OnPage>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
@@ -481,9 +504,9 @@ fn show_page(
             ..default()
         })));
         // Its face: at once if drawn before, else when drawn.
-        match (faces.0.get(number), data) {
+        match (faces.drawn.get(number).cloned(), data) {
             (Some(face), _) => {
-                let face = face_on(&mut meshes, face.clone());
+                let face = faces.on_card(&mut meshes, face);
                 card.with_children(|c| {
                     c.spawn(face);
                 });
@@ -508,15 +531,6 @@ fn show_page(
     }
 }
 
-/// A face on the front of a binder card.
-fn face_on(meshes: &mut Assets<Mesh>, face: Handle<StandardMaterial>) -> impl Bundle {
-    (
-        Mesh3d(meshes.add(Rectangle::new(CARD.x * 0.94, CARD.y * 0.94))),
-        MeshMaterial3d(face),
-        Transform::from_xyz(0.0, 0.0, CARD.z / 2.0 + 0.002),
-    )
-}
-
 /// Puts each face on its card as its drawing finishes.
 fn put_faces(
     mut commands: Commands,
@@ -539,8 +553,8 @@ fn put_faces(
             unlit: true,
             ..default()
         });
-        faces.0.insert(task.0, face.clone());
-        let face = face_on(&mut meshes, face);
+        faces.drawn.insert(task.0, face.clone());
+        let face = faces.on_card(&mut meshes, face);
         commands.entity(card).with_children(|c| {
             c.spawn(face);
         });
