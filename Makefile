@@ -7,6 +7,17 @@ SHELL := /bin/bash
 export CARGO_TARGET_DIR ?= $(HOME)/.cache/bterm/target
 export CARGO_TERM_COLOR ?= never
 
+# bterm's own crates are compiled by clippy's driver: the same compile with
+# clippy's lints on top, so linting needs no build of its own. (`cargo
+# clippy` checks every dependency again apart from the test build's: with
+# Bevy that was 11 of a cold CI's 35 minutes.) Every build here shares this
+# one setting, so `make lint`, `make test` and `make run` share artifacts.
+# Lints only warn while building; `make lint` and `make test` fail on any
+# warning (scripts/no-warnings). Without clippy installed this is empty and
+# rustc builds alone.
+export RUSTC_WORKSPACE_WRAPPER := $(shell command -v clippy-driver)
+NO_WARNINGS := scripts/no-warnings
+
 # Debian packages the build and the window need.
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers libclang-dev
@@ -31,6 +42,8 @@ deps:
 BTERM := $(CARGO_TARGET_DIR)/debug/bterm
 # The targets that need the arena (see `test`).
 ARENA_TESTS := --lib --bins --test arena --test framing --test screenshots --bench frame
+# The core's build: every target without Bevy.
+CORE_TARGETS := --workspace --no-default-features --all-targets
 
 build:
 	cargo test --no-run $(ARENA_TESTS)
@@ -47,13 +60,15 @@ run: deps build
 # tests ran in test-core and are not linked against Bevy a second time
 # (each such binary links the whole game: that was most of a cold build).
 test: deps test-core
+	$(NO_WARNINGS) test --no-run $(ARENA_TESTS)
 	cargo test $(ARENA_TESTS)
 
 test-core:
 	@n=$$(cargo tree --no-default-features -e normal --prefix none | grep -c '^bevy' || true); \
 	if [ "$$n" != 0 ]; then echo "error: the core pulls in Bevy ($$n bevy crates without the arena feature)"; exit 1; fi; \
 	echo "core dependency tree: no Bevy"
-	cargo test --workspace --no-default-features --all-targets
+	$(NO_WARNINGS) test --no-run $(CORE_TARGETS)
+	cargo test $(CORE_TARGETS)
 	# A short LAN soak on loopback (make lan-soak runs the long one).
 	cargo run -q --no-default-features --example lan_soak -- 12
 
@@ -72,10 +87,14 @@ decoys:
 bench-memory:
 	cargo bench --no-default-features --bench memory
 
+# Formatting, then clippy's lints and rustc's warnings over every target, with
+# and without the arena (the examples that need it too), as the builds
+# `make test` uses: see RUSTC_WORKSPACE_WRAPPER above.
 lint:
 	cargo fmt --all --check
-	cargo clippy --workspace --no-default-features --all-targets -- -D warnings
-	cargo clippy --all-targets -- -D warnings
+	@[ -n "$(RUSTC_WORKSPACE_WRAPPER)" ] || { echo "error: clippy is not installed (rustup component add clippy)"; exit 1; }
+	$(NO_WARNINGS) test --no-run $(CORE_TARGETS)
+	$(NO_WARNINGS) test --no-run $(ARENA_TESTS) --example effects --example figures
 
 # The game's default build has the webcam (nokhwa; libclang-dev from `make
 # deps`); this checks the core with it too (`bterm scan --camera` without Bevy).
@@ -143,6 +162,7 @@ alpha-soak:
 # the round trip from an answer to every client's events (docs/guide/lan.md).
 LAN_GAMES ?= 1000
 lan-soak:
+	cargo test --no-default-features --test lan -- --ignored
 	cargo run --release --no-default-features --example lan_soak -- $(LAN_GAMES)
 	cargo run --release --no-default-features --example lan_soak -- $$(( $(LAN_GAMES) / 10 )) alpha
 

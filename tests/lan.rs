@@ -587,8 +587,11 @@ fn a_host_that_stops_starts_again_from_its_autosave_and_the_player_rejoins() {
 }
 
 /// The client keeps trying for three minutes (`KEEP_TRYING`): a host that
-/// takes 80 s to come back still finds its player.
+/// takes 80 s to come back still finds its player. 80 s of waiting is most
+/// of this file's time, so `make lan-soak` runs it, not `make test` (the
+/// test above, with no pause, runs the same path there).
 #[test]
+#[ignore = "80 s of waiting: make lan-soak runs it"]
 fn a_host_that_comes_back_after_80_seconds_still_finds_its_player() {
     host_stops_and_comes_back_after(std::time::Duration::from_secs(80), "late");
 }

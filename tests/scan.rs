@@ -39,30 +39,67 @@ fn printable(set: &CardSet) -> Vec<&Card> {
         .collect()
 }
 
+/// Card `i` of the printable cards printed, photographed with the `i`th kind
+/// of damage in turn (small, turned, tilted, blurred, noisy, dim, JPEG, and
+/// all of them at once as "webcam"; other seeds than the committed scans'),
+/// and scanned: the kind, and whether it read as itself.
+fn print_photograph_scan(
+    scanner: &Scanner,
+    card: &Card,
+    i: usize,
+) -> (&'static str, Result<(), String>) {
+    let (kind, shot) = KINDS[i % KINDS.len()];
+    let photo = shoot(&gray(card), &shot, 1000 + i as u64);
+    let decoded = decode(&photo, Effort::File);
+    let read = match scanner.resolve(&decoded.symbols) {
+        Ok(r) if r.card.number() == card.number() => Ok(()),
+        Ok(r) => Err(format!(
+            "{} ({kind}): read as {}",
+            card.number(),
+            r.card.number()
+        )),
+        Err(e) => Err(format!("{} ({kind}): {e:?}", card.number())),
+    };
+    (kind, read)
+}
+
 #[test]
 fn every_shipped_card_survives_print_photograph_scan() {
     let set = CardSet::embedded();
     let scanner = scanner();
     let cards = printable(&set);
     assert!(cards.len() >= 70);
+    // The cards are shared out among threads (the test's most of this
+    // file's time); each thread's findings are put back in card order.
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+    let found: Vec<(usize, &str, Result<(), String>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let (cards, scanner) = (&cards, &scanner);
+                scope.spawn(move || {
+                    cards
+                        .iter()
+                        .enumerate()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|(i, card)| {
+                            let (kind, read) = print_photograph_scan(scanner, card, i);
+                            (i, kind, read)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut all: Vec<_> = workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect();
+        all.sort_by_key(|f| f.0);
+        all
+    });
     let mut failures = Vec::new();
     let (mut webcam, mut webcam_read) = (0, 0);
-    for (i, card) in cards.iter().enumerate() {
-        // The kinds of damage in turn (small, turned, tilted, blurred, noisy,
-        // dim, JPEG, and all of them at once as "webcam"), other seeds than
-        // the committed scans'.
-        let (kind, shot) = KINDS[i % KINDS.len()];
-        let photo = shoot(&gray(card), &shot, 1000 + i as u64);
-        let decoded = decode(&photo, Effort::File);
-        let read = match scanner.resolve(&decoded.symbols) {
-            Ok(r) if r.card.number() == card.number() => Ok(()),
-            Ok(r) => Err(format!(
-                "{} ({kind}): read as {}",
-                card.number(),
-                r.card.number()
-            )),
-            Err(e) => Err(format!("{} ({kind}): {e:?}", card.number())),
-        };
+    for (_, kind, read) in found {
         if kind == "webcam" {
             // Every damage at once: a rate, not a promise (a long number,
             // `BT1-086`, is read about 9 times in 10 here).
