@@ -102,7 +102,9 @@ pub(super) fn spawn_text(commands: &mut Commands) {
         .with_children(|n| panel(n, part, text_size, colour));
     };
     commands.entity(bottom).with_children(|c| {
-        column(c, TableText::Seats, 30.0, size::SMALL, palette::INK);
+        // The seats take a little more than the log: a Digimon Card Game
+        // seat's line (hand, deck, security, trash) fits one line at 1280 px.
+        column(c, TableText::Seats, 33.0, size::SMALL, palette::INK);
         // A person's choice: the prompt, each answer a line of its own (the
         // mouse clicks one), the keys.
         c.spawn(Node {
@@ -135,7 +137,7 @@ pub(super) fn spawn_text(commands: &mut Commands) {
                 p.spawn((ChoiceHint, label("", size::SMALL, palette::DIM)));
             });
         });
-        column(c, TableText::Log, 30.0, size::SMALL, palette::SOFT);
+        column(c, TableText::Log, 27.0, size::SMALL, palette::SOFT);
     });
 }
 
