@@ -11,7 +11,6 @@ pub mod render;
 pub mod screens;
 pub mod ui;
 
-use play::table;
 use screens::{capture, clip, lan};
 
 use std::path::PathBuf;
@@ -305,23 +304,15 @@ impl crate::session::Window for Arena {
             mute,
             ..Settings::default()
         };
-        match crate::replay::ruleset_of(&text, &name).map_err(cannot)? {
-            crate::rules::RulesetId::Terminal => {
-                let replay = Replay::<Match>::parse(&text, &name).map_err(cannot)?;
-                settings.replay = Some((file.to_path_buf(), replay));
-            }
-            other if table::TABLED.contains(&other) => {
-                table::check_replay(other, &text, &name)
-                    .transpose()
-                    .map_err(cannot)?;
-                settings.table = Some((file.to_path_buf(), text));
-            }
-            other => {
+        let id = crate::replay::ruleset_of(&text, &name).map_err(cannot)?;
+        match lan::open_replay(id, file, &text, &name, &mut settings) {
+            Some(opened) => opened.map_err(cannot)?,
+            None => {
                 return Err(LaunchError::CannotStage {
                     file: name,
                     why: format!(
                         "{}; bterm replay print shows its events",
-                        lan::not_staged(other)
+                        lan::not_staged(id)
                     ),
                 });
             }

@@ -414,7 +414,7 @@ impl Keyboard<'_> {
                 None => write!(self.out, "{}", escape_lines(&prompt.text)),
             }
             .and_then(|()| self.out.flush())
-            .map_err(|e| CliError::failed(super::output_error(e)))?;
+            .map_err(super::output_error)?;
             let line = match deadline {
                 None => self
                     .lines

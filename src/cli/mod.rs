@@ -129,6 +129,9 @@ pub struct CliError {
     pub message: String,
     /// The exit code.
     pub code: u8,
+    /// Whatever read the output closed it (`bterm cards list | head`):
+    /// the command stops, and bterm exits quietly and successfully.
+    pub output_closed: bool,
 }
 
 impl CliError {
@@ -137,6 +140,7 @@ impl CliError {
         CliError {
             message: message.into(),
             code: 1,
+            output_closed: false,
         }
     }
 
@@ -294,17 +298,17 @@ impl PlayArgs {
     }
 }
 
-/// What a command says when whatever reads its output has closed it
-/// (`bterm cards list | head`): it stops, quietly and successfully.
-const OUTPUT_CLOSED: &str = "error: the output was closed";
-
-/// The error of a failed write to the output: the output closed by its
-/// reader is [`OUTPUT_CLOSED`], anything else says what went wrong.
-pub(crate) fn output_error(e: std::io::Error) -> String {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        OUTPUT_CLOSED.to_string()
-    } else {
-        format!("error: cannot write the output: {e}")
+/// The error of a failed write to the output: closed by its reader
+/// ([`CliError::output_closed`]: nothing is wrong), or what went wrong.
+pub(crate) fn output_error(e: std::io::Error) -> CliError {
+    let closed = e.kind() == std::io::ErrorKind::BrokenPipe;
+    CliError {
+        output_closed: closed,
+        ..CliError::failed(if closed {
+            "error: the output was closed".to_string()
+        } else {
+            format!("error: cannot write the output: {e}")
+        })
     }
 }
 
@@ -334,7 +338,7 @@ pub fn run(cli: Cli, window: Option<&dyn Window>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // The reader stopped reading (`| head`): nothing is wrong.
-        Err(e) if e.message == OUTPUT_CLOSED => ExitCode::SUCCESS,
+        Err(e) if e.output_closed => ExitCode::SUCCESS,
         Err(e) => {
             // Messages carry paths, card names and codes from outside.
             eprintln!("{}", escape_lines(&e.message));
@@ -394,6 +398,20 @@ pub(crate) fn load_set(path: Option<&Path>) -> Result<CardSet, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_output_closed_by_its_reader_is_told_apart_from_a_failed_write() {
+        let closed = output_error(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+        assert!(closed.output_closed);
+        let full = output_error(std::io::Error::from(std::io::ErrorKind::StorageFull));
+        assert!(!full.output_closed && full.code == 1);
+        assert!(
+            full.message.starts_with("error: cannot write the output"),
+            "{}",
+            full.message
+        );
+        assert!(!CliError::failed("error: the output was closed").output_closed);
+    }
 
     #[test]
     fn a_name_from_the_lan_cannot_forge_a_line_or_turn_text_around() {

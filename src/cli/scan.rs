@@ -397,7 +397,7 @@ pub fn scan(args: ScanArgs) -> Result<(), CliError> {
     bar.finish_and_clear();
     let collected = collect.map_or(Ok(()), Collector::finish);
     if let Some(e) = write_error {
-        return Err(CliError::from(super::output_error(e)));
+        return Err(super::output_error(e));
     }
     let (failed, total) = (tally.failed, tally.files);
     if total == 0 && path_errors.is_empty() {

@@ -281,7 +281,7 @@ fn plural(n: impl Into<i64>, one: &str, many: &str) -> String {
 pub(super) fn collection(c: CollectionCommand) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     let mut say = |line: String| -> Result<(), CliError> {
-        writeln!(out, "{line}").map_err(|e| CliError::failed(super::output_error(e)))
+        writeln!(out, "{line}").map_err(super::output_error)
     };
     match c {
         CollectionCommand::Add { numbers, count, db } => {
@@ -384,7 +384,7 @@ pub(super) fn rankings(args: RankingsArgs) -> Result<(), CliError> {
         }
     }
     for l in lines {
-        writeln!(out, "{l}").map_err(|e| CliError::failed(super::output_error(e)))?;
+        writeln!(out, "{l}").map_err(super::output_error)?;
     }
     Ok(())
 }

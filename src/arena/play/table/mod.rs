@@ -286,16 +286,6 @@ macro_rules! tabled {
         /// The rulesets the table stages.
         pub const TABLED: &[RulesetId] = &[$(RulesetId::$id),+];
 
-        /// Whether `text` parses as a replay of `id`, when the table stages
-        /// it (`None`: it does not).
-        pub fn check_replay(id: RulesetId, text: &str, name: &str) -> Option<Result<(), ReplayError>> {
-            match id {
-                $(RulesetId::$id => Some(Replay::<$ty>::parse(text, name).map(|_| ())),)+
-                #[allow(unreachable_patterns, reason = "the table may stage every ruleset")]
-                _ => None,
-            }
-        }
-
         /// Opens a saved game of `id` on the table (the replay gallery's
         /// PLAY); `None` when the table does not stage it.
         pub fn open_replay(

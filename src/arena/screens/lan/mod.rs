@@ -86,6 +86,47 @@ pub trait Staged: Lan {
         roster: Option<&crate::arena::screens::scan::Roster>,
         deck: &Result<Vec<CardNumber>, String>,
     ) -> Result<Vec<CardNumber>, String>;
+    /// Readies `settings` to play back the saved game `text` (read from
+    /// `file`, called `name` in messages), once it parses as this
+    /// ruleset's replay (`bterm replay FILE`'s window).
+    fn open_replay(
+        file: &std::path::Path,
+        text: &str,
+        name: &str,
+        settings: &mut Settings,
+    ) -> Result<(), crate::replay::ReplayError>;
+}
+
+/// Readies `settings` to play back the saved game `text` of ruleset `id`
+/// through its presenter; `None` when the arena does not stage `id`.
+pub fn open_replay(
+    id: RulesetId,
+    file: &std::path::Path,
+    text: &str,
+    name: &str,
+    settings: &mut Settings,
+) -> Option<Result<(), crate::replay::ReplayError>> {
+    struct Open<'a> {
+        file: &'a std::path::Path,
+        text: &'a str,
+        name: &'a str,
+        settings: &'a mut Settings,
+    }
+    impl StagedVisitor for Open<'_> {
+        type Output = Result<(), crate::replay::ReplayError>;
+        fn visit<R: Staged>(self) -> Self::Output {
+            R::open_replay(self.file, self.text, self.name, self.settings)
+        }
+    }
+    dispatch(
+        id,
+        Open {
+            file,
+            text,
+            name,
+            settings,
+        },
+    )
 }
 
 /// Something to do with a staged ruleset chosen at run time.

@@ -182,6 +182,18 @@ impl Staged for terminal::Match {
         }
         Ok(team.iter().map(|(c, _)| c.number()).collect())
     }
+
+    /// A Terminal Battle plays back in the replay viewer, on the stage.
+    fn open_replay(
+        file: &std::path::Path,
+        text: &str,
+        name: &str,
+        settings: &mut Settings,
+    ) -> Result<(), crate::replay::ReplayError> {
+        let replay = Replay::<terminal::Match>::parse(text, name)?;
+        settings.replay = Some((file.to_path_buf(), replay));
+        Ok(())
+    }
 }
 
 /// The card games at a LAN table: the table, the deck built at the deck
@@ -203,6 +215,19 @@ macro_rules! card_games_staged {
                 deck: &Result<Vec<CardNumber>, String>,
             ) -> Result<Vec<CardNumber>, String> {
                 deck.clone().map_err(|e| format!("no deck brought: {e}"))
+            }
+
+            /// A card game plays back on the table (which parses it again
+            /// when it lays the game out).
+            fn open_replay(
+                file: &std::path::Path,
+                text: &str,
+                name: &str,
+                settings: &mut Settings,
+            ) -> Result<(), crate::replay::ReplayError> {
+                Replay::<$ty>::parse(text, name)?;
+                settings.table = Some((file.to_path_buf(), text.to_string()));
+                Ok(())
             }
         }
     )+};
