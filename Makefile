@@ -10,7 +10,7 @@ export CARGO_TERM_COLOR ?= never
 # bterm's own crates are compiled by clippy's driver: the same compile with
 # clippy's lints on top, so linting needs no build of its own. (`cargo
 # clippy` checks every dependency again apart from the test build's: with
-# Bevy that was 11 of a cold CI's 35 minutes.) Every build here shares this
+# Bevy that was 11 of a cold CI's 59 minutes.) Every build here shares this
 # one setting, so `make lint`, `make test` and `make run` share artifacts.
 # Lints only warn while building; `make lint` and `make test` fail on any
 # warning (scripts/no-warnings). Without clippy installed this is empty and

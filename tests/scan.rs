@@ -69,7 +69,7 @@ fn every_shipped_card_survives_print_photograph_scan() {
     let scanner = scanner();
     let cards = printable(&set);
     assert!(cards.len() >= 70);
-    // The cards are shared out among threads (the test's most of this
+    // The cards are shared out among threads (this test is most of the
     // file's time); each thread's findings are put back in card order.
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
     let found: Vec<(usize, &str, Result<(), String>)> = std::thread::scope(|scope| {
