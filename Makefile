@@ -22,7 +22,7 @@ NO_WARNINGS := scripts/no-warnings
 DEB_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev \
                 libx11-dev mold xvfb xauth mesa-vulkan-drivers libclang-dev
 
-.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection bench-dcg bench-clash clash-strength dcg-soak alpha-soak alpha-strength dcg-strength lan-soak scans frames pyenv screenshot screenshots fuzz decoys
+.PHONY: deps build run test test-core lint check-camera bench bench-scan bench-frame bench-memory bench-alpha bench-collection bench-dcg bench-clash clash-strength dcg-soak alpha-soak alpha-strength dcg-strength lan-soak scans frames webcam3 pyenv screenshot screenshots fuzz decoys
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -116,7 +116,7 @@ scans:
 # Installs zxing-cpp, Pillow and numpy into a virtualenv beside the cargo
 # target directory.
 PYENV := $(CARGO_TARGET_DIR)/bench-scan-venv
-SCAN_SETS := barcodes/real barcodes/frames barcodes/photos barcodes/none
+SCAN_SETS := barcodes/real barcodes/frames barcodes/photos barcodes/none barcodes/quagga2 barcodes/webcam3
 pyenv:
 	@test -x $(PYENV)/bin/python || python3 -m venv $(PYENV)
 	@$(PYENV)/bin/python -c "import zxingcpp, PIL, numpy" 2>/dev/null || \
@@ -130,6 +130,11 @@ bench-scan: pyenv
 frames: pyenv
 	rm -rf barcodes/frames.new && $(PYENV)/bin/python scripts/make_frames.py barcodes/frames.new 8
 	cp barcodes/frames/README.md barcodes/frames.new/ && rm -rf barcodes/frames && mv barcodes/frames.new barcodes/frames
+
+# The third generator's frames (barcodes/webcam3), made again (seed 3; the
+# README says how many zxing-cpp reads).
+webcam3: pyenv
+	$(PYENV)/bin/python scripts/make_webcam3.py barcodes/webcam3 3 --check
 
 # A frame of the game as the player sees it, under a virtual display.
 screenshot: deps build

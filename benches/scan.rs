@@ -69,6 +69,60 @@ fn scan(c: &mut Criterion) {
     }
 }
 
+/// Live frames under the time cap: every frame of the webcam-like sets
+/// decoded as the camera path decodes a live frame (`decode_within`,
+/// `FRAME_CAP`). Printed, not timed: how many read, how many were given up,
+/// and the slowest frame's time (no frame may take much over the cap);
+/// timed: the whole set.
+fn capped(c: &mut Criterion) {
+    use bterm::barcode::decode::{FRAME_CAP, decode_within};
+    use std::time::Instant;
+    for set in ["barcodes/frames", "barcodes/webcam3"] {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(set);
+        let (paths, _) = files::collect(&[dir]);
+        let frames: Vec<_> = paths
+            .iter()
+            .filter_map(|p| files::load_gray(p, files::MAX_PIXELS).ok())
+            .collect();
+        if frames.is_empty() {
+            continue;
+        }
+        let (mut read, mut given_up, mut times) = (0, 0, Vec::new());
+        for f in &frames {
+            let start = Instant::now();
+            let found = decode_within(f, Effort::Frame, FRAME_CAP);
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+            read += usize::from(!found.symbols.is_empty());
+            given_up += usize::from(found.cut_short);
+        }
+        times.sort_by(f64::total_cmp);
+        eprintln!(
+            "{set}, live frames capped at {} ms: {read}/{} read, {given_up} given up; \
+             median {:.1} ms, p90 {:.1} ms, slowest {:.1} ms",
+            FRAME_CAP.as_millis(),
+            frames.len(),
+            times[times.len() / 2],
+            times[(times.len() * 9 / 10).min(times.len() - 1)],
+            times[times.len() - 1]
+        );
+        let mut group = c.benchmark_group("live frames under the cap");
+        group.sample_size(10);
+        group.bench_function(format!("{set}: {} frames", frames.len()), |b| {
+            b.iter(|| {
+                frames
+                    .iter()
+                    .filter(|f| {
+                        !decode_within(black_box(f), Effort::Frame, FRAME_CAP)
+                            .symbols
+                            .is_empty()
+                    })
+                    .count()
+            });
+        });
+        group.finish();
+    }
+}
+
 /// The live path on a recorded sequence: frames of an empty table, then the
 /// card held steady (each frame its own shot: other noise), decoded as the
 /// camera path decodes them, resolved, and fed to the stabilizer that says
@@ -127,5 +181,5 @@ fn key(scanner: &bterm::barcode::Scanner, symbols: &[bterm::barcode::Symbol]) ->
         .map(|r| r.card.number().to_string())
 }
 
-criterion_group!(benches, scan, live);
+criterion_group!(benches, scan, capped, live);
 criterion_main!(benches);

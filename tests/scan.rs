@@ -571,9 +571,155 @@ fn the_frame_pipeline_reports_a_card_once_when_it_is_steady() {
         events.last(),
         Some(FrameEvent::Ended {
             decoded: 17,
-            dropped: 0
+            dropped: 0,
+            over_cap: 0
         })
     ));
+}
+
+/// The middle row of a picture, `rows` high.
+fn one_row(img: &image::GrayImage, x0: u32, width: u32, rows: u32) -> image::GrayImage {
+    let y = img.height() / 2;
+    image::GrayImage::from_fn(width, rows, |x, _| *img.get_pixel(x0 + x, y))
+}
+
+#[test]
+fn a_lone_line_of_bars_reads_when_its_ends_are_quiet_and_not_when_cut() {
+    // An EAN-8 a pixel a module, one pixel of light each side, one row
+    // high: a line scanner's picture (zxing-cpp reads it).
+    let img = symbol_image(BarcodeFormat::EAN_8, "12345670", 1, 1, 20).unwrap();
+    let line = one_row(&img, 0, img.width(), 1);
+    assert_eq!(line.dimensions(), (69, 1));
+    let found = decode(&line, Effort::File);
+    assert_eq!(
+        found
+            .symbols
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect::<Vec<_>>(),
+        vec!["12345670"]
+    );
+    // Three rows read as well.
+    let found = decode(&one_row(&img, 0, img.width(), 3), Effort::File);
+    assert_eq!(found.symbols.len(), 1, "{found:?}");
+    // The same line cut through its bars at both ends is not a symbol.
+    let cut = one_row(&img, 6, img.width() - 12, 1);
+    assert!(decode(&cut, Effort::File).symbols.is_empty());
+}
+
+#[test]
+fn bars_light_on_dark_read() {
+    let mut img = symbol_image(BarcodeFormat::EAN_13, "4901234567894", 3, 12, 120).unwrap();
+    for p in img.iter_mut() {
+        *p = 255 - *p;
+    }
+    let found = decode(&img, Effort::File);
+    assert_eq!(
+        found
+            .symbols
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect::<Vec<_>>(),
+        vec!["4901234567894"]
+    );
+}
+
+#[test]
+fn a_qr_code_light_on_dark_reads() {
+    let mut img = symbol_image(BarcodeFormat::QR_CODE, "BTERM:DA-017", 6, 4, 0).unwrap();
+    let plain = decode(&img, Effort::File);
+    assert_eq!(plain.symbols.len(), 1, "{plain:?}");
+    for p in img.iter_mut() {
+        *p = 255 - *p;
+    }
+    let found = decode(&img, Effort::File);
+    assert_eq!(
+        found
+            .symbols
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect::<Vec<_>>(),
+        vec!["BTERM:DA-017"]
+    );
+}
+
+/// Frames held in memory, with a time cap of their own.
+struct Held {
+    frames: std::vec::IntoIter<image::GrayImage>,
+    cap: Option<std::time::Duration>,
+}
+
+impl frames::FrameSource for Held {
+    fn next_frame(&mut self) -> Option<Result<image::GrayImage, String>> {
+        self.frames.next().map(Ok)
+    }
+
+    fn is_live(&self) -> bool {
+        false
+    }
+
+    fn decode_cap(&self) -> Option<std::time::Duration> {
+        self.cap
+    }
+}
+
+#[test]
+fn a_frame_over_the_time_cap_is_given_up_not_taken_for_an_empty_view() {
+    let set = CardSet::embedded();
+    let card = gray(set.resolve("Dα-001").unwrap());
+    let (_, shot) = KINDS[0];
+    let steady: Vec<image::GrayImage> = (0..4).map(|i| shoot(&card, &shot, i)).collect();
+    // With time enough, the card is reported.
+    let held = Held {
+        frames: steady.clone().into_iter(),
+        cap: Some(std::time::Duration::from_secs(60)),
+    };
+    let events: Vec<FrameEvent> = frames::start(Box::new(held), scanner(), Stabilizer::new(3, 2))
+        .events
+        .iter()
+        .collect();
+    assert!(
+        events.iter().any(|e| matches!(e, FrameEvent::Card { .. })),
+        "{events:?}"
+    );
+    // With none, every frame is given up and counted: no card, and no
+    // "gone" either (a frame not read is not an empty view).
+    let held = Held {
+        frames: steady.into_iter(),
+        cap: Some(std::time::Duration::ZERO),
+    };
+    let events: Vec<FrameEvent> = frames::start(Box::new(held), scanner(), Stabilizer::new(3, 2))
+        .events
+        .iter()
+        .collect();
+    assert_eq!(
+        events,
+        vec![FrameEvent::Ended {
+            decoded: 4,
+            dropped: 0,
+            over_cap: 4
+        }]
+    );
+}
+
+#[test]
+fn a_live_frame_has_a_time_cap_and_a_recorded_one_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = image::GrayImage::from_pixel(64, 64, image::Luma([120]));
+    write_png(&empty, &dir.path().join("a.png"));
+    let folder = FolderFrames::open(dir.path()).unwrap();
+    assert_eq!(frames::FrameSource::decode_cap(&folder), None);
+    let cut = decode::decode_within(
+        &shoot(
+            &gray(CardSet::embedded().resolve("Dα-001").unwrap()),
+            &KINDS[0].1,
+            0,
+        ),
+        Effort::Frame,
+        std::time::Duration::ZERO,
+    );
+    assert!(cut.cut_short && cut.symbols.is_empty(), "{cut:?}");
+    assert!(decode::FRAME_CAP <= std::time::Duration::from_millis(100));
 }
 
 #[test]

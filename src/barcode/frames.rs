@@ -6,9 +6,11 @@
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, channel, sync_channel};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use image::GrayImage;
 
+use super::decode::{FRAME_CAP, decode_within};
 use super::{Effort, NoCard, Resolved, Scanner, decode};
 
 /// A source of frames.
@@ -18,6 +20,12 @@ pub trait FrameSource: Send {
     /// Live sources run at their own pace: frames that arrive while the
     /// decoder is busy are dropped. Recorded sources wait for the decoder.
     fn is_live(&self) -> bool;
+    /// The most time a frame may take to decode before it is given up for
+    /// the next one: a live source's [`FRAME_CAP`]; a recorded one is read
+    /// whole (the same folder reads the same on every machine).
+    fn decode_cap(&self) -> Option<Duration> {
+        self.is_live().then_some(FRAME_CAP)
+    }
 }
 
 /// A recorded "video": the image files of a folder, in name order.
@@ -94,6 +102,9 @@ pub enum FrameEvent {
         decoded: usize,
         /// Frames dropped because the decoder was busy.
         dropped: usize,
+        /// Live frames given up because they took longer than
+        /// [`FRAME_CAP`] to decode.
+        over_cap: usize,
     },
 }
 
@@ -190,6 +201,7 @@ pub fn start(
     let (frame_tx, frame_rx) = sync_channel::<Result<GrayImage, String>>(1);
     let (event_tx, events) = channel::<FrameEvent>();
     let (dropped_tx, dropped_rx) = channel::<usize>();
+    let cap = source.decode_cap();
     let capture = std::thread::spawn(move || {
         let live = source.is_live();
         let mut dropped = 0usize;
@@ -202,6 +214,7 @@ pub fn start(
     });
     let worker = std::thread::spawn(move || {
         let mut decoded = 0usize;
+        let mut over_cap = 0usize;
         for frame in frame_rx {
             let index = decoded;
             decoded += 1;
@@ -220,7 +233,16 @@ pub fn start(
                     continue;
                 }
             };
-            let symbols = decode(&img, Effort::Frame).symbols;
+            let found = match cap {
+                Some(cap) => decode_within(&img, Effort::Frame, cap),
+                None => decode(&img, Effort::Frame),
+            };
+            if found.cut_short {
+                // Given up: neither a reading nor "nothing in view".
+                over_cap += 1;
+                continue;
+            }
+            let symbols = found.symbols;
             let reading = if symbols.is_empty() {
                 None
             } else {
@@ -246,7 +268,11 @@ pub fn start(
             }
         }
         let dropped = dropped_rx.recv().unwrap_or(0);
-        let _ = event_tx.send(FrameEvent::Ended { decoded, dropped });
+        let _ = event_tx.send(FrameEvent::Ended {
+            decoded,
+            dropped,
+            over_cap,
+        });
     });
     Pipeline {
         events,

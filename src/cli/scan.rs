@@ -485,8 +485,22 @@ fn live(source: Box<dyn FrameSource>, args: &ScanArgs) -> Result<(), CliError> {
                     format!("frame {frame}: error: {}", escape(message)),
                 )
             }
-            FrameEvent::Ended { decoded, dropped } => {
-                eprintln!("{decoded} frames decoded, {dropped} dropped while the decoder was busy");
+            FrameEvent::Ended {
+                decoded,
+                dropped,
+                over_cap,
+            } => {
+                let over = if *over_cap > 0 {
+                    format!(
+                        ", {over_cap} given up after {} ms",
+                        decode::FRAME_CAP.as_millis()
+                    )
+                } else {
+                    String::new()
+                };
+                eprintln!(
+                    "{decoded} frames decoded, {dropped} dropped while the decoder was busy{over}"
+                );
                 continue;
             }
         };

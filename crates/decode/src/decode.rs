@@ -14,22 +14,28 @@
 //!    crops are read with the cheapest read first (`REGION_STEPS`: bars on the
 //!    middle rows, QR, both again sharpened with an unsharp mask, bars on
 //!    every row), each read on every crop before the next, until one reads;
+//! 3. for a file, the whole picture's tones turned over and read quickly
+//!    (a code printed light on dark).
 //!
 //! The passes after these cost tens to hundreds of milliseconds on a large
 //! picture, and run only when it is worth it ([`worth_more`]): the picture is
 //! small, or the proposals saw something like bars.
 //!
-//! 3. the whole image as it is (rxing's hybrid local threshold, try-harder);
+//! 4. the whole image as it is (rxing's hybrid local threshold, try-harder);
 //!    for files, painting over each symbol found and looking again for more;
-//! 4. the whole image contrast-stretched and, when large, halved;
-//! 5. a 3×3 blur against sensor noise, then the whole image and the regions
+//! 5. the whole image contrast-stretched and, when large, halved;
+//! 6. a 3×3 blur against sensor noise, then the whole image and the regions
 //!    again;
-//! 6. an orientation search over the whole image in 15° steps.
+//! 7. an orientation search over the whole image in 15° steps.
 //!
-//! `Effort::Frame` (the webcam) stops after pass 3. Which pass found a code
-//! is reported, so the README's figures say what each pass is worth.
+//! `Effort::Frame` (the webcam) runs passes 1, 2 and 4, and a live frame is
+//! given up once [`FRAME_CAP`] has passed ([`decode_within`]). A picture a
+//! few pixels tall is a single line of bars (`strip_to_picture`). Which
+//! pass found a code is reported, so the README's figures say what each
+//! pass is worth.
 
 use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 
 use image::GrayImage;
 use rxing::common::HybridBinarizer;
@@ -57,6 +63,10 @@ pub enum Pass {
     Quick,
     /// A cropped, turned region proposal.
     Region,
+    /// The whole picture's tones turned over, read quickly (a code printed
+    /// light on dark; files only: a card shown to a webcam is printed dark
+    /// on light).
+    Inverted,
     /// The image as it is.
     Direct,
     /// Contrast-stretched (and halved when large).
@@ -75,7 +85,17 @@ pub struct Decoded {
     pub symbols: Vec<Symbol>,
     /// The pass that found them (none if nothing was found).
     pub pass: Option<Pass>,
+    /// The time allowed ran out before every pass was tried (a live frame
+    /// over [`FRAME_CAP`]: dropped for the next one).
+    pub cut_short: bool,
 }
+
+/// The most time a live camera frame may take to decode. A frame that
+/// would take longer is given up for the next one (the passes stop at the
+/// next step once the time is up, and the whole image with try-harder is
+/// not begun when what is left of the time would not cover it): on a
+/// webcam a frame that takes half a second is a stall.
+pub const FRAME_CAP: Duration = Duration::from_millis(50);
 
 /// Symbols found, each with where it lies on the picture (its centre, in
 /// the picture's pixels).
@@ -86,9 +106,10 @@ pub const MOST_SYMBOLS: usize = 16;
 
 impl Pass {
     /// Every pass, in the order `decode` tries them.
-    pub const ALL: [Pass; 6] = [
+    pub const ALL: [Pass; 7] = [
         Pass::Quick,
         Pass::Region,
+        Pass::Inverted,
         Pass::Direct,
         Pass::Contrast,
         Pass::Denoise,
@@ -98,7 +119,7 @@ impl Pass {
     /// Whether the pass is one of the costly ones that run only when
     /// [`worth_more`] says so.
     pub fn costly(self) -> bool {
-        !matches!(self, Pass::Quick | Pass::Region)
+        !matches!(self, Pass::Quick | Pass::Region | Pass::Inverted)
     }
 }
 
@@ -108,9 +129,36 @@ struct Work<'a> {
     img: &'a GrayImage,
     stretched: Option<GrayImage>,
     regions: Option<Vec<Region>>,
+    /// When the time allowed runs out (`None`: no limit).
+    deadline: Option<Instant>,
 }
 
 impl Work<'_> {
+    fn new(img: &GrayImage, deadline: Option<Instant>) -> Work<'_> {
+        Work {
+            img,
+            stretched: None,
+            regions: None,
+            deadline,
+        }
+    }
+
+    /// Whether the time allowed has run out.
+    fn late(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether what is left of the time allowed covers reading the whole
+    /// picture with try-harder (about [`DIRECT_NANOS_PER_PIXEL`]).
+    fn time_for_direct(&self) -> bool {
+        let Some(deadline) = self.deadline else {
+            return true;
+        };
+        let pixels = u64::from(self.img.width()) * u64::from(self.img.height());
+        let needed = Duration::from_nanos(pixels.saturating_mul(DIRECT_NANOS_PER_PIXEL));
+        Instant::now() + needed <= deadline
+    }
+
     fn stretched(&mut self) -> &GrayImage {
         let img = self.img;
         self.stretched.get_or_insert_with(|| {
@@ -136,9 +184,11 @@ impl Work<'_> {
                 read_all(img, &DecodeHints::default())
             }
             Pass::Quick => read_first(img, &DecodeHints::default()),
+            Pass::Inverted => read_inverted(img),
             Pass::Region => {
+                let deadline = self.deadline;
                 let regions = self.regions();
-                read_regions(img, &regions[..regions.len().min(FIRST_REGIONS)])
+                read_regions(img, &regions[..regions.len().min(FIRST_REGIONS)], deadline)
             }
             Pass::Direct if effort == Effort::File => read_all(img, &hints()),
             Pass::Direct => read_one(img),
@@ -155,7 +205,8 @@ impl Work<'_> {
                 let mut s = read_one(&blurred);
                 if s.is_empty() {
                     let regions = propose_regions(&blurred);
-                    s = read_regions(&blurred, &regions[..regions.len().min(FIRST_REGIONS)]);
+                    let first = &regions[..regions.len().min(FIRST_REGIONS)];
+                    s = read_regions(&blurred, first, self.deadline);
                 }
                 self.on_picture(s)
             }
@@ -212,23 +263,38 @@ impl Work<'_> {
 
 /// Decodes every barcode it can find in a grayscale image.
 pub fn decode(img: &GrayImage, effort: Effort) -> Decoded {
+    decode_until(img, effort, None)
+}
+
+/// Decodes as [`decode`] does, giving up once `cap` has passed (a live
+/// camera frame: [`FRAME_CAP`]); `cut_short` says it gave up.
+pub fn decode_within(img: &GrayImage, effort: Effort, cap: Duration) -> Decoded {
+    decode_until(img, effort, Some(Instant::now() + cap))
+}
+
+fn decode_until(img: &GrayImage, effort: Effort, deadline: Option<Instant>) -> Decoded {
+    if img.height() < 8 && img.width() >= STRIP_WIDTH {
+        return decode_until(&strip_to_picture(img), effort, deadline);
+    }
     if img.width() < 8 || img.height() < 8 {
         return Decoded::default();
     }
     // Region proposals first: a card small and turned in a photo reads
     // there, and a clean scan's bars are the strongest proposal.
     let passes = match effort {
-        Effort::Frame => &Pass::ALL[..3],
+        Effort::Frame => &[Pass::Quick, Pass::Region, Pass::Direct],
         Effort::File => &Pass::ALL[..],
     };
-    let mut work = Work {
-        img,
-        stretched: None,
-        regions: None,
-    };
+    let mut work = Work::new(img, deadline);
     for &pass in passes {
         if pass.costly() && !worth_more(img, work.regions()) {
             break;
+        }
+        if work.late() || (pass == Pass::Direct && !work.time_for_direct()) {
+            return Decoded {
+                cut_short: true,
+                ..Decoded::default()
+            };
         }
         let mut found = work.run(pass, effort);
         if !found.is_empty() {
@@ -238,10 +304,55 @@ pub fn decode(img: &GrayImage, effort: Effort) -> Decoded {
             return Decoded {
                 symbols: reading_order(&found, img.height()),
                 pass: Some(pass),
+                cut_short: false,
             };
         }
     }
-    Decoded::default()
+    Decoded {
+        cut_short: work.late(),
+        ..Decoded::default()
+    }
+}
+
+/// What reading a whole picture with try-harder costs, nanoseconds a pixel:
+/// on the 1280×720 webcam-like frames of `barcodes/frames` it took 33 ms
+/// at the median and 52 ms at the 90th percentile (36 and 57 ns a pixel;
+/// `examples/pass_times.rs`, 2026-11-27).
+const DIRECT_NANOS_PER_PIXEL: u64 = 45;
+
+/// The narrowest strip of bars read ([`strip_to_picture`]): an EAN-8 at
+/// a third of a pixel a module.
+const STRIP_WIDTH: u32 = 24;
+
+/// A picture a few pixels tall (a single line of bars, as a scanner's
+/// line sensor gives) made a picture rxing and the checks can read: its
+/// rows stacked 16 high, and, when both its ends are light (the line holds
+/// the whole symbol), a light margin of a sixth of its width each side
+/// standing for the quiet zones its ends were cut at. A line cut through
+/// its bars keeps its dark ends, and reads only if its own zones hold.
+fn strip_to_picture(img: &GrayImage) -> GrayImage {
+    let (w, h) = (img.width(), img.height());
+    let row: Vec<u8> = (0..w)
+        .map(|x| {
+            let sum: u32 = (0..h).map(|y| u32::from(img.get_pixel(x, y)[0])).sum();
+            (sum / h.max(1)) as u8
+        })
+        .collect();
+    let (lo, hi) = row
+        .iter()
+        .fold((u8::MAX, u8::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let mid = (u16::from(lo) + u16::from(hi)) / 2;
+    let light = |v: u8| u16::from(v) > mid;
+    let ends_light = light(row[0]) && light(row[row.len() - 1]);
+    let margin = if ends_light { w / 6 + 2 } else { 0 };
+    let fill = if ends_light { hi } else { 255 };
+    GrayImage::from_fn(w + 2 * margin, 16, |x, _| {
+        let v = x
+            .checked_sub(margin)
+            .and_then(|x| row.get(x as usize).copied())
+            .unwrap_or(fill);
+        image::Luma([v])
+    })
 }
 
 /// Pictures of more than this many pixels may be a page of several cards,
@@ -309,14 +420,10 @@ fn reading_order(found: &Found, height: u32) -> Vec<Symbol> {
 /// Runs one pass of the pipeline on its own, as for a file (for measuring
 /// what each pass is worth; `decode` runs them in order).
 pub fn run_pass(img: &GrayImage, pass: Pass) -> Vec<Symbol> {
-    Work {
-        img,
-        stretched: None,
-        regions: None,
-    }
-    .run(pass, Effort::File)
-    .into_keys()
-    .collect()
+    Work::new(img, None)
+        .run(pass, Effort::File)
+        .into_keys()
+        .collect()
 }
 
 /// Pictures up to this many pixels (a 316×316 crop) get every pass: there
@@ -463,6 +570,18 @@ fn read_with(img: &GrayImage, hints: &DecodeHints) -> Option<rxing::RXingResult>
         .decode_with_hints(&mut bitmap, hints)
         .ok()
         .filter(|r| confirm::confirmed(img, r))
+}
+
+/// A code printed light on dark: the whole picture's tones turned over and
+/// read quickly again (the QR detector once, bars on a few rows), as
+/// zxing-cpp tries it. The check against codes read from nothing looks at
+/// the turned picture, where the quiet zones are light.
+fn read_inverted(img: &GrayImage) -> Found {
+    let mut inverted = img.clone();
+    for p in inverted.iter_mut() {
+        *p = 255 - *p;
+    }
+    read_first(&inverted, &DecodeHints::default())
 }
 
 /// The first symbol read on the picture turned; placed at its centre.
@@ -758,12 +877,16 @@ impl Reading {
     }
 }
 
-/// The first symbol read on a region, placed at the region's centre.
-fn read_regions(img: &GrayImage, regions: &[Region]) -> Found {
+/// The first symbol read on a region, placed at the region's centre;
+/// nothing once `deadline` has passed.
+fn read_regions(img: &GrayImage, regions: &[Region], deadline: Option<Instant>) -> Found {
     let mut crops: Vec<Option<Crop>> = regions.iter().map(|_| None).collect();
     for (reading, copy) in REGION_STEPS {
         let hints = reading.hints();
         for (region, crop) in regions.iter().zip(crops.iter_mut()) {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return Found::new();
+            }
             let crop = crop.get_or_insert_with(|| Crop::of(img, region));
             // A large crop's enlarged copy is the one read already.
             if (reading, copy) == (Reading::BarsQuick, Copy::Upright) && crop.factor == 1.0 {

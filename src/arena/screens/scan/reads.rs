@@ -79,6 +79,12 @@ impl FrameSource for Tee {
     fn is_live(&self) -> bool {
         true
     }
+
+    /// A recorded video is read whole, as `bterm scan --frames` reads it;
+    /// only the webcam's frames have the time cap.
+    fn decode_cap(&self) -> Option<Duration> {
+        self.inner.decode_cap()
+    }
 }
 
 impl Reads {
