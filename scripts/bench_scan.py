@@ -25,9 +25,6 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-import zxingcpp
-from PIL import Image
-
 IMAGES = {".png", ".jpg", ".jpeg", ".gif", ".bmp"}
 
 
@@ -103,6 +100,11 @@ def judge(expected: str, texts) -> str:
 
 
 def run_zxing(files, expect):
+    # Imported here: other scripts import this one for its helpers without
+    # zxing-cpp (scripts/import_quagga2.py).
+    import zxingcpp
+    from PIL import Image
+
     results = {}
     for f in files:
         start = time.perf_counter()

@@ -17,6 +17,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_scan import upce_to_upca  # noqa: E402
+
 COMMIT = "330ed96ef2c3508148beceab50eb6b97ddbf4163"
 
 # Quagga2 fixture folder -> (our folder, Quagga2 spec file)
@@ -82,20 +85,6 @@ def check_digit_ok(digits: str) -> bool:
     body = [int(c) for c in digits[:-1]][::-1]
     total = sum(d * (3 if i % 2 == 0 else 1) for i, d in enumerate(body))
     return (10 - total % 10) % 10 == int(digits[-1])
-
-
-def upce_to_upca(t: str) -> str:
-    ns, d, check = t[0], t[1:7], t[7]
-    last = d[5]
-    if last in "012":
-        body = d[0:2] + last + "0000" + d[2:5]
-    elif last == "3":
-        body = d[0:3] + "00000" + d[3:5]
-    elif last == "4":
-        body = d[0:4] + "00000" + d[4]
-    else:
-        body = d[0:5] + "0000" + last
-    return ns + body + check
 
 
 def main():
