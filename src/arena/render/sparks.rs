@@ -488,9 +488,14 @@ fn follow(
         if let Some(mut spawner) = spawner {
             spawner.active = false;
         }
-        commands.entity(e).remove::<Following>().insert(Fading {
-            left: f.linger + 0.1,
-        });
+        // The trail may leave with its screen in this same frame: then there
+        // is nothing to fade (insert would panic on a despawned entity).
+        commands
+            .entity(e)
+            .try_remove::<Following>()
+            .try_insert(Fading {
+                left: f.linger + 0.1,
+            });
     }
 }
 
