@@ -481,7 +481,7 @@ impl Match {
 
     /// Whether a card in play is a Digimon (not a Tamer or Option).
     pub(crate) fn is_digimon(&self, p: &Perm) -> bool {
-        matches!(self.info(p.top()).kind, DcgKind::Digimon | DcgKind::DigiEgg)
+        self.info(p.top()).digimon
     }
 
     fn draw(&mut self, s: Seat, n: usize) -> usize {
@@ -589,11 +589,13 @@ impl Match {
     /// Keywords a card in play has now.
     pub(crate) fn keywords(&self, owner: Seat, p: &Perm) -> Vec<Keyword> {
         let mut out = Vec::new();
-        for (_, _, _, a) in self.abilities_of(p) {
-            if self.continuous_on(owner, p, a) {
-                for e in &a.effects {
-                    if let Effect::Keyword(k) = e {
-                        out.push(*k);
+        if self.may_give_keywords(p) {
+            for (_, _, _, a) in self.abilities_of(p) {
+                if self.continuous_on(owner, p, a) {
+                    for e in &a.effects {
+                        if let Effect::Keyword(k) = e {
+                            out.push(*k);
+                        }
                     }
                 }
             }
@@ -611,9 +613,38 @@ impl Match {
         self.turn_keywords
             .iter()
             .any(|&(id, x)| id == p.id && x == k)
-            || self.abilities_of(p).any(|(_, _, _, a)| {
-                a.effects.contains(&Effect::Keyword(k)) && self.continuous_on(owner, p, a)
-            })
+            || (self.may_give_keywords(p)
+                && self.abilities_of(p).any(|(_, _, _, a)| {
+                    a.effects.contains(&Effect::Keyword(k)) && self.continuous_on(owner, p, a)
+                }))
+    }
+
+    /// Whether any effect of a card in play gives a keyword (else it has
+    /// none but the turn's).
+    fn may_give_keywords(&self, p: &Perm) -> bool {
+        self.info(p.top()).own_keywords
+            || p.cards[..p.cards.len().saturating_sub(1)]
+                .iter()
+                .any(|&c| self.info(c).inherited_keywords)
+    }
+
+    /// Whether a card in play has an effect with this timing and no
+    /// trigger (its inherited effects too, if asked).
+    fn may_have_timing(&self, p: &Perm, timing: Timing, inherited_too: bool) -> bool {
+        let bit = 1u32 << (timing as u32);
+        self.info(p.top()).own_timings & bit != 0
+            || (inherited_too
+                && p.cards[..p.cards.len().saturating_sub(1)]
+                    .iter()
+                    .any(|&c| self.info(c).inherited_timings & bit != 0))
+    }
+
+    /// Whether a card in play has an effect with a trigger ("When …").
+    fn may_trigger(&self, p: &Perm) -> bool {
+        self.info(p.top()).own_triggers
+            || p.cards[..p.cards.len().saturating_sub(1)]
+                .iter()
+                .any(|&c| self.info(c).inherited_triggers)
     }
 
     fn has_decoy(&self, owner: Seat, p: &Perm) -> Option<crate::effects::dcg::Color> {
@@ -715,14 +746,14 @@ impl Match {
 
     fn passes(&self, owner: Seat, p: &Perm, f: &Filter, live_dp: bool) -> bool {
         let info = self.info(p.top());
-        let dp = if live_dp { self.dp(owner, p) } else { info.dp };
+        let dp = || if live_dp { self.dp(owner, p) } else { info.dp };
         match f {
             Filter::Suspended => p.suspended,
             Filter::Unsuspended => !p.suspended,
             Filter::Level(l) => info.level == *l,
-            Filter::Color(c) => info.colors.contains(c),
-            Filter::DpAtMost(n) => dp <= n * 1000,
-            Filter::DpAtLeast(n) => dp >= n * 1000,
+            Filter::Color(c) => info.color_mask & super::color_bit(*c) != 0,
+            Filter::DpAtMost(n) => dp() <= n * 1000,
+            Filter::DpAtLeast(n) => dp() >= n * 1000,
             Filter::CostAtMost(n) => info.cost <= *n,
             Filter::Bare => p.cards.len() == 1,
         }
@@ -793,6 +824,9 @@ impl Match {
         }) else {
             return;
         };
+        if !self.may_have_timing(p, timing, inherited_too) {
+            return;
+        }
         let found = self.trigs_of(owner, p, Source::Perm(id), |a, inh| {
             a.timing == timing && a.trigger.is_none() && (inherited_too || !inh)
         });
@@ -805,7 +839,7 @@ impl Match {
         let mut found = Vec::new();
         for &s in watchers {
             for p in &self.z(s).field {
-                if Some(p.id) == except {
+                if Some(p.id) == except || !self.may_trigger(p) {
                     continue;
                 }
                 found.extend(self.trigs_of(s, p, Source::Perm(p.id), |a, _| {
@@ -817,13 +851,7 @@ impl Match {
     }
 
     pub(crate) fn ability(&self, t: &Trig) -> &Ability {
-        let info = self.info(t.card);
-        let list = if t.inherited {
-            &info.inherited
-        } else {
-            &info.effects
-        };
-        &list[usize::from(t.slot)]
+        ability_in(&self.cards, t)
     }
 
     fn once_key(t: &Trig) -> (u32, Cid, u8) {
@@ -1092,7 +1120,7 @@ impl Match {
 
     fn main_actions(&self, seat: Seat) -> Vec<Action> {
         let z = self.z(seat);
-        let mut v = Vec::new();
+        let mut v = Vec::with_capacity(16);
         for (i, &c) in z.hand.iter().enumerate() {
             // One answer per card, not per copy.
             if z.hand[..i].contains(&c) {
@@ -1179,7 +1207,7 @@ impl Match {
         self.info(card)
             .digivolve
             .iter()
-            .filter(|d| d.level == top.level && top.colors.contains(&d.color))
+            .filter(|d| d.level == top.level && top.color_mask & super::color_bit(d.color) != 0)
             .map(|d| d.cost)
             .min()
     }
@@ -1188,12 +1216,12 @@ impl Match {
     /// (DCG-MAIN-9, decision 5; the breeding area counts, DCG-BREED-6).
     pub(crate) fn option_colours_met(&self, seat: Seat, option: Cid) -> bool {
         let z = self.z(seat);
-        self.info(option).colors.iter().all(|c| {
+        self.info(option).colors.iter().all(|&c| {
             z.breeding
                 .iter()
                 .chain(&z.field)
                 .filter(|p| self.info(p.top()).kind != DcgKind::Option)
-                .any(|p| self.info(p.top()).colors.contains(c))
+                .any(|p| self.info(p.top()).color_mask & super::color_bit(c) != 0)
         })
     }
 
@@ -2299,16 +2327,19 @@ impl Match {
         let seat = self.turn_player;
         // DCG-TURN-3 (and <Reboot> of the other side, DCG-KW-8).
         for s in Seat::all(self.seats.len()) {
-            let ids: Vec<u16> = if s == seat {
-                self.z(s).field.iter().map(|p| p.id).collect()
-            } else {
-                self.z(s)
-                    .field
-                    .iter()
-                    .filter(|p| self.has(s, p, Keyword::Reboot))
-                    .map(|p| p.id)
-                    .collect()
-            };
+            if s == seat {
+                for p in &mut self.zm(s).field {
+                    p.suspended = false;
+                }
+                continue;
+            }
+            let ids: Vec<u16> = self
+                .z(s)
+                .field
+                .iter()
+                .filter(|p| self.has(s, p, Keyword::Reboot))
+                .map(|p| p.id)
+                .collect();
             for id in ids {
                 if let Some(p) = self.find_mut(id) {
                     p.suspended = false;
@@ -2340,23 +2371,15 @@ impl Match {
     fn rule_processing(&mut self) -> bool {
         // DCG-RP-3: a level 2 Digimon, or an Option no effect keeps, in a
         // battle area goes to the trash (not a deletion).
-        for s in Seat::all(self.seats.len()) {
-            let stray: Vec<usize> = self
-                .z(s)
-                .field
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| {
-                    let i = self.info(p.top());
-                    (matches!(i.kind, DcgKind::Digimon | DcgKind::DigiEgg) && i.level <= 2)
-                        || (i.kind == DcgKind::Option
-                            && !i.effects.iter().any(|a| a.timing == Timing::MainDelay))
-                })
-                .map(|(i, _)| i)
-                .collect();
-            for at in stray.into_iter().rev() {
-                let p = self.zm(s).field.remove(at);
-                self.zm(s).trash.extend(p.cards.iter().copied());
+        // Last first (each card's own top card decides, so the order of
+        // looking does not change what goes).
+        let cards = Arc::clone(&self.cards);
+        for z in &mut self.seats {
+            for at in (0..z.field.len()).rev() {
+                if cards[usize::from(z.field[at].top())].stray {
+                    let p = z.field.remove(at);
+                    z.trash.extend(p.cards.iter().copied());
+                }
             }
         }
         // A DP of 0 needs a loss of DP somewhere (every printed DP is 1000
@@ -2396,6 +2419,9 @@ impl Match {
         let mut found: Vec<Trig> = Vec::new();
         for s in Seat::all(self.seats.len()) {
             for p in &self.z(s).field {
+                if !self.may_trigger(p) {
+                    continue;
+                }
                 let target = ids.contains(&p.id);
                 let other = ids
                     .iter()
@@ -2470,20 +2496,22 @@ impl Match {
 
     /// One step of the effect on top; false when a question waits.
     fn step_resolve(&mut self, r: Resolving) -> bool {
-        let a = self.ability(&r.trig).clone();
+        // The ability is read in place (the card table is shared, not
+        // copied).
+        let cards = Arc::clone(&self.cards);
+        let a = ability_in(&cards, &r.trig);
         let owner = r.trig.owner;
+        // The card in play it comes from, if still in play (its id).
         let this = match r.trig.source {
-            Source::Perm(id) => self.find(id).map(|(_, p)| p.clone()),
+            Source::Perm(id) => self.find(id).map(|(_, p)| p.id),
             Source::Card => None,
         };
         if !r.checked {
             // DCG-EFF-13: (Once Per Turn); DCG-EFF-17: conditions now.
             let key = Match::once_key(&r.trig);
             let spent = a.once_per_turn && self.used.contains(&key);
-            let holds = a
-                .conditions
-                .iter()
-                .all(|c| self.holds(owner, this.as_ref(), c));
+            let p = this.and_then(|id| self.find(id)).map(|(_, p)| p);
+            let holds = a.conditions.iter().all(|c| self.holds(owner, p, c));
             if spent || !holds {
                 // DCG-EFF-17: it does not activate (no event: nothing happened).
                 self.procs.pop();
@@ -2508,27 +2536,27 @@ impl Match {
             self.log.push(Event::Effect {
                 seat: owner,
                 card: self.info(r.trig.card).number,
-                text: crate::effects::dcg::render(&a),
+                text: text_in(&cards, &r.trig).to_string(),
             });
             return true;
         }
         if !r.agreed {
             return false;
         }
-        let Some(e) = a.effects.get(usize::from(r.at)).cloned() else {
+        let Some(e) = a.effects.get(usize::from(r.at)) else {
             self.procs.pop();
             return true;
         };
-        if let Some(t) = target_of(&e) {
+        if let Some(t) = target_of(e) {
             match t {
                 Target::This => {
-                    let Some(p) = &this else {
+                    let Some(id) = this else {
                         self.finish_effect();
                         return true;
                     };
-                    if !r.chosen.contains(&p.id) {
+                    if !r.chosen.contains(&id) {
                         if let Some(Proc::Resolve(top)) = self.procs.last_mut() {
-                            top.chosen = vec![p.id];
+                            top.chosen = vec![id];
                         }
                         return true;
                     }
@@ -2574,14 +2602,15 @@ impl Match {
         let Some(Proc::Resolve(r)) = self.procs.last().cloned() else {
             return;
         };
-        let a = self.ability(&r.trig).clone();
+        let cards = Arc::clone(&self.cards);
+        let a = ability_in(&cards, &r.trig);
         if let Some(e) = a.effects.get(usize::from(r.at)) {
             if let Some(Proc::Resolve(top)) = self.procs.last_mut() {
                 top.at += 1;
                 top.chosen.clear();
             }
             let at_before = self.procs.len();
-            self.carry_out(&r, e, &a);
+            self.carry_out(&r, e, a);
             // A deletion the effect started runs before the next effect.
             let _ = at_before;
         }
@@ -3051,6 +3080,28 @@ impl Match {
     fn checks_for_attack(&self, a: &Attack, s: Seat, p: &Perm) -> u8 {
         self.checks(s, p) + u8::from(a.alliance.is_some())
     }
+}
+
+/// The ability a waiting effect resolves, in a card table.
+fn ability_in<'a>(cards: &'a [Info], t: &Trig) -> &'a Ability {
+    let info = &cards[usize::from(t.card)];
+    let list = if t.inherited {
+        &info.inherited
+    } else {
+        &info.effects
+    };
+    &list[usize::from(t.slot)]
+}
+
+/// The words of that ability ([`crate::effects::dcg::render`]'s).
+fn text_in<'a>(cards: &'a [Info], t: &Trig) -> &'a str {
+    let info = &cards[usize::from(t.card)];
+    let list = if t.inherited {
+        &info.inherited_texts
+    } else {
+        &info.texts
+    };
+    &list[usize::from(t.slot)]
 }
 
 /// The target an effect chooses, if it chooses one.

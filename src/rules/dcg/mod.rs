@@ -159,6 +159,31 @@ pub(crate) struct Info {
     pub inherited_dp: bool,
     /// Whether its effects (own or inherited) hold a continuous DP loss.
     pub continuous_minus: bool,
+    /// What follows is worked out from the fields above once, when the
+    /// match starts, so that the rules need not work it out again and
+    /// again: `colors` as bits (`1 << colour`).
+    pub color_mask: u8,
+    /// A Digimon or a Digi-Egg.
+    pub digimon: bool,
+    /// Rule processing trashes it from a battle area (DCG-RP-3): a level 2
+    /// or lower Digimon, or an Option without <Delay>.
+    pub stray: bool,
+    /// Whether any of its own effects gives a keyword.
+    pub own_keywords: bool,
+    /// The same of its inherited effects.
+    pub inherited_keywords: bool,
+    /// The timings (`1 << timing`) of its own effects without a trigger.
+    pub own_timings: u32,
+    /// The same of its inherited effects.
+    pub inherited_timings: u32,
+    /// Whether any of its own effects has a trigger ("When …").
+    pub own_triggers: bool,
+    /// The same of its inherited effects.
+    pub inherited_triggers: bool,
+    /// Its own effects in words, as `effects::dcg::render` writes them.
+    pub texts: Vec<String>,
+    /// The same of its inherited effects.
+    pub inherited_texts: Vec<String>,
 }
 
 impl Info {
@@ -177,6 +202,27 @@ impl Info {
                     .iter()
                     .any(|e| matches!(e, crate::effects::dcg::Effect::Dp(_, n) if *n < 0))
         };
+        let inherited: Vec<Ability> = c.inherited_abilities().cloned().collect();
+        let gives_keyword = |list: &[Ability]| {
+            list.iter().any(|a| {
+                a.effects
+                    .iter()
+                    .any(|e| matches!(e, crate::effects::dcg::Effect::Keyword(_)))
+            })
+        };
+        let timings = |list: &[Ability]| {
+            list.iter()
+                .filter(|a| a.trigger.is_none())
+                .fold(0u32, |m, a| m | 1 << (a.timing as u32))
+        };
+        let triggered = |list: &[Ability]| list.iter().any(|a| a.trigger.is_some());
+        let texts = |list: &[Ability]| {
+            list.iter()
+                .map(crate::effects::dcg::render)
+                .collect::<Vec<_>>()
+        };
+        let level = c.level.unwrap_or(0);
+        let digimon = matches!(c.kind, DcgKind::Digimon | DcgKind::DigiEgg);
         Some(Info {
             continuous_minus: effects.iter().any(minus) || c.inherited_abilities().any(minus),
             continuous_dp: effects.iter().any(dp_change),
@@ -185,15 +231,35 @@ impl Info {
             name: c.name.clone(),
             kind: c.kind,
             colors: c.colors.clone(),
-            level: c.level.unwrap_or(0),
+            level,
             cost: c.cost.unwrap_or(0),
             digivolve: c.digivolve.clone(),
             dp: c.dp.unwrap_or(0),
             keywords: effects.iter().filter_map(Ability::keyword).collect(),
-            inherited: c.inherited_abilities().cloned().collect(),
+            color_mask: c.colors.iter().fold(0u8, |m, &k| m | color_bit(k)),
+            digimon,
+            stray: (digimon && level <= 2)
+                || (c.kind == DcgKind::Option
+                    && !effects
+                        .iter()
+                        .any(|a| a.timing == crate::effects::dcg::Timing::MainDelay)),
+            own_keywords: gives_keyword(&effects),
+            inherited_keywords: gives_keyword(&inherited),
+            own_timings: timings(&effects),
+            inherited_timings: timings(&inherited),
+            own_triggers: triggered(&effects),
+            inherited_triggers: triggered(&inherited),
+            texts: texts(&effects),
+            inherited_texts: texts(&inherited),
+            inherited,
             effects,
         })
     }
+}
+
+/// A colour's bit in [`Info::color_mask`].
+pub(crate) fn color_bit(c: Color) -> u8 {
+    1 << (c as u8)
 }
 
 /// A card in play: a Digimon with its digivolution cards under it, a
