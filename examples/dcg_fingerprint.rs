@@ -35,7 +35,7 @@ fn main() {
         } else {
             2
         };
-        let format = if seats > 2 && (g / 10) % 2 == 0 {
+        let format = if seats > 2 && (g / 10).is_multiple_of(2) {
             Format::Players
         } else {
             Format::Standard

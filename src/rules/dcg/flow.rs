@@ -669,6 +669,28 @@ impl Match {
 
     /// A Digimon's DP (DCG-CARD-7: never below 0).
     pub(crate) fn dp(&self, owner: Seat, p: &Perm) -> u32 {
+        let sources = Seat::all(self.seats.len())
+            .flat_map(|s| self.z(s).field.iter().map(move |q| (s, q)))
+            .filter(|(_, q)| self.changes_dp(q));
+        self.dp_among(owner, p, sources)
+    }
+
+    /// Whether a card in play has a continuous DP change among its effects
+    /// (else no DP figure needs to read it).
+    fn changes_dp(&self, q: &Perm) -> bool {
+        let under = &q.cards[..q.cards.len().saturating_sub(1)];
+        self.info(q.top()).continuous_dp || under.iter().any(|&c| self.info(c).inherited_dp)
+    }
+
+    /// [`Match::dp`] with the cards in play that change DP given, in
+    /// their order (seat by seat, each battle area in order), so that
+    /// many figures can share the one look at the battle areas.
+    fn dp_among<'a>(
+        &'a self,
+        owner: Seat,
+        p: &Perm,
+        sources: impl Iterator<Item = (Seat, &'a Perm)>,
+    ) -> u32 {
         let base = i64::from(self.info(p.top()).dp);
         // DCG-BREED-3, -4: no effect reaches a Digimon in a breeding area.
         if self
@@ -680,24 +702,16 @@ impl Match {
             return base.max(0) as u32;
         }
         let mut k: i64 = 0;
-        for s in Seat::all(self.seats.len()) {
-            for q in &self.z(s).field {
-                let under = &q.cards[..q.cards.len().saturating_sub(1)];
-                if !self.info(q.top()).continuous_dp
-                    && !under.iter().any(|&c| self.info(c).inherited_dp)
-                {
+        for (s, q) in sources {
+            for (_, _, _, a) in self.abilities_of(q) {
+                if !self.continuous_on(s, q, a) {
                     continue;
                 }
-                for (_, _, _, a) in self.abilities_of(q) {
-                    if !self.continuous_on(s, q, a) {
-                        continue;
-                    }
-                    for e in &a.effects {
-                        if let Effect::Dp(t, n) = e
-                            && self.continuous_target(s, q, t, owner, p)
-                        {
-                            k += i64::from(*n);
-                        }
+                for e in &a.effects {
+                    if let Effect::Dp(t, n) = e
+                        && self.continuous_target(s, q, t, owner, p)
+                    {
+                        k += i64::from(*n);
                     }
                 }
             }
@@ -1121,6 +1135,39 @@ impl Match {
     fn main_actions(&self, seat: Seat) -> Vec<Action> {
         let z = self.z(seat);
         let mut v = Vec::with_capacity(16);
+        // What digivolving and Options read of the seat's cards in play,
+        // read once: each Digimon's (breeding area first) id, level and
+        // colours, and the colours of its Digimon and Tamers.
+        // (On the stack while there are 16 Digimon or fewer.)
+        let mut small = [(0u16, 0u8, 0u8); 16];
+        let mut large = Vec::new();
+        let mut count = 0;
+        let mut colours = 0u8;
+        if !z.hand.is_empty() {
+            for p in z.breeding.iter().chain(&z.field) {
+                let top = self.info(p.top());
+                if top.digimon {
+                    let t = (p.id, top.level, top.color_mask);
+                    if count < small.len() {
+                        small[count] = t;
+                    } else {
+                        if count == small.len() {
+                            large.extend_from_slice(&small);
+                        }
+                        large.push(t);
+                    }
+                    count += 1;
+                }
+                if top.kind != DcgKind::Option {
+                    colours |= top.color_mask;
+                }
+            }
+        }
+        let tops = if count <= small.len() {
+            &small[..count]
+        } else {
+            &large[..]
+        };
         for (i, &c) in z.hand.iter().enumerate() {
             // One answer per card, not per copy.
             if z.hand[..i].contains(&c) {
@@ -1132,17 +1179,25 @@ impl Match {
                 DcgKind::Digimon | DcgKind::Tamer if self.can_pay(info.cost) => {
                     v.push(Action::Play { card });
                 }
-                DcgKind::Option if self.can_pay(info.cost) && self.option_colours_met(seat, c) => {
+                // DCG-MAIN-9: Digimon or Tamers of every colour of it (as
+                // `option_colours_met`).
+                DcgKind::Option if self.can_pay(info.cost) && info.color_mask & !colours == 0 => {
                     v.push(Action::UseOption { card });
                 }
                 _ => {}
             }
-            if info.kind == DcgKind::Digimon {
-                for p in z.breeding.iter().chain(&z.field) {
-                    if let Some(cost) = self.digivolve_cost(c, p)
+            if info.kind == DcgKind::Digimon && !info.digivolve.is_empty() {
+                // As `digivolve_cost`, onto each Digimon in turn.
+                for &(onto, level, mask) in tops {
+                    if let Some(cost) = info
+                        .digivolve
+                        .iter()
+                        .filter(|d| d.level == level && mask & super::color_bit(d.color) != 0)
+                        .map(|d| d.cost)
+                        .min()
                         && self.can_pay(cost)
                     {
-                        v.push(Action::Digivolve { card, onto: p.id });
+                        v.push(Action::Digivolve { card, onto });
                     }
                 }
             }
@@ -1178,6 +1233,72 @@ impl Match {
         }
         v.push(Action::Pass);
         v
+    }
+
+    /// Whether `action` is among [`Match::main_actions`] (the question is
+    /// the main phase's): the same answer without listing them all.
+    fn main_legal(&self, seat: Seat, action: Action) -> bool {
+        let z = self.z(seat);
+        // A hand card the list offers: the first of its copies.
+        let offered = |card: u8| {
+            let i = usize::from(card);
+            z.hand.get(i).copied().filter(|c| !z.hand[..i].contains(c))
+        };
+        match action {
+            Action::Play { card } => offered(card).is_some_and(|c| {
+                let info = self.info(c);
+                matches!(info.kind, DcgKind::Digimon | DcgKind::Tamer) && self.can_pay(info.cost)
+            }),
+            Action::UseOption { card } => offered(card).is_some_and(|c| {
+                let info = self.info(c);
+                info.kind == DcgKind::Option
+                    && self.can_pay(info.cost)
+                    && self.option_colours_met(seat, c)
+            }),
+            Action::Digivolve { card, onto } => offered(card).is_some_and(|c| {
+                self.info(c).kind == DcgKind::Digimon
+                    && z.breeding.iter().chain(&z.field).any(|p| {
+                        p.id == onto
+                            && self
+                                .digivolve_cost(c, p)
+                                .is_some_and(|cost| self.can_pay(cost))
+                    })
+            }),
+            Action::Target { seat: to } => self.switch_targets(seat).contains(&to),
+            Action::TakeOffline { card } => {
+                self.can_pay(self.offline_cost(seat)) && usize::from(card) < z.offline.len().min(8)
+            }
+            Action::Attack { attacker, target } => z.field.iter().any(|p| {
+                p.id == attacker
+                    && self.can_attack(seat, p)
+                    && target.is_none_or(|t| {
+                        self.z(self.opponent(seat))
+                            .field
+                            .iter()
+                            .any(|q| q.id == t && q.suspended && self.is_digimon(q))
+                    })
+            }),
+            Action::TrashDelay { id } => z.field.iter().any(|p| {
+                p.id == id && self.info(p.top()).kind == DcgKind::Option && p.since < self.turn
+            }),
+            Action::Pass => true,
+            _ => false,
+        }
+    }
+
+    /// Whether `seat` may take `action` now (`legal_actions` holds it).
+    pub(crate) fn is_legal(&self, seat: Seat, action: Action) -> bool {
+        let legal = match self.asked() {
+            Some((s, Ask::Main)) if s == seat => self.main_legal(seat, action),
+            _ => self.legal_actions(seat).contains(&action),
+        };
+        #[cfg(test)]
+        assert_eq!(
+            legal,
+            self.legal_actions(seat).contains(&action),
+            "{action:?} for {seat}"
+        );
+        legal
     }
 
     /// Why a Digimon in the battle area cannot attack now, if it cannot.
@@ -1317,7 +1438,7 @@ impl Match {
             self.advance();
             return Ok(std::mem::take(&mut self.log));
         }
-        if !self.legal_actions(seat).contains(&action) {
+        if !self.is_legal(seat, action) {
             return Err(illegal(seat, self.why_not(seat, action)));
         }
         self.log.clear();
@@ -2393,10 +2514,15 @@ impl Match {
         if !loss {
             return false;
         }
+        // The cards that change DP, found once for every figure.
+        let sources: Vec<(Seat, &Perm)> = Seat::all(self.seats.len())
+            .flat_map(|s| self.z(s).field.iter().map(move |q| (s, q)))
+            .filter(|(_, q)| self.changes_dp(q))
+            .collect();
         let mut zero = Vec::new();
         for s in Seat::all(self.seats.len()) {
             for p in &self.z(s).field {
-                if self.is_digimon(p) && self.dp(s, p) == 0 {
+                if self.is_digimon(p) && self.dp_among(s, p, sources.iter().copied()) == 0 {
                     zero.push(p.id);
                 }
             }

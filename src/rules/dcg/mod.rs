@@ -20,6 +20,8 @@ mod lan_tests;
 pub mod layout;
 pub mod script;
 #[cfg(test)]
+mod speed_tests;
+#[cfg(test)]
 mod tests;
 mod text;
 mod view;
