@@ -1,6 +1,7 @@
 //! Plays random legal Digimon Card Game games as fast as it can and says
 //! how many a second (for profiling: `perf record` this).
-//! `dcg_random [GAMES]`.
+//! `dcg_random [GAMES] [quiet]` (quiet: no events kept, as a search's
+//! simulations play).
 
 use bterm::cards::CardSet;
 use bterm::rules::Ruleset;
@@ -12,6 +13,7 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(2000);
+    let quiet = std::env::args().nth(2).is_some_and(|s| s == "quiet");
     let cards = CardSet::embedded();
     let d = |n: &str| deck::embedded(n, &cards).unwrap().unwrap();
     let (red, purple) = (d("red"), d("purple"));
@@ -30,6 +32,7 @@ fn main() {
     let mut draws = 0usize;
     for g in 0..games {
         let mut m = starts[g as usize % starts.len()].clone();
+        m.set_quiet(quiet);
         let mut rng = Rng64::new(g);
         while let Some((seat, _)) = m.waiting() {
             let legal = m.legal_actions(seat);

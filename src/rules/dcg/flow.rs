@@ -291,6 +291,7 @@ pub(super) fn start(setup: &Setup, set: &CardSet) -> Result<Match, SetupError> {
         outcome: None,
         opening: Vec::new(),
         log: Vec::new(),
+        quiet: false,
     };
     m.log.push(Event::First(first));
     for s in Seat::all(n) {
@@ -303,6 +304,13 @@ pub(super) fn start(setup: &Setup, set: &CardSet) -> Result<Match, SetupError> {
 impl Match {
     pub(crate) fn info(&self, c: Cid) -> &Info {
         &self.cards[usize::from(c)]
+    }
+
+    /// Keeps an event of the action being applied (none when quiet).
+    fn emit(&mut self, e: Event) {
+        if !self.quiet {
+            self.log.push(e);
+        }
     }
 
     pub(crate) fn z(&self, s: Seat) -> &Zones {
@@ -399,7 +407,7 @@ impl Match {
             return;
         }
         self.zm(seat).defeated = true;
-        self.log.push(Event::Defeated {
+        self.emit(Event::Defeated {
             seat,
             why: why.clone(),
         });
@@ -442,14 +450,14 @@ impl Match {
                 z.banks.remove(at);
             }
             let banks = self.z(s).banks.clone();
-            self.log.push(Event::Banks { seat: s, banks });
+            self.emit(Event::Banks { seat: s, banks });
         }
         // DCG-LAN-25, L8: a target on the defeated moves on.
         for &s in &left {
             if usize::from(self.z(s).target) == seat.index() {
                 let next = self.next_after(s);
                 self.zm(s).target = next.index() as u8;
-                self.log.push(Event::Targeted {
+                self.emit(Event::Targeted {
                     seat: s,
                     target: next,
                 });
@@ -459,7 +467,7 @@ impl Match {
             // DCG-LAN-26, L15: the turn ends at once, nothing stored.
             self.procs.clear();
             self.pending.clear();
-            self.log.push(Event::TurnEnded(seat));
+            self.emit(Event::TurnEnded(seat));
             self.turn_dp.clear();
             self.turn_keywords.clear();
             self.used.clear();
@@ -493,7 +501,7 @@ impl Match {
             }
         }
         if k > 0 {
-            self.log.push(Event::Drew {
+            self.emit(Event::Drew {
                 seat: s,
                 count: k as u8,
             });
@@ -509,7 +517,7 @@ impl Match {
         self.memory = (i16::from(self.memory) + i16::from(delta))
             .clamp(-i16::from(MEMORY_MOST), i16::from(MEMORY_MOST)) as i8;
         if self.memory != before {
-            self.log.push(Event::Memory {
+            self.emit(Event::Memory {
                 seat: self.turn_player,
                 memory: self.memory,
                 banked: self.lan(),
@@ -844,6 +852,20 @@ impl Match {
         let found = self.trigs_of(owner, p, Source::Perm(id), |a, inh| {
             a.timing == timing && a.trigger.is_none() && (inherited_too || !inh)
         });
+        self.wait(found);
+    }
+
+    /// [`Match::trigger_timing`] (inherited effects too) for every card in
+    /// `seat`'s battle area, in order.
+    fn trigger_timing_field(&mut self, seat: Seat, timing: Timing) {
+        let mut found = Vec::new();
+        for p in &self.z(seat).field {
+            if self.may_have_timing(p, timing, true) {
+                found.extend(self.trigs_of(seat, p, Source::Perm(p.id), |a, _| {
+                    a.timing == timing && a.trigger.is_none()
+                }));
+            }
+        }
         self.wait(found);
     }
 
@@ -1630,13 +1652,13 @@ impl Match {
                     let mut deck = std::mem::take(&mut self.zm(seat).deck);
                     self.rng.shuffle(&mut deck);
                     self.zm(seat).deck = deck;
-                    self.log.push(Event::Settled {
+                    self.emit(Event::Settled {
                         seat,
                         mulligan: true,
                     });
                     self.draw(seat, HAND);
                 } else {
-                    self.log.push(Event::Settled {
+                    self.emit(Event::Settled {
                         seat,
                         mulligan: false,
                     });
@@ -1648,7 +1670,7 @@ impl Match {
                 if let Some(c) = self.zm(seat).eggs.pop() {
                     let p = self.new_perm(vec![c]);
                     self.zm(seat).breeding = Some(p);
-                    self.log.push(Event::Hatched {
+                    self.emit(Event::Hatched {
                         seat,
                         card: self.info(c).number,
                     });
@@ -1657,7 +1679,7 @@ impl Match {
             }
             Action::MoveOut => {
                 if let Some(p) = self.zm(seat).breeding.take() {
-                    self.log.push(Event::MovedOut {
+                    self.emit(Event::MovedOut {
                         seat,
                         card: self.info(p.top()).number,
                     });
@@ -1669,7 +1691,7 @@ impl Match {
             Action::Play { card } => {
                 let c = self.zm(seat).hand.remove(usize::from(card));
                 let cost = self.info(c).cost;
-                self.log.push(Event::Played {
+                self.emit(Event::Played {
                     seat,
                     card: self.info(c).number,
                     cost,
@@ -1695,7 +1717,7 @@ impl Match {
                 {
                     p.cards.push(c);
                 }
-                self.log.push(Event::Digivolved {
+                self.emit(Event::Digivolved {
                     seat,
                     from,
                     to: self.info(c).number,
@@ -1712,7 +1734,7 @@ impl Match {
             Action::UseOption { card } => {
                 let c = self.zm(seat).hand.remove(usize::from(card));
                 let cost = self.info(c).cost;
-                self.log.push(Event::UsedOption {
+                self.emit(Event::UsedOption {
                     seat,
                     card: self.info(c).number,
                     cost,
@@ -1756,7 +1778,7 @@ impl Match {
                 );
                 let def = self.opponent(seat);
                 if let Some(a_card) = a_card {
-                    self.log.push(Event::Attacked {
+                    self.emit(Event::Attacked {
                         seat,
                         attacker: a_card,
                         target: t_card,
@@ -1777,9 +1799,9 @@ impl Match {
                 }));
             }
             Action::Pass => {
-                self.log.push(Event::Passed(seat));
+                self.emit(Event::Passed(seat));
                 self.memory = -PASS_MEMORY;
-                self.log.push(Event::Memory {
+                self.emit(Event::Memory {
                     seat,
                     memory: self.memory,
                     banked: self.lan(),
@@ -1796,7 +1818,7 @@ impl Match {
                     a.stage = AttackStage::Confirm;
                 }
                 if let Some(card) = card {
-                    self.log.push(Event::Blocked {
+                    self.emit(Event::Blocked {
                         seat,
                         blocker: card,
                     });
@@ -1823,7 +1845,7 @@ impl Match {
             Action::Yes | Action::No => self.answer_yes_no(seat, action == Action::Yes),
             Action::Target { seat: target } => {
                 self.zm(seat).target = target.index() as u8;
-                self.log.push(Event::Targeted { seat, target });
+                self.emit(Event::Targeted { seat, target });
                 self.leave_window();
             }
             Action::KeepTarget => self.leave_window(),
@@ -1855,7 +1877,7 @@ impl Match {
             return;
         };
         self.zm(seat).offline.remove(usize::from(at));
-        self.log.push(Event::TookOffline {
+        self.emit(Event::TookOffline {
             seat,
             card: self.info(c).number,
             cost,
@@ -1942,7 +1964,7 @@ impl Match {
                 z.offline.push(c);
                 z.corruption = z.corruption.saturating_add(1);
                 let total = z.corruption;
-                self.log.push(Event::Corrupted {
+                self.emit(Event::Corrupted {
                     seat: s,
                     card: self.info(c).number,
                     total,
@@ -2041,7 +2063,7 @@ impl Match {
                 } else {
                     let t = r.trig;
                     self.procs.pop();
-                    self.log.push(Event::Declined {
+                    self.emit(Event::Declined {
                         seat,
                         card: self.info(t.card).number,
                     });
@@ -2096,7 +2118,7 @@ impl Match {
                         a.stage = AttackStage::Declared;
                     }
                     if let Some(card) = card {
-                        self.log.push(Event::Suspended {
+                        self.emit(Event::Suspended {
                             seat,
                             card,
                             suspended: true,
@@ -2110,7 +2132,7 @@ impl Match {
                         a.stage = AttackStage::Declared;
                     }
                     if let Some(target) = card {
-                        self.log.push(Event::Redirected { target });
+                        self.emit(Event::Redirected { target });
                     }
                 }
             },
@@ -2130,7 +2152,7 @@ impl Match {
                     p.suspended = true;
                 }
                 if let Some(card) = card {
-                    self.log.push(Event::Saved {
+                    self.emit(Event::Saved {
                         seat,
                         card,
                         by: Keyword::Evade,
@@ -2146,7 +2168,7 @@ impl Match {
                     self.zm(seat).trash.push(t);
                 }
                 if let Some(card) = card {
-                    self.log.push(Event::Saved {
+                    self.emit(Event::Saved {
                         seat,
                         card,
                         by: Keyword::ArmorPurge,
@@ -2159,7 +2181,7 @@ impl Match {
                         .find(other)
                         .and_then(|(s, p)| self.has_decoy(s, p))
                         .unwrap_or(crate::effects::dcg::Color::Black);
-                    self.log.push(Event::Saved {
+                    self.emit(Event::Saved {
                         seat,
                         card,
                         by: Keyword::Decoy(colour),
@@ -2283,18 +2305,12 @@ impl Match {
                 Phase::Opens => {
                     // DCG-LAN-28: [End of Opponent's Turn] effects, moved.
                     let tp = self.turn_player;
-                    let ids: Vec<u16> = self.z(tp).field.iter().map(|p| p.id).collect();
-                    for id in ids {
-                        self.trigger_timing(tp, id, Timing::EndOfOpponentsTurn, true);
-                    }
+                    self.trigger_timing_field(tp, Timing::EndOfOpponentsTurn);
                     self.phase = Phase::Starting;
                 }
                 Phase::Starting => {
                     let tp = self.turn_player;
-                    let ids: Vec<u16> = self.z(tp).field.iter().map(|p| p.id).collect();
-                    for id in ids {
-                        self.trigger_timing(tp, id, Timing::StartOfYourTurn, true);
-                    }
+                    self.trigger_timing_field(tp, Timing::StartOfYourTurn);
                     self.phase = Phase::Start;
                 }
                 Phase::Start => self.unsuspend_and_draw(),
@@ -2319,18 +2335,12 @@ impl Match {
                         }
                         self.used.push(END_OF_TURN);
                         let tp = self.turn_player;
-                        let ids: Vec<u16> = self.z(tp).field.iter().map(|p| p.id).collect();
-                        for id in ids {
-                            self.trigger_timing(tp, id, Timing::EndOfYourTurn, true);
-                        }
+                        self.trigger_timing_field(tp, Timing::EndOfYourTurn);
                         if !self.lan() {
                             // DCG-TURN-11 (at 3 and 4 seats they move,
                             // DCG-LAN-28).
                             let opp = self.opponent(tp);
-                            let ids: Vec<u16> = self.z(opp).field.iter().map(|p| p.id).collect();
-                            for id in ids {
-                                self.trigger_timing(opp, id, Timing::EndOfOpponentsTurn, true);
-                            }
+                            self.trigger_timing_field(opp, Timing::EndOfOpponentsTurn);
                         }
                         continue;
                     }
@@ -2352,7 +2362,7 @@ impl Match {
 
     fn end_turn(&mut self) {
         let tp = self.turn_player;
-        self.log.push(Event::TurnEnded(tp));
+        self.emit(Event::TurnEnded(tp));
         self.turn_dp.clear();
         self.turn_keywords.clear();
         self.used.clear();
@@ -2368,7 +2378,7 @@ impl Match {
                 {
                     z.banks[at] = x;
                     let banks = z.banks.clone();
-                    self.log.push(Event::Banks { seat: s, banks });
+                    self.emit(Event::Banks { seat: s, banks });
                 }
             }
             self.phase = Phase::AfterTurn;
@@ -2393,7 +2403,7 @@ impl Match {
                 }
             }
         }
-        self.log.push(if self.lan() {
+        self.emit(if self.lan() {
             Event::SecurityOf(count as u8)
         } else {
             Event::SecuritySet
@@ -2420,26 +2430,23 @@ impl Match {
             }
             let banks = z.banks.clone();
             self.memory = memory.min(BANK_MOST) as i8;
-            self.log.push(Event::TurnBegan {
+            self.emit(Event::TurnBegan {
                 seat,
                 turn: self.turn,
                 memory: self.memory,
             });
-            self.log.push(Event::Banks { seat, banks });
+            self.emit(Event::Banks { seat, banks });
             self.phase = Phase::BeforeTurn;
             return;
         }
-        self.log.push(Event::TurnBegan {
+        self.emit(Event::TurnBegan {
             seat,
             turn: self.turn,
             memory: self.memory,
         });
         // DCG-TURN-2: [Start of Your Turn] effects wait; the unsuspend
         // and draw phases follow once they have resolved.
-        let ids: Vec<u16> = self.z(seat).field.iter().map(|p| p.id).collect();
-        for id in ids {
-            self.trigger_timing(seat, id, Timing::StartOfYourTurn, true);
-        }
+        self.trigger_timing_field(seat, Timing::StartOfYourTurn);
         self.phase = Phase::Start;
     }
 
@@ -2470,7 +2477,7 @@ impl Match {
         // DCG-TURN-4, DCG-SETUP-8, DCG-TURN-5.
         if self.turn != 1 {
             if self.z(seat).deck.is_empty() {
-                self.log.push(Event::DeckedOut(seat));
+                self.emit(Event::DeckedOut(seat));
                 self.lose(seat, format!("{seat} had to draw from an empty deck"));
                 return;
             }
@@ -2483,7 +2490,7 @@ impl Match {
         if self.outcome.is_none() {
             self.outcome = Some(outcome);
             self.phase = Phase::Over;
-            self.log.push(Event::Over { outcome, why });
+            self.emit(Event::Over { outcome, why });
         }
     }
 
@@ -2494,7 +2501,7 @@ impl Match {
         // battle area goes to the trash (not a deletion).
         // Last first (each card's own top card decides, so the order of
         // looking does not change what goes).
-        let cards = Arc::clone(&self.cards);
+        let cards = &self.cards;
         for z in &mut self.seats {
             for at in (0..z.field.len()).rev() {
                 if cards[usize::from(z.field[at].top())].stray {
@@ -2590,7 +2597,7 @@ impl Match {
             let z = self.zm(s);
             z.field.retain(|q| q.id != id);
             z.trash.extend(p.cards.iter().copied());
-            self.log.push(Event::Deleted {
+            self.emit(Event::Deleted {
                 seat: s,
                 card: self.info(p.top()).number,
             });
@@ -2659,11 +2666,13 @@ impl Match {
                 top.checked = true;
                 top.agreed = !a.optional;
             }
-            self.log.push(Event::Effect {
-                seat: owner,
-                card: self.info(r.trig.card).number,
-                text: text_in(&cards, &r.trig).to_string(),
-            });
+            if !self.quiet {
+                self.log.push(Event::Effect {
+                    seat: owner,
+                    card: self.info(r.trig.card).number,
+                    text: text_in(&cards, &r.trig).to_string(),
+                });
+            }
             return true;
         }
         if !r.agreed {
@@ -2801,7 +2810,7 @@ impl Match {
                     }
                 }
                 if k > 0 {
-                    self.log.push(Event::SecurityChanged { seat: owner, by: k });
+                    self.emit(Event::SecurityChanged { seat: owner, by: k });
                 }
             }
             Effect::DeDigivolve(_, n) => {
@@ -2836,7 +2845,7 @@ impl Match {
                     if !trashed.is_empty() {
                         self.zm(s).trash.extend(trashed.iter().copied());
                         if let Some((_, card)) = named(self, id) {
-                            self.log.push(Event::DeDigivolved {
+                            self.emit(Event::DeDigivolved {
                                 seat: s,
                                 card,
                                 count: trashed.len() as u8,
@@ -2870,7 +2879,7 @@ impl Match {
                         c
                     });
                     if changed && let Some((s, card)) = named(self, id) {
-                        self.log.push(Event::Suspended {
+                        self.emit(Event::Suspended {
                             seat: s,
                             card,
                             suspended,
@@ -2897,7 +2906,7 @@ impl Match {
                             z.deck.insert(0, c);
                         }
                     }
-                    self.log.push(Event::Bounced {
+                    self.emit(Event::Bounced {
                         seat: s,
                         card,
                         hand,
@@ -2908,7 +2917,7 @@ impl Match {
                 for id in chosen {
                     self.turn_dp.push((id, *n));
                     if let Some((s, card)) = named(self, id) {
-                        self.log.push(Event::DpChanged {
+                        self.emit(Event::DpChanged {
                             seat: s,
                             card,
                             by: *n * 1000,
@@ -2920,7 +2929,7 @@ impl Match {
                 for id in chosen {
                     self.turn_keywords.push((id, *k));
                     if let Some((s, card)) = named(self, id) {
-                        self.log.push(Event::Gained {
+                        self.emit(Event::Gained {
                             seat: s,
                             card,
                             keyword: *k,
@@ -2937,7 +2946,7 @@ impl Match {
                     }
                 }
                 if k > 0 {
-                    self.log.push(Event::SecurityChanged { seat: opp, by: -k });
+                    self.emit(Event::SecurityChanged { seat: opp, by: -k });
                     self.trigger_when(&[opp], Happening::SecurityRemoved, None);
                 }
             }
@@ -2965,12 +2974,12 @@ impl Match {
                     at.revealed = None;
                     if matches!(e, Effect::AddToHand) {
                         self.zm(owner).hand.push(c);
-                        self.log.push(Event::ToHand {
+                        self.emit(Event::ToHand {
                             seat: owner,
                             card: self.info(c).number,
                         });
                     } else {
-                        self.log.push(Event::Played {
+                        self.emit(Event::Played {
                             seat: owner,
                             card: self.info(c).number,
                             cost: 0,
@@ -3061,7 +3070,7 @@ impl Match {
                             return true;
                         };
                         let (ad, td) = (self.dp(s, &p), self.dp(ts, &tp));
-                        self.log.push(Event::Battle {
+                        self.emit(Event::Battle {
                             attacker: (self.info(p.top()).number, ad),
                             defender: (self.info(tp.top()).number, td),
                         });
@@ -3123,7 +3132,7 @@ impl Match {
                 let Some(c) = self.zm(def).security.pop() else {
                     return true;
                 };
-                self.log.push(Event::Revealed {
+                self.emit(Event::Revealed {
                     seat: def,
                     card: self.info(c).number,
                 });
@@ -3136,7 +3145,7 @@ impl Match {
                     let z = self.zm(def);
                     z.mega = z.mega.saturating_add(1);
                     let total = z.mega;
-                    self.log.push(Event::MegaDamage { seat: def, total });
+                    self.emit(Event::MegaDamage { seat: def, total });
                     if total >= MEGA_DAMAGE_DEFEATS {
                         self.zm(def).trash.push(c);
                         self.lose(def, format!("{def} took {MEGA_DAMAGE_DEFEATS} Mega Damage"));
@@ -3176,7 +3185,7 @@ impl Match {
                     && let Some((s, p)) = self.find(a.attacker).map(|(s, p)| (s, p.clone()))
                 {
                     let (ad, sd) = (self.dp(s, &p), self.info(c).dp);
-                    self.log.push(Event::Battle {
+                    self.emit(Event::Battle {
                         attacker: (self.info(p.top()).number, ad),
                         defender: (self.info(c).number, sd),
                     });

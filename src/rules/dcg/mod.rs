@@ -725,6 +725,9 @@ pub struct Match {
     opening: Vec<Event>,
     /// Events of the action being applied.
     log: Vec<Event>,
+    /// Keeps no events (`apply` returns none): for a search's simulations,
+    /// which only need where the game goes. Not part of the game's state.
+    quiet: bool,
 }
 
 impl Match {
@@ -732,6 +735,13 @@ impl Match {
     /// the game (opening hands drawn; each seat then keeps or mulligans).
     pub fn from_setup(setup: &Setup, cards: &CardSet) -> Result<Match, SetupError> {
         flow::start(setup, cards)
+    }
+
+    /// Keeps no events from now on (`apply` returns an empty list; the
+    /// game goes exactly as it would): for a search's simulations and
+    /// benchmarks, which only need where the game goes.
+    pub fn set_quiet(&mut self, quiet: bool) {
+        self.quiet = quiet;
     }
 
     /// The setup the match began from.

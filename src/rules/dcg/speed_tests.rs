@@ -146,17 +146,26 @@ const RECORDED: [(u32, u64); 100] = [
 
 #[test]
 fn random_games_end_as_recorded() {
-    for (g, &(actions, hash)) in RECORDED.iter().enumerate() {
-        let g = g as u64;
-        let mut m = fingerprint_game(g);
-        let mut rng = Rng64::new(g ^ 0x5eed);
-        let mut n = 0;
-        while let Some((seat, _)) = m.waiting() {
-            let legal = m.legal_actions(seat);
-            m.apply(seat, legal[rng.below(legal.len())]).unwrap();
-            n += 1;
+    // Keeping events or not (a quiet match keeps none and plays the same).
+    for quiet in [false, true] {
+        for (g, &(actions, hash)) in RECORDED.iter().enumerate() {
+            let g = g as u64;
+            let mut m = fingerprint_game(g);
+            m.set_quiet(quiet);
+            let mut rng = Rng64::new(g ^ 0x5eed);
+            let mut n = 0;
+            while let Some((seat, _)) = m.waiting() {
+                let legal = m.legal_actions(seat);
+                let events = m.apply(seat, legal[rng.below(legal.len())]).unwrap();
+                assert!(!quiet || events.is_empty(), "a quiet match keeps no events");
+                n += 1;
+            }
+            assert_eq!(
+                (n, m.state_hash()),
+                (actions, hash),
+                "game {g}, quiet {quiet}"
+            );
         }
-        assert_eq!((n, m.state_hash()), (actions, hash), "game {g}");
     }
 }
 
