@@ -2209,8 +2209,10 @@ impl Match {
             if players_format && self.look_for_offers() {
                 return;
             }
-            match self.procs.last().cloned() {
+            // Read in place; copied only where a step needs its own copy.
+            match self.procs.last() {
                 Some(Proc::Resolve(r)) => {
+                    let r = r.clone();
                     if !self.step_resolve(r) {
                         return;
                     }
@@ -2218,10 +2220,11 @@ impl Match {
                 }
                 Some(Proc::Delete(d)) => {
                     if !d.interrupted {
+                        let ids = d.ids.clone();
                         if let Some(Proc::Delete(x)) = self.procs.last_mut() {
                             x.interrupted = true;
                         }
-                        self.interrupt(&d.ids);
+                        self.interrupt(&ids);
                         continue;
                     }
                     if d.asked < d.ids.len() {
@@ -2233,8 +2236,9 @@ impl Match {
                         }
                         return;
                     }
-                    self.procs.pop();
-                    self.delete_now(&d.ids, d.cause);
+                    if let Some(Proc::Delete(d)) = self.procs.pop() {
+                        self.delete_now(&d.ids, d.cause);
+                    }
                     continue;
                 }
                 Some(Proc::Attack(_)) | None => {}
@@ -2264,9 +2268,9 @@ impl Match {
                 }
                 return;
             }
-            match self.procs.last().cloned() {
+            match self.procs.last() {
                 Some(Proc::Attack(a)) => {
-                    if !self.step_attack(a) {
+                    if !self.step_attack(a.clone()) {
                         return;
                     }
                     continue;
@@ -3026,15 +3030,15 @@ impl Match {
                     }
                     return true;
                 }
-                let attacker = self.find(a.attacker).map(|(s, p)| (s, p.clone()));
                 let mut offers = a.offers.clone();
                 if let Some(k) = offers.pop() {
                     if let Some(Proc::Attack(x)) = self.procs.last_mut() {
                         x.offers = offers;
                     }
+                    let attacker = self.find(a.attacker);
                     let usable = match k {
-                        Keyword::Alliance => attacker.as_ref().is_some_and(|(s, p)| {
-                            self.z(*s)
+                        Keyword::Alliance => attacker.is_some_and(|(s, p)| {
+                            self.z(s)
                                 .field
                                 .iter()
                                 .any(|q| q.id != p.id && self.is_digimon(q) && !q.suspended)
@@ -3059,21 +3063,24 @@ impl Match {
                 false
             }
             AttackStage::Confirm => {
-                let Some((s, p)) = self.find(a.attacker).map(|(s, p)| (s, p.clone())) else {
+                // The attacker and its target are read in place: what is
+                // read of them is read before anything changes (an event
+                // and the stage change nothing they are read from).
+                let Some((s, p)) = self.find(a.attacker) else {
                     set(self, AttackStage::End);
                     return true;
                 };
                 match a.target {
                     Some(t) => {
-                        let Some((ts, tp)) = self.find(t).map(|(s, p)| (s, p.clone())) else {
+                        let Some((ts, tp)) = self.find(t) else {
                             set(self, AttackStage::End);
                             return true;
                         };
-                        let (ad, td) = (self.dp(s, &p), self.dp(ts, &tp));
-                        self.emit(Event::Battle {
+                        let (ad, td) = (self.dp(s, p), self.dp(ts, tp));
+                        let battle = Event::Battle {
                             attacker: (self.info(p.top()).number, ad),
                             defender: (self.info(tp.top()).number, td),
-                        });
+                        };
                         let mut losers = Vec::new();
                         if ad <= td {
                             losers.push(p.id);
@@ -3081,18 +3088,18 @@ impl Match {
                         if td <= ad {
                             losers.push(tp.id);
                         }
-                        let pierce = td < ad && self.has(s, &p, Keyword::Piercing);
-                        set(
-                            self,
-                            if pierce {
-                                AttackStage::Checks(self.checks_for_attack(&a, s, &p))
-                            } else {
-                                AttackStage::End
-                            },
-                        );
+                        let pierce = td < ad && self.has(s, p, Keyword::Piercing);
+                        let stage = if pierce {
+                            AttackStage::Checks(self.checks_for_attack(&a, s, p))
+                        } else {
+                            AttackStage::End
+                        };
+                        let (p_id, tp_id) = (p.id, tp.id);
+                        self.emit(battle);
+                        set(self, stage);
                         // Each loser battled the other (for <Retaliation>).
                         for id in losers {
-                            let other = if id == p.id { tp.id } else { p.id };
+                            let other = if id == p_id { tp_id } else { p_id };
                             self.procs.push(Proc::Delete(Deleting {
                                 ids: vec![id],
                                 cause: Cause::Battle(Some(other)),
@@ -3103,17 +3110,15 @@ impl Match {
                         true
                     }
                     None => {
-                        let n = self.checks_for_attack(&a, s, &p);
+                        let n = self.checks_for_attack(&a, s, p);
                         if self.z(def).security.is_empty() {
                             if n >= 1 {
-                                self.lose(
-                                    def,
-                                    format!(
-                                        "{}'s {} attacked {def}, who had no security cards left",
-                                        a.seat,
-                                        self.info(p.top()).name
-                                    ),
+                                let why = format!(
+                                    "{}'s {} attacked {def}, who had no security cards left",
+                                    a.seat,
+                                    self.info(p.top()).name
                                 );
+                                self.lose(def, why);
                             }
                             set(self, AttackStage::End);
                             return true;
@@ -3182,16 +3187,20 @@ impl Match {
                 let Some(c) = revealed else { return true };
                 // DCG-SEC-5, -6: a Digimon card battles the attacker.
                 if self.info(c).kind == DcgKind::Digimon
-                    && let Some((s, p)) = self.find(a.attacker).map(|(s, p)| (s, p.clone()))
+                    && let Some((s, p)) = self.find(a.attacker)
                 {
-                    let (ad, sd) = (self.dp(s, &p), self.info(c).dp);
-                    self.emit(Event::Battle {
+                    // Read before the event (which changes nothing read).
+                    let (ad, sd) = (self.dp(s, p), self.info(c).dp);
+                    let battle = Event::Battle {
                         attacker: (self.info(p.top()).number, ad),
                         defender: (self.info(c).number, sd),
-                    });
-                    if ad <= sd && !self.has(s, &p, Keyword::Jamming) {
+                    };
+                    let deleted = ad <= sd && !self.has(s, p, Keyword::Jamming);
+                    let id = p.id;
+                    self.emit(battle);
+                    if deleted {
                         self.procs.push(Proc::Delete(Deleting {
-                            ids: vec![p.id],
+                            ids: vec![id],
                             cause: Cause::SecurityBattle,
                             asked: 0,
                             interrupted: false,
