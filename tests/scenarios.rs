@@ -74,6 +74,43 @@ fn every_clash_scenario_holds() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A second set of Alpha Clash scenarios, written on 2026-11-27 from the
+/// rulebook alone by someone who read neither the engine nor the first
+/// set (only `docs/clash-rules.md`, to tell a documented decision from a
+/// bug). Four more that disagree with documented decisions (CL-D4, CL-D10,
+/// CL-D30) are left out; issue 38's note lists them.
+#[test]
+fn every_clash_audit_scenario_holds() {
+    let failures = play_all("tests/clash/audit", None, 100);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A refused move says which of its conditions failed, not a list of
+/// them all.
+#[test]
+fn a_refused_clash_move_names_the_condition_that_failed() {
+    let cards = CardSet::embedded();
+    for (file, words) in [
+        (
+            "kw-safeguard-no-legal-target-message.ron",
+            "has no card it could target now",
+        ),
+        (
+            "trap-02-cost-paid-on-activation.ron",
+            "your ready resources can't pay",
+        ),
+        (
+            "trap-03-only-on-its-trigger.ron",
+            "and that is not what is in Standby now",
+        ),
+    ] {
+        let text = std::fs::read_to_string(format!("tests/clash/audit/{file}")).unwrap();
+        let report = run(&text, &cards, None).unwrap();
+        let refused = report.refused.expect(file).reason;
+        assert!(refused.contains(words), "{file}: {refused}");
+    }
+}
+
 /// The scripts of `docs/` (the format page's examples) play as they say.
 #[test]
 fn the_documented_examples_hold() {

@@ -206,19 +206,7 @@ impl Match {
     pub(crate) fn payment(&self, s: Seat, cost: u8, specific: &[Hue]) -> Option<Vec<usize>> {
         let ready = self.ready_resources(s);
         let cost = usize::from(cost).max(specific.len());
-        if ready.len() < cost {
-            return None;
-        }
-        // Match each specific colour to a distinct resource (augmenting
-        // paths; a handful of cards).
-        let mut owner_of: Vec<Option<usize>> = vec![None; ready.len()];
-        for (k, hue) in specific.iter().enumerate() {
-            let mut seen = vec![false; ready.len()];
-            if !augment(k, specific, &ready, &mut owner_of, &mut seen) {
-                let _ = hue;
-                return None;
-            }
-        }
+        let owner_of = matching(&ready, cost, specific)?;
         let mut used: Vec<usize> = owner_of
             .iter()
             .enumerate()
@@ -228,20 +216,96 @@ impl Match {
         let mut rest: Vec<usize> = (0..ready.len())
             .filter(|i| owner_of[*i].is_none())
             .collect();
-        // Keep the rarest colours for later: spend the most plentiful.
-        let count = |h: Hue| ready.iter().filter(|r| r.1.contains(&h)).count();
-        rest.sort_by_key(|&i| {
-            std::cmp::Reverse(ready[i].1.iter().map(|&h| count(h)).max().unwrap_or(0))
-        });
+        // Keep the rarest colours for later: spend the most plentiful. (How
+        // many ready resources give each colour, counted once.)
+        let mut plenty: Vec<(Hue, usize)> = Vec::new();
+        for &(_, hues) in &ready {
+            for (k, &h) in hues.iter().enumerate() {
+                if hues[..k].contains(&h) {
+                    continue;
+                }
+                match plenty.iter_mut().find(|(p, _)| *p == h) {
+                    Some((_, n)) => *n += 1,
+                    None => plenty.push((h, 1)),
+                }
+            }
+        }
+        let count = |h: Hue| plenty.iter().find(|(p, _)| *p == h).map_or(0, |(_, n)| *n);
+        let key: Vec<usize> = ready
+            .iter()
+            .map(|r| r.1.iter().map(|&h| count(h)).max().unwrap_or(0))
+            .collect();
+        rest.sort_by_key(|&i| std::cmp::Reverse(key[i]));
         used.extend(rest.into_iter().take(cost - specific.len()));
         Some(used.into_iter().map(|i| ready[i].0).collect())
     }
 
+    /// Whether `s` can pay `cost` with `specific` among it: as
+    /// [`Match::payment`] finds one, without listing the resources. By
+    /// Hall's theorem the specific colours can each have a resource of
+    /// their own when every set of them is offered at least as many
+    /// resources as it has colours; resources offering the same of them
+    /// are counted together.
     fn can_pay(&self, s: Seat, cost: u8, specific: &[Hue]) -> bool {
-        if usize::from(cost).max(specific.len()) == 0 {
+        let cost = usize::from(cost).max(specific.len());
+        if cost == 0 {
             return true;
         }
-        self.payment(s, cost, specific).is_some()
+        let n = specific.len();
+        let mut ready = 0usize;
+        // Which of the specific colours a resource offers, and how many
+        // resources offer just those.
+        let mut offers = [(0u8, 0usize); 16];
+        let mut kinds = 0usize;
+        let mut many = n > 8;
+        for &(c, engaged) in &self.side(s).resources {
+            if engaged {
+                continue;
+            }
+            ready += 1;
+            if n == 0 || many {
+                continue;
+            }
+            let hues = &self.info(c).colors;
+            let mut mask = 0u8;
+            for (k, h) in specific.iter().enumerate() {
+                if hues.contains(h) {
+                    mask |= 1 << k;
+                }
+            }
+            if mask == 0 {
+                continue;
+            }
+            if let Some((_, count)) = offers[..kinds].iter_mut().find(|(m, _)| *m == mask) {
+                *count += 1;
+            } else if kinds < offers.len() {
+                offers[kinds] = (mask, 1);
+                kinds += 1;
+            } else {
+                many = true;
+            }
+        }
+        let can = if ready < cost {
+            false
+        } else if many {
+            matching(&self.ready_resources(s), cost, specific).is_some()
+        } else {
+            (1u16..1 << n).all(|set| {
+                let have: usize = offers[..kinds]
+                    .iter()
+                    .filter(|(m, _)| u16::from(*m) & set != 0)
+                    .map(|(_, count)| count)
+                    .sum();
+                have >= set.count_ones() as usize
+            })
+        };
+        #[cfg(test)]
+        assert_eq!(
+            can,
+            matching(&self.ready_resources(s), cost, specific).is_some(),
+            "can_pay({s}, {cost}, {specific:?})"
+        );
+        can
     }
 
     fn pay(&mut self, s: Seat, cost: u8, specific: &[Hue]) {
@@ -257,6 +321,28 @@ impl Match {
             }
         }
     }
+}
+
+/// Each ready resource's specific colour (by its index in `specific`), if
+/// `cost` resources with every colour of `specific` among them can be
+/// found: each specific colour matched to a distinct resource (augmenting
+/// paths; a handful of cards).
+fn matching(
+    ready: &[(usize, &[Hue])],
+    cost: usize,
+    specific: &[Hue],
+) -> Option<Vec<Option<usize>>> {
+    if ready.len() < cost {
+        return None;
+    }
+    let mut owner_of: Vec<Option<usize>> = vec![None; ready.len()];
+    for k in 0..specific.len() {
+        let mut seen = vec![false; ready.len()];
+        if !augment(k, specific, ready, &mut owner_of, &mut seen) {
+            return None;
+        }
+    }
+    Some(owner_of)
 }
 
 fn augment(
@@ -556,6 +642,55 @@ fn usable(m: &Match, seat: Seat, c: Cid, a: &Ability) -> bool {
         return false;
     }
     m.can_pay(seat, a.cost, &[]) && targets_ready(m, seat, c, &[a])
+}
+
+/// Which condition of using an ability fails first (for the words of a
+/// refusal): the card is engaged, the cost can't be paid, or a target it
+/// must choose has no card to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Blocked {
+    /// The card is engaged (an Engage ability needs it ready).
+    Engaged,
+    /// The ready resources can't pay the cost.
+    Cost,
+    /// Nothing can be the target it must choose.
+    NoTarget,
+    /// Its Counter tag does not answer what is in Standby now.
+    Tag,
+}
+
+/// Why `seat` can't use ability `a` of `c` now, if it can't (its health
+/// threshold is checked by the caller).
+pub(crate) fn use_blocked(m: &Match, seat: Seat, c: Cid, a: &Ability) -> Option<Blocked> {
+    if !a.sacrifice && engaged(m, c) {
+        Some(Blocked::Engaged)
+    } else if !m.can_pay(seat, a.cost, &[]) {
+        Some(Blocked::Cost)
+    } else if !targets_ready(m, seat, c, &[a]) {
+        Some(Blocked::NoTarget)
+    } else {
+        None
+    }
+}
+
+/// Why `seat` can't activate its set Trap `c` now, when it has priority
+/// to respond: its tag answers something else, its cost can't be paid, or
+/// it has no target.
+pub(crate) fn trap_blocked(m: &Match, seat: Seat, c: Cid, ask: Ask) -> Option<Blocked> {
+    let tag = match ask {
+        Ask::Counter => Some(When::CounterAttack),
+        _ => window_tag(m),
+    };
+    let info = m.info(c);
+    if !tag.is_some_and(|t| info.effects.iter().any(|a| a.when == t)) {
+        Some(Blocked::Tag)
+    } else if !m.can_pay(seat, info.cost, &info.specific) {
+        Some(Blocked::Cost)
+    } else if !targets_ready(m, seat, c, &resolving(m, c)) {
+        Some(Blocked::NoTarget)
+    } else {
+        None
+    }
 }
 
 fn engaged(m: &Match, c: Cid) -> bool {

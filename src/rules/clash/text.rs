@@ -2,7 +2,7 @@
 //! answer them and their timeout defaults), events as log lines, and why an
 //! action is refused, naming the rule (docs/clash-rules.md).
 
-use super::flow::{self, Place};
+use super::flow::{self, Blocked, Place};
 use super::{Action, Ask, Cid, Event, Match, What};
 use crate::cards::{CardSet, ClashKind};
 use crate::effects::clash::{Keyword, When};
@@ -356,12 +356,22 @@ pub fn why_not(m: &Match, seat: Seat, action: Action) -> String {
                 Some(_) if irrefutable_reason(m, c).is_some() => {
                     irrefutable_reason(m, c).unwrap_or_default()
                 }
-                Some(_) => format!(
-                    "{} answers only {} (CL-TRAP-7), and its cost must be paid (CL-TRAP-4): {}",
-                    card(c),
-                    counter_tags(m, c),
-                    cost_of(m, c)
-                ),
+                Some(_) => match flow::trap_blocked(m, seat, c, ask) {
+                    Some(Blocked::Cost) => format!(
+                        "{}'s cost must be paid to activate it (CL-TRAP-4), and your ready resources can't pay {}",
+                        card(c),
+                        cost_of(m, c)
+                    ),
+                    Some(Blocked::NoTarget) => format!(
+                        "{} has no card it could target now (Safeguard keeps a card from an opponent's effects, CL-KW-12)",
+                        card(c)
+                    ),
+                    _ => format!(
+                        "{} answers only {} (CL-TRAP-7), and that is not what is in Standby now",
+                        card(c),
+                        counter_tags(m, c)
+                    ),
+                },
             }
         }
         Action::Attack(a, t) => attack_reason(m, seat, a, t, ask),
@@ -464,11 +474,26 @@ pub fn why_not(m: &Match, seat: Seat, action: Action) -> String {
                 When::Engage if ask != Ask::Primary => {
                     "an Engage ability is used during your Primary Phase (CL-CONT-9)".into()
                 }
-                When::Engage => format!(
-                    "{} must be ready to engage it, and the cost ({}) paid",
-                    card(c),
-                    a.cost
-                ),
+                When::Engage => match flow::use_blocked(m, seat, c, a) {
+                    Some(Blocked::Engaged) => format!(
+                        "{} is engaged: an Engage ability engages its card, so the card must be ready",
+                        card(c)
+                    ),
+                    Some(Blocked::Cost) => format!(
+                        "the ability's cost ({}) can't be paid: you have {} ready resources (CL-RES-5)",
+                        a.cost,
+                        m.side(seat).resources.iter().filter(|r| !r.1).count()
+                    ),
+                    Some(Blocked::NoTarget) => format!(
+                        "that ability of {} has no card it could target now (Safeguard keeps a card from an opponent's effects, CL-KW-12)",
+                        card(c)
+                    ),
+                    _ => format!(
+                        "{} must be ready to engage it, and the cost ({}) paid",
+                        card(c),
+                        a.cost
+                    ),
+                },
                 w if w.is_counter() => format!(
                     "that ability answers only {} when you have priority",
                     w.words()
