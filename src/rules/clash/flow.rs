@@ -204,7 +204,16 @@ impl Match {
     /// (CL-RES-6..8): the specific colours matched first, then the rest
     /// from the colours most plentiful.
     pub(crate) fn payment(&self, s: Seat, cost: u8, specific: &[Hue]) -> Option<Vec<usize>> {
-        let ready = self.ready_resources(s);
+        let mut ready = self.ready_resources(s);
+        // The resources the player chose first, in the order chosen (a
+        // stable sort: the others keep their order).
+        let chosen = |i: usize| {
+            let card = self.side(s).resources[i].0;
+            self.prefer.iter().position(|&c| c == card)
+        };
+        if !self.prefer.is_empty() {
+            ready.sort_by_key(|r| chosen(r.0).unwrap_or(usize::MAX));
+        }
         let cost = usize::from(cost).max(specific.len());
         let owner_of = matching(&ready, cost, specific)?;
         let mut used: Vec<usize> = owner_of
@@ -235,7 +244,8 @@ impl Match {
             .iter()
             .map(|r| r.1.iter().map(|&h| count(h)).max().unwrap_or(0))
             .collect();
-        rest.sort_by_key(|&i| std::cmp::Reverse(key[i]));
+        // The chosen first; then the most plentiful.
+        rest.sort_by_key(|&i| (chosen(ready[i].0).is_none(), std::cmp::Reverse(key[i])));
         used.extend(rest.into_iter().take(cost - specific.len()));
         Some(used.into_iter().map(|i| ready[i].0).collect())
     }
@@ -920,6 +930,18 @@ pub(crate) fn apply(
         settle(m);
         return Ok(std::mem::take(&mut m.log));
     }
+    if let Action::PayWith(r) = action {
+        if !may_pay_with(m, seat, r) {
+            // The reason is given by `Match::apply` (text.rs).
+            return Err(IllegalAction {
+                seat,
+                reason: String::new(),
+            });
+        }
+        m.log.clear();
+        m.prefer.push(r);
+        return Ok(std::mem::take(&mut m.log));
+    }
     let legal = legal_actions(m, seat);
     if !legal.contains(&action) {
         // The reason is given by `Match::apply` (the words live in text.rs).
@@ -1186,10 +1208,20 @@ pub(crate) fn apply(
                 triggers(m, c, When::EndOfTurn);
             }
         }
-        Action::Concede => {}
+        Action::Concede | Action::PayWith(_) => {}
     }
     settle(m);
+    // A choice of resources lasts until the next action.
+    m.prefer.clear();
     Ok(std::mem::take(&mut m.log))
+}
+
+/// Whether `seat` may choose its resource `r` to pay with first now: it
+/// is asked, and `r` is a ready resource of its own not chosen yet.
+pub(crate) fn may_pay_with(m: &Match, seat: Seat, r: Cid) -> bool {
+    waiting(m).is_some_and(|w| w.0 == seat)
+        && m.side(seat).resources.iter().any(|x| x.0 == r && !x.1)
+        && !m.prefer.contains(&r)
 }
 
 /// The entry a response answers: the one its window is open on.

@@ -450,6 +450,11 @@ pub enum Action {
     EndTurn,
     /// Concede: out of the game at once. Never among the legal answers.
     Concede,
+    /// Engage this ready resource of yours first when you next pay a cost
+    /// (CL-RES-6, CL-D30): the player's choice of which resources pay.
+    /// Never among the listed answers (there would be one per resource at
+    /// every question); without it, bterm chooses.
+    PayWith(Cid),
 }
 
 /// A card as an event names it: its place in the match and its number.
@@ -681,6 +686,9 @@ pub struct Match {
     pub(crate) opening: Vec<Event>,
     /// The events of the apply in progress.
     pub(crate) log: Vec<Event>,
+    /// The resources the asked player chose to pay with first
+    /// ([`Action::PayWith`]), until the next action.
+    pub(crate) prefer: Vec<Cid>,
 }
 
 impl Match {
@@ -772,6 +780,7 @@ impl Match {
             rng,
             opening: Vec::new(),
             log: Vec::new(),
+            prefer: Vec::new(),
         };
         for s in Seat::all(n) {
             let c = m.sides[s.index()].contender.card;
@@ -981,6 +990,11 @@ impl Match {
         self.pending.hash(&mut h);
         self.buffed.hash(&mut h);
         self.outcome.hash(&mut h);
+        // Only when there is a choice waiting (so every state without one
+        // hashes as it did before choices existed).
+        if !self.prefer.is_empty() {
+            self.prefer.hash(&mut h);
+        }
         h.finish()
     }
 

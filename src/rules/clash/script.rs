@@ -164,6 +164,9 @@ fn every_action(m: &Match, seat: Seat) -> Vec<Action> {
             Action::Return(c),
         ]);
     }
+    for r in &z.resources {
+        out.push(Action::PayWith(r.0));
+    }
     for a in &z.accessories {
         out.push(Action::Activate(a.card));
         for &u in &all_units {

@@ -1003,3 +1003,92 @@ fn rule_cl_buff_3_four_clash_buffs_per_deck_list() {
         Err(DeckError::ClashBuffs(5))
     );
 }
+
+/// CL-D30: `pay with NAME` chooses the resources that pay first; without
+/// it bterm chooses (and may spend the colour a later card needs); a
+/// resource that is engaged, or not the player's, cannot be chosen.
+#[test]
+fn rule_cl_d30_the_player_may_choose_the_resources_that_pay() {
+    let play = |extra: &[&str], expect: &str| {
+        let mut steps = vec![
+            "(P1, \"keep\")",
+            "(P2, \"keep\")",
+            "(P1, \"resource Cinder Whelp\")",
+            "(P1, \"end turn\")",
+            "(P2, \"no resource\")",
+            "(P2, \"end turn\")",
+            "(P1, \"resource Sever the Thread\")",
+        ];
+        steps.extend_from_slice(extra);
+        let p1 = [
+            "\"Grimm Halloway\"",
+            "\"Cinder Whelp\"",
+            "\"Sever the Thread\"",
+            "\"Cinder Whelp\"",
+            "\"Gravecaller Acolyte\"",
+        ]
+        .into_iter()
+        .chain(std::iter::repeat_n("\"Sever the Thread\"", 16))
+        .collect::<Vec<_>>()
+        .join(", ");
+        let p2 = std::iter::once("\"Castor Veil\"")
+            .chain(std::iter::repeat_n("\"Sever the Thread\"", 20))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let text = format!(
+            "(ruleset: Clash, first: P1, exempt: [(P1, \"a test deck\"), (P2, \"a test deck\")], decks: [[{p1}], [{p2}]], steps: [{}], expect: [{expect}])",
+            steps.join(", ")
+        );
+        run(&text, &cards(), None).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    };
+    // bterm's choice: the Red resource pays the Acolyte (a tie, the first
+    // one), and Cinder Whelp (1 Red) can't be paid.
+    let r = play(
+        &[
+            "(P1, \"play Gravecaller Acolyte\")",
+            "(P2, \"pass\")",
+            "(P1, \"play Cinder Whelp\")",
+        ],
+        "Refused(10)",
+    );
+    holds(&r);
+    // The player's: the Black one pays the Acolyte.
+    let r = play(
+        &[
+            "(P1, \"pay with Sever the Thread\")",
+            "(P1, \"play Gravecaller Acolyte\")",
+            "(P2, \"pass\")",
+            "(P1, \"play Cinder Whelp\")",
+            "(P2, \"pass\")",
+        ],
+        "InPlay(P1, \"Gravecaller Acolyte\"), InPlay(P1, \"Cinder Whelp\")",
+    );
+    holds(&r);
+    // An engaged resource can't be chosen, and says so.
+    let r = play(
+        &[
+            "(P1, \"play Gravecaller Acolyte\")",
+            "(P2, \"pass\")",
+            "(P1, \"pay with Cinder Whelp\")",
+        ],
+        "Refused(10)",
+    );
+    holds(&r);
+    let why = r
+        .refused
+        .as_ref()
+        .map(|e| e.reason.clone())
+        .unwrap_or_default();
+    assert!(why.contains("engaged"), "{why}");
+    // Not a resource of one's own: refused by the rules with the reason.
+    let set = cards();
+    let mut m =
+        Match::from_setup(&Match::setup_for(vec![shipped(0), shipped(1)], 3), &set).unwrap();
+    let theirs = m.side(Seat::P2).hand[0];
+    let (asked, _) = m.waiting().unwrap();
+    let e = m.apply(asked, Action::PayWith(theirs)).unwrap_err();
+    assert!(e.to_string().contains("Resource Zone"), "{e}");
+    // A game without a choice hashes as it did before choices existed:
+    // the choice is part of the state only while it waits.
+    assert!(m.prefer.is_empty());
+}

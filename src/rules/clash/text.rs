@@ -96,6 +96,7 @@ pub fn action_words(m: &Match, seat: Seat, a: Action) -> String {
         },
         Action::EndTurn => "end the turn".into(),
         Action::Concede => "concede".into(),
+        Action::PayWith(r) => format!("pay with {} first", m.name(r)),
     }
 }
 
@@ -226,6 +227,31 @@ pub fn question(m: &Match, seat: Seat, _cards: &CardSet) -> Option<Question<Ask,
         }
     }
     keys.push(("concede".to_string(), Reply::Act(Action::Concede)));
+    // CL-D30: "pay with NAME" chooses a ready resource to pay with first.
+    let mut chosen = Vec::new();
+    for &(r, engaged) in &m.side(seat).resources {
+        if engaged {
+            continue;
+        }
+        if m.prefer.contains(&r) {
+            // The next ready resource of the same name takes the words.
+            chosen.push(m.name(r).to_string());
+            continue;
+        }
+        let key: String = format!("paywith{}", norm(m.name(r)))
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        if !keys.iter().any(|(k, _)| *k == key) {
+            keys.push((key, Reply::Act(Action::PayWith(r))));
+        }
+    }
+    if !chosen.is_empty() {
+        lines.push(format!(
+            "  (you chose to pay with {} first)",
+            chosen.join(", ")
+        ));
+    }
     Some(Question {
         ask,
         answers,
@@ -260,7 +286,8 @@ pub fn why_not(m: &Match, seat: Seat, action: Action) -> String {
         | Action::Use(c, _)
         | Action::Unattach(c)
         | Action::Obstruct(c)
-        | Action::Target(c) => vec![c],
+        | Action::Target(c)
+        | Action::PayWith(c) => vec![c],
         Action::Attach(a, b) | Action::Attack(a, b) => vec![a, b],
         _ => Vec::new(),
     };
@@ -275,6 +302,17 @@ pub fn why_not(m: &Match, seat: Seat, action: Action) -> String {
             .unwrap_or_else(|| format!("card {c}"))
     };
     match action {
+        Action::PayWith(r) => match m.side(seat).resources.iter().find(|x| x.0 == r) {
+            None => format!(
+                "{} is not in your Resource Zone: only your own resources pay your costs (CL-RES-6)",
+                card(r)
+            ),
+            Some((_, true)) => format!(
+                "{} is engaged: only ready resources are engaged to pay (CL-RES-6)",
+                card(r)
+            ),
+            Some(_) => format!("{} is already chosen to pay with first", card(r)),
+        },
         Action::Return(_) | Action::Keep if ask != Ask::Mulligan => {
             "the opening hands are settled: a mulligan is only at the start (CL-START-4, CL-D16)"
                 .into()
@@ -827,6 +865,7 @@ pub fn step_words(m: &Match, seat: Seat, a: Action) -> Vec<String> {
         Action::Pass => vec!["pass".into(), "done".into(), "no".into()],
         Action::EndTurn => vec!["end turn".into(), "end".into()],
         Action::Concede => vec!["concede".into()],
+        Action::PayWith(r) => vec![format!("pay with {}", n(r))],
     };
     let _ = seat;
     words.into_iter().map(|w| norm(&w)).collect()
