@@ -85,6 +85,25 @@ fn every_clash_audit_scenario_holds() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A second set of Card Game Alpha scenarios, written on 2026-11-27 from
+/// the rulebook alone by someone who read neither the engine nor the
+/// first set. One of them found turn 1's order ignoring a script's
+/// unequal starting points (`fewer_points_first_on_turn_1_too.ron`).
+#[test]
+fn every_alpha_audit_scenario_holds() {
+    let failures = play_all("tests/alpha/audit", Some(RulesetId::Alpha), 80);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A second set of Digimon Card Game scenarios, written on 2026-11-27
+/// from the public rules (the rule manual, the comprehensive rules) by
+/// someone who read neither the engine nor the first set.
+#[test]
+fn every_dcg_audit_scenario_holds() {
+    let failures = play_all("tests/dcg/audit", None, 100);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// A refused move says which of its conditions failed, not a list of
 /// them all.
 #[test]
@@ -109,6 +128,27 @@ fn a_refused_clash_move_names_the_condition_that_failed() {
         let refused = report.refused.expect(file).reason;
         assert!(refused.contains(words), "{file}: {refused}");
     }
+}
+
+/// A Card Game Alpha step the rules refuse says why: the rule that stops
+/// a card (not only the list of legal moves), and who is asked instead
+/// of "nothing to do".
+#[test]
+fn a_refused_alpha_step_says_why() {
+    let cards = CardSet::embedded();
+    let deck = "[\"Agumon\", \"Gabumon\", \"Greymon\", \"Garurumon\", \"Patamon\", \"Angemon\", \"2x Agumon\", \"2x Greymon\", \"3x Metal Greymon\", \"2x Gabumon\", \"2x Garurumon\", \"3x Were Garurumon\", \"2x Patamon\", \"2x Angemon\", \"3x Magna Angemon\", \"3x Biyomon\", \"2x Impmon\"]";
+    let text = format!(
+        "(decks: [{deck}, {deck}], first: P1, steps: [(P1, \"play Greymon\")], expect: [Refused(1)])"
+    );
+    let r = run(&text, &cards, Some(RulesetId::Alpha)).unwrap();
+    let why = r.refused.expect("refused").reason;
+    assert!(why.contains("above Level III"), "{why}");
+    let text = format!(
+        "(decks: [{deck}, {deck}], first: P1, steps: [(P2, \"play Agumon\")], expect: [Refused(1)])"
+    );
+    let r = run(&text, &cards, Some(RulesetId::Alpha)).unwrap();
+    let why = r.refused.expect("refused").reason;
+    assert!(why.contains("P1 is answering now"), "{why}");
 }
 
 /// The scripts of `docs/` (the format page's examples) play as they say.

@@ -185,7 +185,11 @@ impl Match {
                 st.options.iter_mut().for_each(|o| o.tapped = false);
             }
             self.emit(Event::Untapped);
-            // D10: fewest points first; equal points keep last turn's order.
+        }
+        // D10: fewest points first; equal points keep last turn's order (on
+        // turn 1, the order the game began with: at 100 points each, that
+        // order; a script that starts a seat lower puts it first).
+        {
             let mut last = [usize::MAX; 4];
             for (k, s) in self.order.iter().enumerate() {
                 if let Some(at) = last.get_mut(s.index()) {

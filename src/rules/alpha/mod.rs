@@ -612,7 +612,15 @@ impl Match {
             log: Vec::new(),
             scratch: Scratch::default(),
         };
-        m.emit(Event::FirstToAttack(first));
+        // D10: fewest points first (a script may start a seat lower); the
+        // coin (or `first`) breaks the tie of the usual 100 each.
+        let lead = m
+            .order
+            .iter()
+            .copied()
+            .min_by_key(|&s| m.points(s))
+            .unwrap_or(first);
+        m.emit(Event::FirstToAttack(lead));
         m.setup_hands(setup.shuffle);
         m.steps.push(Step::TurnStart);
         m.advance();

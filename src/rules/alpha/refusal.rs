@@ -57,7 +57,7 @@ impl Match {
     }
 
     /// What is asked now, in words, for a refusal to say.
-    fn asked_now(&self, seat: Seat) -> String {
+    pub(super) fn asked_now(&self, seat: Seat) -> String {
         match &self.wait {
             None => "nothing is asked now".to_string(),
             Some(w) if w.seat() != seat => format!("{} is answering now", w.seat()),

@@ -4,7 +4,7 @@
 //! the terminal, the scripts and the log speak the same words.
 
 use super::{Action, CardId, Match, Wait};
-use crate::rules::{Prompt, Question, Reply, Seat};
+use crate::rules::{Outcome, Prompt, Question, Reply, Seat};
 
 /// The kinds of question the Card Game Alpha asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,12 +73,23 @@ impl Match {
         let want = squash(typed);
         let legal = self.legal_actions(seat);
         if legal.is_empty() {
-            return Err(format!("{seat} has nothing to do now"));
+            // Say who is asked what instead (a Digimon that already acted,
+            // a Command card before the attacker's, a game that is over).
+            let why = match self.outcome() {
+                Some(Outcome::Win(w)) => format!("the game is over: {w} won"),
+                Some(Outcome::Draw) => "the game is over: a draw".to_string(),
+                None => self.asked_now(seat),
+            };
+            return Err(format!("{seat} has nothing to do now: {why}"));
         }
         for &a in &legal {
             if squash(&self.action_text(a)) == want || squash(&self.action_number_text(a)) == want {
                 return Ok(a);
             }
+        }
+        // A move bterm can explain (play, block): the rule that stops it.
+        if let Some(why) = self.refusal(seat, typed) {
+            return Err(format!("\"{}\" is refused: {why}", typed.trim()));
         }
         Err(format!(
             "\"{}\" is not a legal action for {seat} now; legal: {}",
