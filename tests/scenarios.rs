@@ -104,6 +104,15 @@ fn every_dcg_audit_scenario_holds() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The same for the 3- and 4-seat LAN format, from its seed document
+/// (`dcg-multiplayer-lan-format.md`): seating, memory banks, the Target
+/// Opponent, Mega Damage, defeat, the Players Format and Corruption.
+#[test]
+fn every_dcg_lan_audit_scenario_holds() {
+    let failures = play_all("tests/dcg/audit-lan", None, 50);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// A refused move says which of its conditions failed, not a list of
 /// them all.
 #[test]
@@ -127,6 +136,34 @@ fn a_refused_clash_move_names_the_condition_that_failed() {
         let report = run(&text, &cards, None).unwrap();
         let refused = report.refused.expect(file).reason;
         assert!(refused.contains(words), "{file}: {refused}");
+    }
+}
+
+/// A Digimon Card Game step the rules refuse says why: <Delay> on the
+/// turn its card was placed, a block by a suspended Digimon (no block was
+/// asked), and a word that is not an answer to the question asked lists
+/// the answers.
+#[test]
+fn a_refused_dcg_step_says_why() {
+    let cards = CardSet::embedded();
+    let dir = std::path::Path::new("tests/dcg/audit");
+    let file = |start: &str| {
+        scripts("tests/dcg/audit")
+            .into_iter()
+            .find(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with(start))
+            })
+            .unwrap_or_else(|| panic!("{start}* in {}", dir.display()))
+    };
+    for (start, words) in [
+        ("s86_", "the turn its card was placed"),
+        ("s55_", "is suspended: only an unsuspended Digimon"),
+    ] {
+        let text = std::fs::read_to_string(file(start)).unwrap();
+        let report = run(&text, &cards, None).unwrap();
+        let refused = report.refused.expect(start).reason;
+        assert!(refused.contains(words), "{start}: {refused}");
     }
 }
 

@@ -1638,6 +1638,15 @@ impl Match {
             (Ask::Choose(_), Action::Choose { .. }) => {
                 "that Digimon is not one the effect may choose".into()
             }
+            (Ask::Main, Action::TrashDelay { id }) => {
+                match self.z(seat).field.iter().find(|p| p.id == id) {
+                    None => "that card is not in your battle area".into(),
+                    Some(p) if self.info(p.top()).kind != DcgKind::Option => {
+                        "only an Option placed in your battle area by <Delay> is trashed for its effect (DCG-KW-15)".into()
+                    }
+                    Some(_) => "<Delay> can't be used the turn its card was placed: trash it in the main phase of a later turn (DCG-KW-15)".into(),
+                }
+            }
             (ask, _) => format!("the question now is {}", ask.what()),
         }
     }

@@ -288,6 +288,18 @@ pub fn read_step(
     }
     let legal = m.legal_actions(seat);
     if legal.is_empty() {
+        // A block by a suspended Digimon: no block was asked for it.
+        if let Some(Action::Block { blocker }) = every_action(m, seat)
+            .into_iter()
+            .find(|a| step_words(m, seat, *a).contains(&want))
+            && let Some(p) = m.z(seat).field.iter().find(|p| p.id == blocker)
+            && p.suspended
+        {
+            return Err(format!(
+                "{} is suspended: only an unsuspended Digimon with <Blocker> may block, so no block was asked (DCG-ATK-8)",
+                m.info(p.top()).name
+            ));
+        }
         return Err(match m.waiting() {
             Some((s, ask)) => format!("{seat} is asked nothing now; {s} is asked {}", ask.what()),
             None => format!("{seat} is asked nothing now (the game is over)"),
@@ -309,18 +321,31 @@ pub fn read_step(
         .into_iter()
         .find(|a| step_words(m, seat, *a).contains(&want))
     {
-        return Err(m.why_not(seat, a));
+        let why = m.why_not(seat, a);
+        if !why.starts_with("the question now is") {
+            return Err(why);
+        }
+        // Only what is asked: then the answers it takes.
+        return Err(format!(
+            "{why}; the answers now: {}",
+            answer_words(m, seat, &legal)
+        ));
     }
+    Err(format!(
+        "\"{}\" is not an action of this game now; the legal ones: {}",
+        text.trim(),
+        answer_words(m, seat, &legal)
+    ))
+}
+
+/// The first words of each legal answer, as a step would write them.
+fn answer_words(m: &Match, seat: Seat, legal: &[Action]) -> String {
     let mut words: Vec<String> = legal
         .iter()
         .filter_map(|a| step_words(m, seat, *a).into_iter().next())
         .collect();
     words.dedup();
-    Err(format!(
-        "\"{}\" is not an action of this game now; the legal ones: {}",
-        text.trim(),
-        words.join(" | ")
-    ))
+    words.join(" | ")
 }
 
 /// Every action a seat's words could name now, legal or not (to say why
