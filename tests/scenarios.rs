@@ -167,6 +167,28 @@ fn a_refused_dcg_step_says_why() {
     }
 }
 
+/// A second set of Terminal Battle scenarios, written on 2026-11-27 from
+/// the design page alone by someone who read neither the engine nor the
+/// first set. It found the read bonus applied after abilities (engine 3
+/// mends it; `tests/terminal/read-bonus-*.ron`).
+#[test]
+fn every_terminal_audit_scenario_holds() {
+    let failures = play_all("tests/terminal/audit", None, 40);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A Terminal Battle key the rules refuse says why: an Alpha Strike with
+/// no group of the front Digimon's battle type and Field.
+#[test]
+fn a_refused_alpha_strike_says_why() {
+    let cards = CardSet::embedded();
+    let text = "(ruleset: Terminal, teams: [[\"Agumon\"], [\"Gabumon\"]], steps: [(P1, \"xa\")], expect: [Refused(1)])";
+    let r = run(text, &cards, None).unwrap();
+    let why = r.refused.expect("refused").reason;
+    assert!(why.contains("an Alpha Strike needs 2 or more"), "{why}");
+    assert!(why.contains("Dragon's Roar"), "{why}");
+}
+
 /// A Card Game Alpha step the rules refuse says why: the rule that stops
 /// a card (not only the list of legal moves), and who is asked instead
 /// of "nothing to do".

@@ -1060,6 +1060,35 @@ fn an_attribute_change_resolves_before_the_conditions_that_read_it() {
     );
 }
 
+/// Round steps 4 and 5: the read bonus, then abilities and Options. From
+/// engine 3 the +30% multiplies the technique's power before an ability
+/// adds to it (200 × 1.3 + 100 = 360); engines 1 and 2 added first
+/// ((200 + 100) × 1.3 = 390), and their replays still play that way. (An
+/// independent audit of the design page found it.)
+#[test]
+fn the_read_bonus_applies_before_abilities_and_options() {
+    let cards = set(
+        &[
+            D {
+                hp: 5000,
+                extra: "terminal: [(timing: Battle, effects: [Power(This, Add(100))])]",
+                ..BASE
+            },
+            TWOMON,
+        ],
+        "",
+    );
+    let powers = |engine: u32| {
+        let mut s = Setup::new(team(&["DM-900"]), team(&["DM-901"]), 1);
+        s.tunables.engine = engine;
+        let mut m = Match::from_setup(&s, &cards).unwrap_or_else(|e| panic!("{e}"));
+        clash(&stances(&mut m, A, B)).0
+    };
+    assert_eq!(powers(3)[0], 360, "the bonus first, then the ability");
+    assert_eq!(powers(2)[0], 390, "engine 2 added the ability first");
+    assert_eq!(powers(1)[0], 390);
+}
+
 #[test]
 fn a_technique_reduced_to_0_stays_0() {
     let cards = with_ability(

@@ -231,6 +231,10 @@ pub fn keys<R: Ruleset>(
         return Err(format!("{seat} is asked nothing now"));
     };
     q.prompt.reply(text).ok_or_else(|| {
+        // A move the rules can explain: the rule that stops it.
+        if let Some(why) = game.refusal(seat, text, cards) {
+            return why;
+        }
         let keys: Vec<&str> = q.prompt.keys.iter().map(|(k, _)| k.as_str()).collect();
         format!(
             "\"{}\" is not an answer to \"{}\"; the keys are {}",

@@ -89,7 +89,7 @@ impl Match {
         }
         // A move bterm can explain (play, block): the rule that stops it.
         if let Some(why) = self.refusal(seat, typed) {
-            return Err(format!("\"{}\" is refused: {why}", typed.trim()));
+            return Err(why);
         }
         Err(format!(
             "\"{}\" is not a legal action for {seat} now; legal: {}",

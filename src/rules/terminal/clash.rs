@@ -127,6 +127,24 @@ impl Battle {
     }
 }
 
+/// The read bonus: the side whose stance beats the other's gets +30%
+/// attack power (the tunables' percentage).
+fn read_bonus(m: &Match, b: &mut Battle, order: [Side; 2], events: &mut Vec<Event>) {
+    let bonus = m.tunables.read_bonus_percent;
+    for s in order {
+        if beats(b.stance[s.index()], b.stance[s.other().index()]) {
+            let change = Change::Percent((100 + bonus).min(u32::from(u16::MAX)) as u16);
+            b.power_mods.push((s, Cause::ReadBonus, change));
+            events.push(Event::PowerModified {
+                side: s,
+                cause: Cause::ReadBonus,
+                change,
+                power: b.power(s),
+            });
+        }
+    }
+}
+
 fn speed(m: &Match, s: Side) -> i32 {
     let p = &m.players[s.index()];
     i32::from(p.front().card().speed) + p.speed_bonus
@@ -546,22 +564,19 @@ pub(super) fn resolve(
     for s in order {
         events.push(b.technique_event(s));
     }
+    // The read bonus is step 4 of a round and abilities and Options step
+    // 5 (the design page): from engine 3 the +30% multiplies the
+    // technique's power before abilities and Options add to it. Engines 1
+    // and 2 applied it last; their replays still play that way.
+    let bonus_first = m.tunables.engine >= 3;
+    if bonus_first {
+        read_bonus(m, &mut b, order, events);
+    }
     fire(m, &mut b, order, events, |_, _, a| {
         matches!(a.timing, Timing::Battle | Timing::Always) && a.trigger.is_none()
     });
-
-    let bonus = m.tunables.read_bonus_percent;
-    for s in order {
-        if beats(b.stance[s.index()], b.stance[s.other().index()]) {
-            let change = Change::Percent((100 + bonus).min(u32::from(u16::MAX)) as u16);
-            b.power_mods.push((s, Cause::ReadBonus, change));
-            events.push(Event::PowerModified {
-                side: s,
-                cause: Cause::ReadBonus,
-                change,
-                power: b.power(s),
-            });
-        }
+    if !bonus_first {
+        read_bonus(m, &mut b, order, events);
     }
     let powers = [b.power(Side::P1), b.power(Side::P2)];
     let hp = [b.hp(m, Side::P1), b.hp(m, Side::P2)];

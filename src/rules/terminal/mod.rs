@@ -41,8 +41,10 @@ use side_state::{Line, SideState};
 /// A replay records it with the tunables' version, and a replay of an
 /// earlier engine this build still plays ([`ENGINES`]) is played by its
 /// rules. 2: within a timing, attribute changes resolve before the other
-/// effects (a condition reads the attribute as the round has it).
-pub const ENGINE_VERSION: u32 = 2;
+/// effects (a condition reads the attribute as the round has it). 3: the
+/// read bonus (round step 4) multiplies the technique's power before
+/// abilities and Options (step 5) change it.
+pub const ENGINE_VERSION: u32 = 3;
 
 /// The engine versions this build plays: the current one, and the earlier
 /// ones whose replays still play back by their own rules.

@@ -225,6 +225,42 @@ fn side(seat: Seat) -> Result<Side, IllegalAction> {
     })
 }
 
+impl Match {
+    /// Why an Alpha Strike key (`xa`, `xb`, `xc`) is refused at the stance,
+    /// when it is: spent, or no group of the front Digimon's battle type
+    /// and Field in play.
+    fn alpha_refusal(&self, seat: Seat, typed: &str) -> Option<String> {
+        let key: String = typed
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect();
+        if !matches!(key.as_str(), "xa" | "xb" | "xc") {
+            return None;
+        }
+        let s = Side::of(seat)?;
+        if !matches!(self.phase, super::Phase::Stance { .. }) {
+            return None;
+        }
+        let p = &self.players[s.index()];
+        if p.alpha_used {
+            return Some("the Alpha Strike is once per battle, and this one is spent".into());
+        }
+        let front = p.front().card();
+        let have = self.alpha_group_len(s);
+        (have < self.tunables.alpha_group).then(|| {
+            format!(
+                "an Alpha Strike needs {} or more Digimon in play of the front Digimon's battle type and Field ({}: type {}, {}), and there {}",
+                self.tunables.alpha_group,
+                front.name,
+                front.battle_type.letter(),
+                front.field.name(),
+                if have == 1 { "is 1".to_string() } else { format!("are {have}") }
+            )
+        })
+    }
+}
+
 impl Ruleset for Match {
     const ID: RulesetId = RulesetId::Terminal;
     const NAME: &'static str = "Terminal Battle";
@@ -290,6 +326,15 @@ impl Ruleset for Match {
     }
     fn describe(event: &Event, cards: &CardSet) -> String {
         log::describe(event, cards)
+    }
+    fn refusal(&self, seat: Seat, typed: &str, _cards: &CardSet) -> Option<String> {
+        self.alpha_refusal(seat, typed)
+    }
+    fn refusals(&self, seat: Seat, _cards: &CardSet) -> Vec<(String, String)> {
+        ["xa", "xb", "xc"]
+            .into_iter()
+            .filter_map(|k| Some((k.to_string(), self.alpha_refusal(seat, k)?)))
+            .collect()
     }
     fn verdict(&self, cards: &CardSet) -> Option<String> {
         log::verdict(self, cards)
