@@ -348,12 +348,21 @@ pub(super) fn cpu_turn<R: Tabled>(game: &mut TableGame<R>, cards: &CardSet) {
     };
     match &live.thinking {
         None => {
-            // The CPU sees what its seat may see, no more.
+            // The CPU sees what its seat may see, no more: `easy` and
+            // `normal` choose from the seat's view; `hard`'s search plays
+            // worlds that re-deal every card the seat cannot see
+            // (`Cpu::choose`, as at the terminal), which a view alone
+            // cannot give it for every game.
             let view = m.seat_view(Some(seat));
             let fallback = m.legal_actions(seat).first().copied();
+            let whole = (strength == crate::ai::Strength::Hard).then(|| m.clone());
             let (tx, rx) = channel();
             std::thread::spawn(move || {
-                if let Some(a) = R::choose_from_view(&view, seat, strength).or(fallback) {
+                let chosen = match &whole {
+                    Some(m) => crate::ai::Cpu::choose(m, seat, strength),
+                    None => R::choose_from_view(&view, seat, strength),
+                };
+                if let Some(a) = chosen.or(fallback) {
                     let _ = tx.send(a);
                 }
             });
