@@ -165,6 +165,26 @@ fn a_refused_dcg_step_says_why() {
         let refused = report.refused.expect(start).reason;
         assert!(refused.contains(words), "{start}: {refused}");
     }
+    // At 3 and 4 seats: the Target Opponent a switch may not take.
+    let lan = |start: &str| {
+        scripts("tests/dcg/audit-lan")
+            .into_iter()
+            .find(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with(start))
+            })
+            .unwrap_or_else(|| panic!("{start}* in tests/dcg/audit-lan"))
+    };
+    for (start, words) in [
+        ("b13", "never yourself (DCG-LAN-11)"),
+        ("h66", "is out of the game"),
+        ("h67", "is already your Target Opponent"),
+    ] {
+        let text = std::fs::read_to_string(lan(start)).unwrap();
+        let report = run(&text, &cards, None).unwrap();
+        let refused = report.refused.expect(start).reason;
+        assert!(refused.contains(words), "{start}: {refused}");
+    }
 }
 
 /// A second set of Terminal Battle scenarios, written on 2026-11-27 from

@@ -1638,6 +1638,21 @@ impl Match {
             (Ask::Choose(_), Action::Choose { .. }) => {
                 "that Digimon is not one the effect may choose".into()
             }
+            (Ask::Main, Action::Target { seat: to }) => {
+                if !self.lan() {
+                    "at 2 seats your opponent is the other player: there is no Target Opponent to switch".into()
+                } else if to == seat {
+                    "your Target Opponent is another remaining player, never yourself (DCG-LAN-11)".into()
+                } else if to.index() >= self.seats.len() {
+                    format!("there is no {to} at this table")
+                } else if self.z(to).defeated {
+                    format!("{to} is out of the game: only a remaining player can be your Target Opponent (DCG-LAN-11)")
+                } else if to.index() == usize::from(self.z(seat).target) {
+                    format!("{to} is already your Target Opponent")
+                } else {
+                    format!("you can't switch to {to} now (DCG-LAN-12)")
+                }
+            }
             (Ask::Main, Action::TrashDelay { id }) => {
                 match self.z(seat).field.iter().find(|p| p.id == id) {
                     None => "that card is not in your battle area".into(),

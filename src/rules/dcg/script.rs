@@ -395,6 +395,7 @@ fn every_action(m: &Match, seat: Seat) -> Vec<Action> {
     for id in mine.iter().chain(&theirs) {
         v.push(Action::Choose { id: *id });
     }
+    v.extend(Seat::all(m.z_count()).map(|seat| Action::Target { seat }));
     v
 }
 
