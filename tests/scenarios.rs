@@ -262,6 +262,16 @@ fn a_script_names_its_game_and_its_failures() {
         "{:?}",
         r.failures
     );
+    // An event or an end that is not there is said in words, seats as P1
+    // and P2.
+    let words = r#"(ruleset: Terminal, teams: [["Agumon"], ["Gabumon"]], steps: [(P1, "a")], expect: [Event("Omnimon appears"), Winner(P2)])"#;
+    let r = run(words, &cards, None).unwrap();
+    assert!(
+        r.failures[0].contains("no event's words hold \"Omnimon appears\"")
+            && r.failures[1].contains("the game goes on"),
+        "{:?}",
+        r.failures
+    );
     // An unknown card is named, with the seat.
     let bad = r#"(ruleset: Terminal, teams: [["Agumon"], ["Nomon"]], steps: [])"#;
     let e = run(bad, &cards, None).unwrap_err();

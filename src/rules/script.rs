@@ -245,6 +245,25 @@ pub fn keys<R: Ruleset>(
     })
 }
 
+/// How a game stands, in the words an expectation's failure gives: who
+/// won, a draw, or that it goes on.
+pub fn outcome_words(o: Option<Outcome>) -> String {
+    match o {
+        Some(Outcome::Win(s)) => format!("{s} won"),
+        Some(Outcome::Draw) => "a draw".to_string(),
+        None => "the game goes on".to_string(),
+    }
+}
+
+/// What an `Event(text)` (`wanted`) or `NoEvent(text)` expectation found
+/// instead: no event with the text, or the event that has it.
+pub fn event_words(texts: &[String], text: &str, wanted: bool) -> String {
+    match texts.iter().find(|x| x.contains(text)) {
+        Some(x) if !wanted => format!("the event \"{x}\""),
+        _ => format!("no event's words hold \"{text}\""),
+    }
+}
+
 /// The common part of a report: events in words and as data.
 pub fn report_events<R: Ruleset<Event: Serialize>>(
     events: &[(usize, R::Event)],

@@ -252,7 +252,25 @@ impl Played {
                         .map_or_else(|| "no step refused".to_string(), ToString::to_string),
                     Expect::Turn(_) => format!("turn {}", self.game.turn()),
                     Expect::Waiting(_) => format!("waiting for {:?}", self.game.waiting_for()),
-                    _ => format!("outcome {:?}", self.game.outcome()),
+                    Expect::Event(t) => crate::rules::script::event_words(&texts, t, true),
+                    Expect::NoEvent(t) => crate::rules::script::event_words(&texts, t, false),
+                    Expect::Tapped(s, name, _) => zones.get(s.index()).map_or_else(
+                        || format!("no seat {s}"),
+                        |x| {
+                            let found: Vec<String> = x
+                                .digimon
+                                .iter()
+                                .filter(|d| d.card == *name)
+                                .map(|d| if d.tapped { "tapped" } else { "untapped" }.to_string())
+                                .collect();
+                            if found.is_empty() {
+                                format!("no {name} of {s}'s in play")
+                            } else {
+                                format!("{name} {}", found.join(", "))
+                            }
+                        },
+                    ),
+                    _ => crate::rules::script::outcome_words(self.game.outcome()),
                 };
                 bad.push(format!("expected {e:?}; found {found}"));
             }

@@ -343,7 +343,7 @@ fn check(
             if texts.iter().any(|t| t.contains(w.as_str())) {
                 return None;
             }
-            "no such event".into()
+            crate::rules::script::event_words(texts, w, true)
         }
         Expect::NoEvent(w) => match texts.iter().find(|t| t.contains(w.as_str())) {
             None => return None,

@@ -432,15 +432,15 @@ impl Scripted for Match {
             let (ok, found) = match e {
                 Expect::Winner(s) => (
                     game.outcome() == Some(Outcome::Win(*s)),
-                    format!("outcome {:?}", game.outcome()),
+                    crate::rules::script::outcome_words(game.outcome()),
                 ),
                 Expect::Draw => (
                     game.outcome() == Some(Outcome::Draw),
-                    format!("outcome {:?}", game.outcome()),
+                    crate::rules::script::outcome_words(game.outcome()),
                 ),
                 Expect::Ongoing => (
                     game.outcome().is_none(),
-                    format!("outcome {:?}", game.outcome()),
+                    crate::rules::script::outcome_words(game.outcome()),
                 ),
                 Expect::Turn(t) => (game.turn() == *t, format!("turn {}", game.turn())),
                 Expect::TurnPlayer(s) => (
@@ -463,11 +463,11 @@ impl Scripted for Match {
                 ),
                 Expect::Event(t) => (
                     texts.iter().any(|x| x.contains(t.as_str())),
-                    "no such event".into(),
+                    crate::rules::script::event_words(&texts, t, true),
                 ),
                 Expect::NoEvent(t) => (
                     !texts.iter().any(|x| x.contains(t.as_str())),
-                    "the event happened".into(),
+                    crate::rules::script::event_words(&texts, t, false),
                 ),
                 Expect::Memory(s, n) => (
                     game.memory_of(*s) == *n,

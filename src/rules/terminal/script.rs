@@ -120,7 +120,9 @@ impl Scripted for Match {
                 Expect::Front(s, _) => Side::of(*s).map_or_else(String::new, |side| {
                     format!("{} at the front", game.view(side).front.name)
                 }),
-                _ => format!("outcome {:?}", game.outcome()),
+                Expect::Event(t) => crate::rules::script::event_words(&texts, t, true),
+                Expect::NoEvent(t) => crate::rules::script::event_words(&texts, t, false),
+                _ => crate::rules::script::outcome_words(game.outcome()),
             };
             (e.clone(), if ok { Ok(()) } else { Err(found) })
         });
