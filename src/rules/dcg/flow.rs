@@ -1475,6 +1475,16 @@ impl Match {
             return "nothing is asked now".into();
         };
         if s != seat {
+            // A block by a suspended Digimon: no block was asked for it.
+            if let Action::Block { blocker } = action
+                && let Some(p) = self.z(seat).field.iter().find(|p| p.id == blocker)
+                && p.suspended
+            {
+                return format!(
+                    "{} is suspended: only an unsuspended Digimon with <Blocker> may block, so no block was asked (DCG-ATK-8)",
+                    self.info(p.top()).name
+                );
+            }
             return format!("it is {s}'s move ({})", ask.what());
         }
         let z = self.z(seat);

@@ -288,17 +288,17 @@ pub fn read_step(
     }
     let legal = m.legal_actions(seat);
     if legal.is_empty() {
-        // A block by a suspended Digimon: no block was asked for it.
-        if let Some(Action::Block { blocker }) = every_action(m, seat)
+        // Words that name a move the rules can say more of (a block by a
+        // suspended Digimon) than whose move it is.
+        if let Some(a) = every_action(m, seat)
             .into_iter()
             .find(|a| step_words(m, seat, *a).contains(&want))
-            && let Some(p) = m.z(seat).field.iter().find(|p| p.id == blocker)
-            && p.suspended
+            && m.waiting().is_some()
         {
-            return Err(format!(
-                "{} is suspended: only an unsuspended Digimon with <Blocker> may block, so no block was asked (DCG-ATK-8)",
-                m.info(p.top()).name
-            ));
+            let why = m.why_not(seat, a);
+            if !why.starts_with("it is ") {
+                return Err(why);
+            }
         }
         return Err(match m.waiting() {
             Some((s, ask)) => format!("{seat} is asked nothing now; {s} is asked {}", ask.what()),

@@ -325,7 +325,9 @@ impl Bodies {
     pub fn embedded() -> &'static Bodies {
         static EMBEDDED: OnceLock<Bodies> = OnceLock::new();
         EMBEDDED.get_or_init(|| {
-            Bodies::parse(EMBEDDED_BODIES).unwrap_or_else(|e| {
+            // The shipped files are laid out with every part by a test, not
+            // again at every start.
+            Bodies::read(EMBEDDED_BODIES, false).unwrap_or_else(|e| {
                 eprintln!("warning: {e}");
                 Bodies {
                     plans: Vec::new(),
@@ -342,7 +344,14 @@ impl Bodies {
     /// naming the file, line and column of what is wrong, then builds every
     /// plan with every part to find a formula that names nothing or adds a
     /// vector to a number.
+    #[cfg(test)]
     pub fn parse(files: &[(&str, &str)]) -> Result<Bodies, String> {
+        Bodies::read(files, true)
+    }
+
+    /// Reads the body files; `lay_out_all`: and tries every plan with every
+    /// part ([`Bodies::parse`]).
+    fn read(files: &[(&str, &str)], lay_out_all: bool) -> Result<Bodies, String> {
         let mut plans = Vec::new();
         let mut parts = None;
         for (file, text) in files {
@@ -388,6 +397,9 @@ impl Bodies {
                         ));
                     }
                 }
+            }
+            if !lay_out_all {
+                continue;
             }
             for f in every_feature() {
                 let spec = FigureSpec {
