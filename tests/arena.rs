@@ -182,7 +182,7 @@ fn attract_plays_a_demo_and_a_opens_the_scan() {
     assert_eq!(screen(&app), Screen::Attract);
     let duel = app.world().resource::<Duel>();
     assert_eq!(duel.kind, DuelKind::Demo);
-    assert!(duel.table.players().iter().all(|p| !p.is_person()));
+    assert!(duel.host.table().players().iter().all(|p| !p.is_person()));
     // The demo battle goes on by itself.
     assert!(run_until(&mut app, 30.0, |a| a
         .world()
@@ -252,7 +252,10 @@ fn scan_screen_builds_teams_refuses_at_once_and_starts_the_battle() {
     assert_eq!(screen(&app), Screen::Battle);
     let duel = app.world().resource::<Duel>();
     assert_eq!(duel.kind, DuelKind::Play);
-    assert_eq!(duel.table.players(), [Player::Person, Player::Person]);
+    assert_eq!(
+        duel.host.table().players(),
+        [Player::Person, Player::Person]
+    );
 }
 
 #[test]
@@ -342,7 +345,7 @@ fn cpu_battle_in_the_app_has_the_rules_outcome() {
         }));
         let duel = app.world().resource::<Duel>();
         assert_eq!(duel.m().outcome(), alone.outcome(), "seed {seed}");
-        assert_eq!(duel.table.actions(), actions, "seed {seed}");
+        assert_eq!(duel.host.table().actions(), actions, "seed {seed}");
         assert_eq!(duel.m().state_hash(), alone.state_hash(), "seed {seed}");
         let board = app.world().resource::<Board>();
         assert_eq!(
@@ -387,7 +390,8 @@ fn a_person_is_offered_action_abilities_once_a_round() {
     let asked = |a: &App| a.world().resource::<Duel>().asking[0].map(|x| x.ask);
     let used = |a: &App| {
         let duel = a.world().resource::<Duel>();
-        duel.table
+        duel.host
+            .table()
             .actions()
             .iter()
             .filter(|(seat, a)| *seat == Seat::P1 && matches!(a, Action::UseAbility(_)))
@@ -811,7 +815,7 @@ fn a_card_game_alpha_replay_is_staged_on_the_table_card_for_card() {
         app.update();
         let game = app.world().resource::<TableGame<AlphaMatch>>();
         assert!(game.paused, "a step pauses the game");
-        let layout = game.m.as_ref().unwrap().layout();
+        let layout = game.m().unwrap().layout();
         let want = alpha_goals(&layout, Hands::All);
         let shown = on_table(&mut app);
         assert_eq!(shown.len(), want.len(), "step {step}: cards on the table");
@@ -886,8 +890,7 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
     let layout = app
         .world()
         .resource::<TableGame<AlphaMatch>>()
-        .m
-        .as_ref()
+        .m()
         .unwrap()
         .layout();
     let shown = cards_of(&mut app);
@@ -909,15 +912,18 @@ fn a_person_plays_card_game_alpha_against_the_cpu_with_three_buttons() {
     let presses = play_out::<AlphaMatch>(&mut app, 3000.0);
     assert!(presses > 10);
     let game = app.world().resource::<TableGame<AlphaMatch>>();
-    let m = game.m.as_ref().unwrap();
+    let m = game.m().unwrap();
     assert!(m.outcome().is_some());
-    let saved = match &game.live.as_ref().unwrap().saved {
+    let saved = match game.host.as_ref().unwrap().saved() {
         Some(Ok(p)) => p.clone(),
         other => panic!("not saved: {other:?}"),
     };
     let replay = Replay::<bterm::rules::alpha::Match>::load(&saved).unwrap();
     assert_eq!(replay.final_hash, m.state_hash());
-    assert_eq!(replay.actions.len(), game.replay.actions.len());
+    assert_eq!(
+        replay.actions.len(),
+        game.host.as_ref().unwrap().table().actions().len()
+    );
     // The saved game plays back to the same end.
     let mut again =
         bterm::rules::alpha::Match::from_setup(&replay.setup, &CardSet::embedded()).unwrap();
@@ -961,8 +967,8 @@ fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
     let m = app
         .world()
         .resource::<TableGame<AlphaMatch>>()
-        .m
-        .clone()
+        .m()
+        .cloned()
         .unwrap();
     // The HUD names the first to attack.
     app.update();
@@ -1001,8 +1007,8 @@ fn a_cpu_only_alpha_game_in_the_app_ends_as_the_rules_alone_end_it() {
     let in_app = app
         .world()
         .resource::<TableGame<AlphaMatch>>()
-        .m
-        .clone()
+        .m()
+        .cloned()
         .unwrap();
     // The same CPUs on the rules alone.
     let mut alone = Match::from_setup(&setup, &cards).unwrap();
@@ -1123,8 +1129,7 @@ fn a_deck_is_scanned_card_by_card_with_refusals_at_once_and_played() {
     assert!(run_until(&mut app, 30.0, |a| {
         a.world()
             .resource::<TableGame<AlphaMatch>>()
-            .m
-            .as_ref()
+            .m()
             .and_then(|m| m.waiting_for())
             == Some(Seat::P1)
             && a.world().resource::<TableGame<AlphaMatch>>().wait <= 0.0
@@ -1748,7 +1753,7 @@ fn a_person_joins_a_card_game_alpha_table_with_the_code_and_plays_from_its_own_s
     run_real(&mut app, 240, "the game's end", |app| {
         let game = app.world().resource::<TableGame<AlphaMatch>>();
         if game.ended() {
-            return game.live.as_ref().is_some_and(|l| l.saved.is_some());
+            return game.host.as_ref().is_some_and(|h| h.saved().is_some());
         }
         let asked = game.remote.as_ref().is_some_and(|r| r.asked.is_some());
         if asked && game.wait <= 0.0 {
@@ -1762,7 +1767,14 @@ fn a_person_joins_a_card_game_alpha_table_with_the_code_and_plays_from_its_own_s
     let game = app.world().resource::<TableGame<AlphaMatch>>();
     assert_eq!(game.replay.final_hash, table.game().state_hash());
     assert_eq!(game.replay.actions, table.actions());
-    let saved = game.live.as_ref().unwrap().saved.clone().unwrap().unwrap();
+    let saved = game
+        .host
+        .as_ref()
+        .unwrap()
+        .saved()
+        .cloned()
+        .unwrap()
+        .unwrap();
     let kept = Replay::<alpha::Match>::load(&saved).unwrap();
     assert_eq!(kept.final_hash, table.game().state_hash());
 }
@@ -1859,8 +1871,9 @@ fn a_spectator_watches_a_lan_battle_in_the_arena_and_keeps_its_replay() {
     assert_eq!(duel.m().state_hash(), table.game().state_hash());
     assert_eq!(end.replay.final_hash, table.game().state_hash());
     let saved = duel
-        .saved
-        .clone()
+        .host
+        .saved()
+        .cloned()
         .expect("saved")
         .expect("saved without error");
     let kept = Replay::<terminal::Match>::load(&saved).unwrap();
@@ -2138,14 +2151,14 @@ fn a_question_left_alone_at_the_alpha_table_takes_the_rules_default_in_the_rules
     // Until P1 (the person) is asked.
     let asked = |a: &mut App| {
         let g = a.world().resource::<TableGame<AlphaMatch>>();
-        g.m.as_ref().and_then(|m| m.waiting_for()) == Some(Seat::P1) && g.wait <= 0.0
+        g.m().and_then(|m| m.waiting_for()) == Some(Seat::P1) && g.wait <= 0.0
     };
     assert!(run_until(&mut app, 120.0, asked), "the person is asked");
     let (question, actions) = {
         let g = app.world().resource::<TableGame<AlphaMatch>>();
-        let m = g.m.as_ref().unwrap();
+        let m = g.m().unwrap();
         let q = Ruleset::question(m, Seat::P1, &[], &CardSet::embedded()).unwrap();
-        (q, g.replay.actions.len())
+        (q, g.host.as_ref().unwrap().table().actions().len())
     };
     assert_eq!(question.seconds, 300.0);
     let default = question.on_timeout.expect("the rules give a default");
@@ -2153,10 +2166,9 @@ fn a_question_left_alone_at_the_alpha_table_takes_the_rules_default_in_the_rules
     let taken = |a: &mut App| {
         a.world()
             .resource::<TableGame<AlphaMatch>>()
-            .replay
-            .actions
-            .len()
-            > actions
+            .host
+            .as_ref()
+            .is_some_and(|h| h.table().actions().len() > actions)
     };
     assert!(
         !run_until(&mut app, question.seconds - 5.0, taken),
@@ -2164,7 +2176,10 @@ fn a_question_left_alone_at_the_alpha_table_takes_the_rules_default_in_the_rules
     );
     assert!(run_until(&mut app, 10.0, taken), "the default after 300 s");
     let g = app.world().resource::<TableGame<AlphaMatch>>();
-    assert_eq!(g.replay.actions[actions], (Seat::P1, default));
+    assert_eq!(
+        g.host.as_ref().unwrap().table().actions()[actions],
+        (Seat::P1, default)
+    );
 
     // At a kiosk, a table nobody presses anything at is left.
     let mut s = settings(&dir);
@@ -2265,7 +2280,7 @@ fn a_digimon_card_game_replay_is_staged_on_the_table_card_for_card() {
         app.update();
         let game = app.world().resource::<TableGame<DcgMatch>>();
         assert!(game.paused, "a step pauses the game");
-        let layout = game.m.as_ref().unwrap().layout();
+        let layout = game.m().unwrap().layout();
         // Every card lies where the rules put it: the same cards in the
         // same places, face up where the layout says.
         assert_eq!(
@@ -2354,7 +2369,7 @@ fn an_alpha_clash_replay_is_staged_on_the_table_card_for_card() {
         if game.phase.starts_with('C') && game.phase.contains("Step") {
             steps_named += 1;
         }
-        let layout = game.m.as_ref().unwrap().layout();
+        let layout = game.m().unwrap().layout();
         // Every card lies where the rules put it.
         let mut want: Vec<_> = layout_goals::<ClashMatch>(&layout, layout.seats.len(), Hands::All)
             .into_iter()
@@ -2432,8 +2447,7 @@ fn a_person_plays_the_digimon_card_game_against_the_cpu_with_three_buttons() {
     let layout = app
         .world()
         .resource::<TableGame<DcgMatch>>()
-        .m
-        .as_ref()
+        .m()
         .unwrap()
         .layout();
     assert_eq!(
@@ -2445,9 +2459,9 @@ fn a_person_plays_the_digimon_card_game_against_the_cpu_with_three_buttons() {
     let presses = play_out::<DcgMatch>(&mut app, 4000.0);
     assert!(presses > 10);
     let game = app.world().resource::<TableGame<DcgMatch>>();
-    let m = game.m.as_ref().unwrap();
+    let m = game.m().unwrap();
     assert!(m.outcome().is_some());
-    let saved = match &game.live.as_ref().unwrap().saved {
+    let saved = match game.host.as_ref().unwrap().saved() {
         Some(Ok(p)) => p.clone(),
         other => panic!("not saved: {other:?}"),
     };
@@ -2571,7 +2585,7 @@ fn a_person_joins_a_three_seat_digimon_card_game_table_and_plays_from_its_own_se
     // face down and nameless.
     {
         let game = app.world().resource::<TableGame<DcgMatch>>();
-        assert!(game.m.is_none(), "the host's match stays with the host");
+        assert!(game.m().is_none(), "the host's match stays with the host");
         assert_eq!(game.hands(), Hands::Only(Some(1)));
         let layout = game.layout.as_ref().expect("the table is laid out");
         assert_eq!(layout.seats.len(), 3);
@@ -2605,7 +2619,7 @@ fn a_person_joins_a_three_seat_digimon_card_game_table_and_plays_from_its_own_se
             "another seat's hidden card face up"
         );
         if game.ended() {
-            return game.live.as_ref().is_some_and(|l| l.saved.is_some());
+            return game.host.as_ref().is_some_and(|h| h.saved().is_some());
         }
         let asked = game.remote.as_ref().is_some_and(|r| r.asked.is_some());
         if asked && game.wait <= 0.0 {

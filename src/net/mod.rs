@@ -45,6 +45,7 @@ pub const DEFAULT_PORT: u16 = 47_820;
 pub trait Lan:
     Cpu<
         Action: Send + Sync,
+        Ask: Send + Sync,
         Event: Serialize + DeserializeOwned + Send + Sync,
         Setup: Send + Sync,
         View: Send + Sync,
@@ -56,6 +57,7 @@ pub trait Lan:
 impl<R> Lan for R where
     R: Cpu<
             Action: Send + Sync,
+            Ask: Send + Sync,
             Event: Serialize + DeserializeOwned + Send + Sync,
             Setup: Send + Sync,
             View: Send + Sync,

@@ -1,13 +1,15 @@
-//! The one place the rules change: the [`Duel`] resource holds the Match.
-//! People (buttons and timers), CPU players and replays ask it for actions;
-//! the events each action returns go, in order, into the [`Show`], which
-//! plays them one at a time as [`Staged`] messages for the stage to animate.
-//! New questions wait until the show has caught up, so a player always sees
-//! the last clash before the next stance.
+//! The Terminal Battle's presenter: the [`Duel`] resource holds the hosted
+//! match ([`Hosted`]: the table, the CPUs on a thread, the question clocks
+//! with the rules' own seconds, a replay played back and checked, saving).
+//! People answer with the buttons; the events each action returns go, in
+//! order, into the [`Show`], which plays them one at a time as [`Staged`]
+//! messages for the stage to animate. New questions wait until the show has
+//! caught up, so a player always sees the last clash before the next stance.
 
 use std::collections::VecDeque;
-use std::path::PathBuf;
 use std::sync::Arc;
+
+use crate::arena::play::hosted::{Clocked, Hosted};
 
 use bevy::prelude::*;
 
@@ -18,7 +20,7 @@ use crate::arena::{AppSystems, Settings};
 use crate::cards::CardSet;
 use crate::rules::terminal::{Action, Ask, Event, Match, Setup, SetupError, Side};
 use crate::rules::{Reply, Seat};
-use crate::session::{Player, QuestionOf, Table, TableError};
+use crate::session::{Player, QuestionOf, TableError};
 
 /// The speeds a replay steps through (the viewer's B, a table's replay).
 pub const SPEEDS: [f32; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
@@ -65,13 +67,6 @@ pub enum DuelError {
 /// The Terminal Battle's question.
 type Question = QuestionOf<Match>;
 
-/// What a person gave: a reply, or nothing before the time ran out.
-#[derive(Debug, Clone, Copy)]
-enum Answer {
-    Reply(Reply<Action>),
-    TimeUp,
-}
-
 /// A battle in the arena.
 #[derive(Resource)]
 pub struct Duel {
@@ -79,17 +74,14 @@ pub struct Duel {
     pub kind: DuelKind,
     /// The card set, with the setup's extra cards.
     pub cards: CardSet,
-    /// The match, who plays each seat, and every action taken.
-    pub table: Table<Match>,
-    /// A replay's actions still to come.
-    pub script: VecDeque<(crate::rules::Seat, Action)>,
+    /// The match, who plays each seat, every action taken; its CPUs, its
+    /// clocks, a replay's actions to come.
+    pub host: Hosted<Match>,
     /// The questions people are answering.
     pub asking: [Option<Asking>; 2],
-    /// Each seat's question as of the table's change count (at a LAN table:
-    /// the host's question number).
+    /// At a LAN table: each seat's question as of the host's question
+    /// number.
     questions: [Option<(u64, Option<Arc<Question>>)>; 2],
-    /// Where the battle was saved, or why it could not be.
-    pub saved: Option<Result<PathBuf, String>>,
     /// Seconds since the show finished the last event of a finished battle.
     pub over_for: f32,
     /// At a LAN table: this machine's seat, its question and answer.
@@ -109,24 +101,37 @@ impl Duel {
         } else {
             cards.with_cards(&setup.extra)?
         };
-        let table = Table::new(setup, &cards, players.to_vec())?;
-        Ok(Duel::of(kind, cards, table, None))
+        let host = Hosted::new(setup, &cards, players.to_vec())?;
+        Ok(Duel::of(kind, cards, host, None))
+    }
+
+    /// A saved battle played back, action by action.
+    pub fn replay(
+        replay: &crate::replay::Replay<Match>,
+        cards: &CardSet,
+    ) -> Result<Duel, DuelError> {
+        let setup = &replay.setup;
+        let cards = if setup.extra.is_empty() {
+            cards.clone()
+        } else {
+            cards.with_cards(&setup.extra)?
+        };
+        let host = Hosted::replay(replay, &cards)?;
+        Ok(Duel::of(DuelKind::Replay, cards, host, None))
     }
 
     fn of(
         kind: DuelKind,
         cards: CardSet,
-        table: Table<Match>,
+        host: Hosted<Match>,
         remote: Option<Remote<Match>>,
     ) -> Duel {
         Duel {
             kind,
             cards,
-            table,
-            script: VecDeque::new(),
+            host,
             asking: [None, None],
             questions: [None, None],
-            saved: None,
             over_for: 0.0,
             remote,
         }
@@ -148,11 +153,11 @@ impl Duel {
             tunables: view.tunables().clone(),
             ..Setup::new(Vec::new(), Vec::new(), 0)
         };
-        let table = Table::resume(setup, view, players.to_vec())?;
+        let host = Hosted::following(setup, view, players.to_vec())?;
         Ok(Duel::of(
             DuelKind::Lan,
             cards.clone(),
-            table,
+            host,
             Some(Remote::new(seat)),
         ))
     }
@@ -164,9 +169,9 @@ impl Duel {
         match crate::arena::play::remote::replayed(
             replay,
             &self.cards,
-            self.table.players().to_vec(),
+            self.host.table().players().to_vec(),
         ) {
-            Ok(table) => self.table = table,
+            Ok(table) => self.host = Hosted::played(table),
             Err(e) => warn!("the LAN game's replay does not play here: {e}"),
         }
         if let Some(r) = self.remote.as_mut() {
@@ -177,38 +182,29 @@ impl Duel {
 
     /// The rules' state.
     pub fn m(&self) -> &Match {
-        self.table.game()
+        self.host.game()
     }
 
     /// What the duel started from.
     pub fn setup(&self) -> &Setup {
-        self.table.setup()
+        self.host.table().setup()
     }
 
     /// Who plays `side`.
     pub fn player(&self, side: Side) -> Player {
-        self.table.players()[side.index()]
+        self.host.table().players()[side.index()]
     }
 
     /// Answers `side`'s question and queues the events; `false` when the
     /// rules refused it.
-    fn settle(&mut self, show: &mut Show, side: Side, answer: Answer) -> bool {
-        // At a LAN table the answer goes to the host (its time running
-        // out there is the host's to settle).
+    fn settle(&mut self, show: &mut Show, side: Side, reply: Reply<Action>) -> bool {
+        // At a LAN table the answer goes to the host.
         if let Some(remote) = self.remote.as_mut() {
-            match answer {
-                Answer::Reply(r) => remote.reply(r),
-                Answer::TimeUp => remote.asked = None,
-            }
+            remote.reply(reply);
             self.asking[side.index()] = None;
             return true;
         }
-        let seat = side.seat();
-        let result = match answer {
-            Answer::Reply(r) => self.table.answer(seat, r, &self.cards),
-            Answer::TimeUp => self.table.time_up(seat, &self.cards),
-        };
-        match result {
+        match self.host.answer(side.seat(), reply, &self.cards) {
             Ok(events) => {
                 self.asking[side.index()] = None;
                 show.queue.extend(events);
@@ -224,7 +220,11 @@ impl Duel {
     /// Whether the battle is over and the show has staged all of it (and,
     /// at a LAN table, the game's replay is in).
     pub fn finished(&self, show: &Show) -> bool {
-        self.table.is_over() && show.idle() && self.remote.as_ref().is_none_or(|r| r.ended)
+        let over = match self.kind {
+            DuelKind::Replay => self.host.verdict().is_some(),
+            _ => self.host.table().is_over(),
+        };
+        over && show.idle() && self.remote.as_ref().is_none_or(|r| r.ended)
     }
 }
 
@@ -371,41 +371,42 @@ fn ask_people(
         return;
     }
     let dt = time.delta_secs();
+    let duel = &mut *duel;
     for side in Side::BOTH {
         if !duel.player(side).is_person() {
             continue;
         }
-        // Asked again only when the table changed (at a LAN table: when the
-        // host asked another question), not every frame.
-        let key = match &duel.remote {
-            Some(r) => r.asked.as_ref().map(|(a, _)| a.asked),
-            None => Some(duel.table.changes()),
-        };
-        let question = match (key, &duel.questions[side.index()]) {
-            (None, _) => None,
-            (Some(k), Some((at, q))) if *at == k => q.clone(),
-            (Some(k), _) => {
-                let q = match &duel.remote {
-                    Some(r) => r.asked.as_ref().map(|(a, _)| {
-                        Arc::new(Question {
-                            ask: Ask::of(&a.answers),
-                            answers: a.answers.clone(),
-                            seconds: r.seconds_left(),
-                            on_timeout: a.on_timeout,
-                            prompt: a.prompt(),
-                        })
-                    }),
-                    None => duel.table.question(side.seat(), &duel.cards).map(Arc::new),
-                };
-                duel.questions[side.index()] = Some((k, q.clone()));
-                q
+        let (i, seat) = (side.index(), side.seat());
+        let question = match &duel.remote {
+            // Asked again only when the host asked another question, not
+            // every frame.
+            Some(r) => {
+                let key = r.asked.as_ref().map(|(a, _)| a.asked);
+                match (key, &duel.questions[i]) {
+                    (None, _) => None,
+                    (Some(k), Some((at, q))) if *at == k => q.clone(),
+                    (Some(k), _) => {
+                        let q = r.asked.as_ref().map(|(a, _)| {
+                            Arc::new(Question {
+                                ask: Ask::of(&a.answers),
+                                answers: a.answers.clone(),
+                                seconds: r.seconds_left(),
+                                on_timeout: a.on_timeout,
+                                prompt: a.prompt(),
+                            })
+                        });
+                        duel.questions[i] = Some((k, q.clone()));
+                        q
+                    }
+                }
             }
+            None => duel.host.question(seat, &duel.cards),
         };
         let Some(question) = question else {
-            duel.asking[side.index()] = None;
+            duel.asking[i] = None;
             continue;
         };
-        let mut asking = match duel.asking[side.index()] {
+        let mut asking = match duel.asking[i] {
             Some(a) if a.ask == question.ask => a,
             _ => Asking {
                 ask: question.ask,
@@ -413,14 +414,6 @@ fn ask_people(
                 hold: None,
             },
         };
-        let before = asking.left;
-        asking.left = match &duel.remote {
-            Some(r) => r.seconds_left(),
-            None => asking.left - dt,
-        };
-        if before.ceil() != asking.left.ceil() && asking.left > 0.0 && asking.left <= 3.0 {
-            sfx.write(Sfx(Sound::Tick));
-        }
         let mut reply = None;
         // At a LAN table this machine has one player: either set of keys.
         let lan = duel.kind == DuelKind::Lan;
@@ -440,24 +433,47 @@ fn ask_people(
                 .any(|r| (r.player == side || lan) && r.button == b)
                 && held < ALPHA_HOLD
             {
-                reply = question.prompt.reply(&stance_key(b)).map(Answer::Reply);
+                reply = question.prompt.reply(&stance_key(b));
             } else if held >= ALPHA_HOLD {
-                reply = question
-                    .prompt
-                    .reply(&format!("x{}", stance_key(b)))
-                    .map(Answer::Reply);
+                reply = question.prompt.reply(&format!("x{}", stance_key(b)));
             } else {
                 asking.hold = Some((b, held));
             }
         }
-        if reply.is_none() && asking.left <= 0.0 {
-            reply = Some(Answer::TimeUp);
+        if let Some(r) = reply
+            && duel.settle(&mut show, side, r)
+        {
+            continue;
         }
-        let duel = &mut *duel;
-        match reply {
-            Some(r) if duel.settle(&mut show, side, r) => {}
-            _ => duel.asking[side.index()] = Some(asking),
+        // Not answered: the clock runs (the host's, at a LAN table, which
+        // settles a question left alone there).
+        let before = asking.left;
+        match &mut duel.remote {
+            Some(r) => {
+                asking.left = r.seconds_left();
+                if asking.left <= 0.0 {
+                    r.asked = None;
+                    duel.asking[i] = None;
+                    continue;
+                }
+            }
+            None => match duel.host.clock(seat, dt, &duel.cards) {
+                Clocked::Left(left) => asking.left = left,
+                Clocked::TimedOut(events) => {
+                    show.queue.extend(events);
+                    duel.asking[i] = None;
+                    continue;
+                }
+                Clocked::NotAsked => {
+                    duel.asking[i] = None;
+                    continue;
+                }
+            },
         }
+        if before.ceil() != asking.left.ceil() && asking.left > 0.0 && asking.left <= 3.0 {
+            sfx.write(Sfx(Sound::Tick));
+        }
+        duel.asking[i] = Some(asking);
     }
 }
 
@@ -465,7 +481,7 @@ fn ask_people(
 /// the text battle reads): A is "y", B and C are "n" for the yes-no
 /// questions; a stance button is its stance, or starts a hold when an Alpha
 /// Strike is possible (`None` until the hold is decided).
-fn button_reply(question: &Question, button: Button, asking: &mut Asking) -> Option<Answer> {
+fn button_reply(question: &Question, button: Button, asking: &mut Asking) -> Option<Reply<Action>> {
     let key = match question.ask {
         Ask::Stance { alpha: true } => {
             asking.hold = Some((button, 0.0));
@@ -475,7 +491,7 @@ fn button_reply(question: &Question, button: Button, asking: &mut Asking) -> Opt
         _ if button == Button::A => "y".to_string(),
         _ => "n".to_string(),
     };
-    question.prompt.reply(&key).map(Answer::Reply)
+    question.prompt.reply(&key)
 }
 
 /// The key a stance button stands for: `a`, `b` or `c`.
@@ -483,10 +499,11 @@ fn stance_key(button: Button) -> String {
     button.stance().letter().to_ascii_lowercase().to_string()
 }
 
-/// CPU players answer at once; a replay takes its next action (unless paused).
+/// CPU players answer (each worked out on a thread, the CPUs in turn); a
+/// replay takes its next action (unless paused).
 fn cpu_and_script(mut duel: ResMut<Duel>, mut show: ResMut<Show>) {
     // At a LAN table the host plays the CPUs.
-    if !show.idle() || duel.table.is_over() || duel.kind == DuelKind::Lan {
+    if !show.idle() || duel.kind == DuelKind::Lan {
         return;
     }
     let duel = &mut *duel;
@@ -495,26 +512,17 @@ fn cpu_and_script(mut duel: ResMut<Duel>, mut show: ResMut<Show>) {
             return;
         }
         show.step = false;
-        if let Some((seat, action)) = duel.script.pop_front() {
-            match duel.table.apply(seat, action) {
-                Ok(events) => show.queue.extend(events),
-                // A replay that does not apply stops here; the viewer says so.
-                Err(e) => {
-                    warn!("replay refused: {e}");
-                    duel.script.clear();
-                }
-            }
+        let before = duel.host.verdict().is_some();
+        if let Some((_, events)) = duel.host.play_next() {
+            show.queue.extend(events);
+        } else if !before && let Some(Err(e)) = duel.host.verdict() {
+            // A replay that does not apply stops here; the viewer says so.
+            warn!("replay refused: {e}");
         }
         return;
     }
-    // The same pass as the session's driver: each CPU seat in turn.
-    for seat in duel.table.seats() {
-        if let Some(a) = duel.table.cpu_choice(seat) {
-            match duel.table.apply(seat, a) {
-                Ok(events) => show.queue.extend(events),
-                Err(e) => warn!("the CPU's move was refused: {e}"),
-            }
-        }
+    if let Some((_, events)) = duel.host.cpu() {
+        show.queue.extend(events);
     }
 }
 
@@ -524,24 +532,12 @@ fn finish(time: Res<Time>, mut duel: ResMut<Duel>, show: Res<Show>, settings: Re
         return;
     }
     duel.over_for += time.delta_secs();
-    if matches!(duel.kind, DuelKind::Play | DuelKind::Lan) && duel.saved.is_none() {
-        let saved = save_replay(&duel, settings.replay_dir.clone());
-        if let Err(e) = &saved {
-            warn!("{e}");
-        }
-        duel.saved = Some(saved);
+    if matches!(duel.kind, DuelKind::Play | DuelKind::Lan)
+        && duel.host.saved().is_none()
+        && let Some(Err(e)) = duel.host.save(settings.replay_dir.clone())
+    {
+        warn!("{e}");
     }
-}
-
-/// Saves a finished battle as a replay in `dir` (default: the data
-/// folder's `replays`).
-pub fn save_replay(duel: &Duel, dir: Option<PathBuf>) -> Result<PathBuf, String> {
-    let dir = dir
-        .or_else(|| crate::save::data_dir().map(|d| d.join("replays")))
-        .ok_or("no data folder to save the replay in (set BTERM_DATA_DIR)")?;
-    crate::replay::Replay::of(&duel.table)
-        .save_in(&dir)
-        .map_err(|e| format!("cannot save the replay: {e}"))
 }
 
 /// Plays the queue: each event holds the stage for its time.

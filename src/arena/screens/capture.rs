@@ -447,7 +447,7 @@ fn tour(
         (Screen::Table, Some("alpha-play"))
             if t.on_screen > 4.0
                 && table.as_ref().is_some_and(|g| {
-                    g.live.is_some() && g.m.as_ref().and_then(|m| m.waiting_for()) == Some(Seat::P1)
+                    g.live.is_some() && g.m().and_then(|m| m.waiting_for()) == Some(Seat::P1)
                 }) =>
         {
             snap(&mut t, "alpha-play");

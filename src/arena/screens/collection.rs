@@ -261,7 +261,7 @@ fn record_result(
     collection: Option<Res<Collection>>,
 ) {
     if let (Some(duel), Some(c)) = (duel, collection) {
-        c.record_battle(&BattleRecord::terminal(&duel.table, "arena"));
+        c.record_battle(&BattleRecord::terminal(duel.host.table(), "arena"));
     }
 }
 

@@ -112,7 +112,7 @@ fn take_thumbnail(
     duel: Option<Res<Duel>>,
     mut taken: Local<Option<PathBuf>>,
 ) {
-    let Some(Some(Ok(path))) = duel.as_ref().map(|d| d.saved.as_ref()) else {
+    let Some(Some(Ok(path))) = duel.as_ref().map(|d| d.host.saved()) else {
         return;
     };
     if taken.as_ref() == Some(path) {

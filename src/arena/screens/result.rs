@@ -121,7 +121,7 @@ fn enter(
         None => "BATTLE OVER".to_string(),
     };
     let why = crate::rules::terminal::log::why(duel.m(), &duel.cards);
-    let saved = match &duel.saved {
+    let saved = match duel.host.saved() {
         Some(Ok(p)) => format!("Replay saved: {}", p.display()),
         Some(Err(e)) => format!("Replay not saved: {e}"),
         None => String::new(),
@@ -213,7 +213,7 @@ fn buttons(
             Button::B => {
                 if let Some(duel) = &duel {
                     commands.insert_resource(PendingReplay(
-                        Replay::of(&duel.table),
+                        duel.host.record(),
                         "the battle just played".to_string(),
                     ));
                     next.set(Screen::Replay);

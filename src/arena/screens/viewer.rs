@@ -6,19 +6,15 @@
 //! Keys: Space (or button A) pause, Right (or B) one step, Up / Down (or C)
 //! speed; A again when it has ended plays it from the start; Esc leaves.
 
-use std::collections::VecDeque;
-
 use bevy::prelude::*;
 
-use crate::ai::Strength;
-use crate::arena::play::duel::{Duel, DuelKind, DuelStarted, SPEEDS, Show};
+use crate::arena::play::duel::{Duel, DuelStarted, SPEEDS, Show};
 use crate::arena::screens::result::PendingReplay;
 use crate::arena::ui::input::{Button, Press};
 use crate::arena::ui::theme::{label, palette, size};
 use crate::arena::{AppSystems, Cards, Screen, Settings};
 use crate::replay::Replay;
 use crate::rules::terminal::Match;
-use crate::session::Player;
 
 /// The replay being viewed.
 #[derive(Resource, Debug, Clone)]
@@ -60,20 +56,8 @@ fn stage_replay(
     cards: &Cards,
     started: &mut MessageWriter<DuelStarted>,
 ) {
-    let pilots = [Player::Cpu(Strength::Normal); 2];
-    match Duel::new(
-        DuelKind::Replay,
-        viewing.replay.setup.clone(),
-        &cards.0,
-        pilots,
-    ) {
-        Ok(mut duel) => {
-            duel.script = viewing
-                .replay
-                .actions
-                .iter()
-                .copied()
-                .collect::<VecDeque<_>>();
+    match Duel::replay(&viewing.replay, &cards.0) {
+        Ok(duel) => {
             commands.insert_resource(duel);
             started.write(DuelStarted);
             viewing.error = None;
@@ -163,7 +147,7 @@ fn controls(
     };
     let ended = duel
         .as_ref()
-        .is_none_or(|d| d.script.is_empty() && show.idle());
+        .is_none_or(|d| d.host.verdict().is_some() && show.idle());
     let key = |k: KeyCode| keys.as_ref().is_some_and(|keys| keys.just_pressed(k));
     let mut pause = key(KeyCode::Space);
     let mut step = key(KeyCode::ArrowRight);
@@ -216,16 +200,14 @@ fn draw(
     let value = if let Some(e) = &viewing.error {
         format!("REPLAY · {} · {e}", viewing.name)
     } else if let Some(duel) = duel {
-        let done = total - duel.script.len();
-        let state = if duel.script.is_empty() && show.idle() {
-            let check = if duel.m().state_hash() == viewing.replay.final_hash {
-                "final state matches the replay ✓".to_string()
-            } else {
-                format!(
-                    "final state {:016x} differs from the replay's {:016x} ✗",
-                    duel.m().state_hash(),
-                    viewing.replay.final_hash
-                )
+        let done = total - duel.host.remaining();
+        let verdict = duel.host.verdict().filter(|_| show.idle());
+        let state = if let Some(verdict) = verdict {
+            // The host checked it: the state it ended in, or the action
+            // the rules refused.
+            let check = match verdict {
+                Ok(()) => "final state matches the replay ✓".to_string(),
+                Err(e) => format!("{e} ✗"),
             };
             let outcome = match duel.m().outcome() {
                 Some(crate::rules::Outcome::Win(seat)) => format!("{seat} won"),

@@ -14,6 +14,7 @@ use super::{
     CARD, Figs, Hands, LAN_DWELL, Noted, Placed, Role, TableGame, TableStage, Tabled, TargetMarker,
     aim, goals_by_id, launch, place_figures, seat_frame, side_of,
 };
+use crate::arena::play::hosted::Hosted;
 use crate::arena::render::figures::{self, FigureKit};
 use crate::arena::render::look::Glow;
 use crate::arena::render::rig::Move;
@@ -120,7 +121,15 @@ impl TableGame<Match> {
     /// A LAN table's news: the host's view after `events`, which go to the
     /// log, the banners and the figures.
     pub fn follow(&mut self, view: &View, events: &[Event], cards: &CardSet) {
-        self.m = Some(view.state().clone());
+        match self.host.as_mut() {
+            Some(host) => host.follow(view.state().clone()),
+            None => {
+                let pilots = self.live.as_ref().map(|l| l.pilots.clone());
+                let pilots = pilots.unwrap_or_default();
+                let setup = self.replay.setup.clone();
+                self.host = Hosted::following(setup, view.state().clone(), pilots).ok();
+            }
+        }
         self.layout = Some(view.layout());
         let dwell = self.take(events, cards);
         // The host's clock runs for the next question: the table dwells

@@ -1,47 +1,41 @@
-//! A game on the table: the match or the replay it plays, the seats and
-//! who plays them, the CPU's turn, the viewer's keys, the show of events,
-//! and saving.
+//! A game on the table: the hosted game it presents (a match played here
+//! or a replay; `Hosted` holds the seats, the CPUs, the clocks, the check
+//! and saving), the viewer's keys, and the show of events.
 
 use super::*;
 
 /// A game played at the table: who plays each seat, and where the person
 /// whose turn it is stands in their choice.
 #[derive(Debug)]
-pub struct Live<R: Tabled> {
+pub struct Live {
     /// Who plays each seat.
     pub pilots: Vec<Player>,
     /// The answer the person asked is on.
     pub chosen: usize,
-    /// Seconds the person asked has had.
-    pub asked_for: f32,
     /// Seconds with a person asked and nobody pressing anything.
     pub idle: f32,
     /// Hot seat: the table waits for this seat's person to take it (C).
     pub curtain: Option<Seat>,
     /// The person who last had the table.
     pub last_person: Option<Seat>,
-    /// A CPU's choice being worked out on a thread.
-    pub(super) thinking: Option<Mutex<Receiver<R::Action>>>,
-    /// Where the game was saved, once it is over.
-    pub saved: Option<Result<PathBuf, String>>,
     /// C held at a person's question: "leave the table?", on stay (0) or
     /// leave (1).
     pub leaving: Option<usize>,
+    /// Seconds the "leave the table?" question has been up.
+    pub leaving_for: f32,
 }
 
-impl<R: Tabled> Live<R> {
+impl Live {
     /// A game of `pilots`, nobody asked yet.
-    pub fn new(pilots: Vec<Player>) -> Live<R> {
+    pub fn new(pilots: Vec<Player>) -> Live {
         Live {
             pilots,
             chosen: 0,
-            asked_for: 0.0,
             idle: 0.0,
             curtain: None,
             last_person: None,
-            thinking: None,
-            saved: None,
             leaving: None,
+            leaving_for: 0.0,
         }
     }
 
@@ -57,16 +51,15 @@ pub fn live_game<R: Tabled>(
     setup: R::Setup,
     cards: &CardSet,
 ) -> Result<TableGame<R>, String> {
+    let host = Hosted::new(setup.clone(), cards, players.to_vec()).map_err(|e| e.to_string())?;
     let replay = Replay {
         rules: R::version(&setup),
         setup,
         actions: Vec::new(),
         final_hash: 0,
     };
-    let mut game = TableGame::new(replay, "this game".to_string(), cards);
-    if let Some(Err(e)) = &game.verdict {
-        return Err(e.clone());
-    }
+    let mut game = TableGame::blank(replay, "this game".to_string());
+    game.start(host, cards);
     game.live = Some(Live::new(players.to_vec()));
     Ok(game)
 }
@@ -107,8 +100,16 @@ impl<R: Tabled> TableGame<R> {
     }
 
     /// A LAN game's end: its replay (checked by the session) is the one
-    /// kept.
-    pub fn lan_ended(&mut self, replay: Replay<R>) {
+    /// kept, played here into the game this table holds (so it is saved
+    /// as every game is).
+    pub fn lan_ended(&mut self, replay: Replay<R>, cards: &CardSet) {
+        let pilots = self.live.as_ref().map(|l| l.pilots.clone());
+        let pilots =
+            pilots.unwrap_or_else(|| vec![Player::Remote; R::seat_cards(&replay.setup).len()]);
+        match crate::arena::play::remote::replayed(&replay, cards, pilots) {
+            Ok(table) => self.host = Some(Hosted::played(table)),
+            Err(e) => warn!("the LAN game's replay does not play here: {e}"),
+        }
         self.replay = replay;
         self.verdict = Some(Ok(()));
         if let Some(r) = self.remote.as_mut() {
@@ -122,7 +123,7 @@ impl<R: Tabled> TableGame<R> {
         TableGame {
             name,
             replay,
-            m: None,
+            host: None,
             layout: None,
             next: 0,
             log: VecDeque::new(),
@@ -152,17 +153,10 @@ impl<R: Tabled> TableGame<R> {
         self.verdict = None;
         self.ended_for = 0.0;
         self.wait = 1.0;
-        match R::from_setup(&self.replay.setup, cards) {
-            Ok(m) => {
-                let opening = m.opening_events().to_vec();
-                self.layout = Some(m.lay_out());
-                self.m = Some(m);
-                for e in &opening {
-                    self.note(e, cards);
-                }
-            }
+        match Hosted::replay(&self.replay, cards) {
+            Ok(host) => self.start(host, cards),
             Err(e) => {
-                self.m = None;
+                self.host = None;
                 self.verdict = Some(Err(format!(
                     "this replay cannot be played with these cards: {e}"
                 )));
@@ -170,23 +164,53 @@ impl<R: Tabled> TableGame<R> {
         }
     }
 
-    /// A live game: `seat` takes `action`; returns how long to dwell on it.
-    pub fn act(&mut self, seat: Seat, action: R::Action, cards: &CardSet) -> f32 {
-        self.replay.actions.push((seat, action));
-        let dwell = self.step(cards);
-        if let Some(m) = &self.m
-            && m.outcome().is_some()
-        {
-            self.replay.final_hash = m.state_hash();
-            self.verdict = Some(Ok(()));
+    /// Presents `host`'s game from its start.
+    fn start(&mut self, host: Hosted<R>, cards: &CardSet) {
+        let opening = host.game().opening_events().to_vec();
+        self.layout = Some(host.game().lay_out());
+        self.host = Some(host);
+        for e in &opening {
+            self.note(e, cards);
         }
-        dwell
+    }
+
+    /// The match as far as it has been staged (`None`: a LAN table that
+    /// holds only the host's views, or a replay that cannot start).
+    pub fn m(&self) -> Option<&R> {
+        self.host.as_ref().map(Hosted::game)
+    }
+
+    /// A live game: the person at `seat` answers; returns how long to dwell
+    /// on it.
+    pub fn answer(&mut self, seat: Seat, reply: Reply<R::Action>, cards: &CardSet) -> f32 {
+        let Some(host) = self.host.as_mut() else {
+            return 0.0;
+        };
+        match host.answer(seat, reply, cards) {
+            Ok(events) => self.staged(&events, cards),
+            Err(e) => {
+                warn!("refused: {e}");
+                0.0
+            }
+        }
+    }
+
+    /// A hosted action's events go on the table; returns how long to
+    /// dwell on them.
+    pub(super) fn staged(&mut self, events: &[R::Event], cards: &CardSet) -> f32 {
+        let Some(host) = &self.host else { return 0.0 };
+        self.next = host.table().actions().len();
+        self.layout = Some(host.game().lay_out());
+        if let Some(v) = host.verdict() {
+            self.verdict = Some(v.clone());
+        }
+        self.take(events, cards)
     }
 
     /// The seat asked now: the match's, or (a LAN table that holds no
     /// match) the layout's.
     pub fn waiting(&self) -> Option<Seat> {
-        match &self.m {
+        match self.m() {
             Some(m) => m.waiting_for(),
             None => self.layout.as_ref().and_then(R::layout_waiting),
         }
@@ -230,33 +254,17 @@ impl<R: Tabled> TableGame<R> {
         self.verdict.is_some()
     }
 
-    /// Plays the next action; returns how long to dwell on it, seconds.
+    /// Plays a replay's next action; returns how long to dwell on it,
+    /// seconds. The host checks the game against the replay.
     pub fn step(&mut self, cards: &CardSet) -> f32 {
         R::step_begins(&mut self.marks);
-        let Some(m) = self.m.as_mut() else { return 0.0 };
-        let Some(&(seat, action)) = self.replay.actions.get(self.next) else {
-            let hash = m.state_hash();
-            self.verdict = Some(if hash == self.replay.final_hash {
-                Ok(())
-            } else {
-                Err(format!(
-                    "the game ended in another state than the replay recorded ({hash:016x}, not {:016x})",
-                    self.replay.final_hash
-                ))
-            });
+        let Some(host) = self.host.as_mut() else {
             return 0.0;
         };
-        self.next += 1;
-        match m.apply(seat, action) {
-            Ok(events) => {
-                self.layout = Some(m.lay_out());
-                self.take(&events, cards)
-            }
-            Err(e) => {
-                self.verdict = Some(Err(format!(
-                    "action {} of the replay is not legal here: {e}",
-                    self.next
-                )));
+        match host.play_next() {
+            Some((_, events)) => self.staged(&events, cards),
+            None => {
+                self.verdict = host.verdict().cloned();
                 0.0
             }
         }
@@ -321,60 +329,17 @@ impl<R: Tabled> TableGame<R> {
     }
 }
 
-/// Saves a finished game as a replay in `dir` (else the data folder's
-/// replays).
-pub(super) fn save_game<R: Tabled>(
-    replay: &Replay<R>,
-    dir: Option<PathBuf>,
-) -> Result<PathBuf, String> {
-    let dir = dir
-        .or_else(|| crate::save::data_dir().map(|d| d.join("replays")))
-        .ok_or("no data folder to save the game in (set BTERM_DATA_DIR)")?;
-    replay
-        .save_in(&dir)
-        .map_err(|e| format!("cannot save the game: {e}"))
-}
-
-/// A CPU seat's turn: its choice is worked out on a thread (the hard CPU
-/// searches for up to 0.4 s) and taken when it is ready.
+/// The CPUs' turn: the host works a CPU seat's choice out on a thread
+/// (the hard CPU searches for up to 0.4 s) and takes it when it is ready.
 pub(super) fn cpu_turn<R: Tabled>(game: &mut TableGame<R>, cards: &CardSet) {
-    let Some(m) = &game.m else { return };
-    let Some(seat) = m.waiting_for() else { return };
-    let Some(live) = game.live.as_mut() else {
+    if game.live.is_none() {
+        return;
+    }
+    let Some(host) = game.host.as_mut() else {
         return;
     };
-    let Some(Player::Cpu(strength)) = live.pilots.get(seat.index()).copied() else {
-        return;
-    };
-    match &live.thinking {
-        None => {
-            // The CPU sees what its seat may see, no more: `easy` and
-            // `normal` choose from the seat's view; `hard`'s search plays
-            // worlds that re-deal every card the seat cannot see
-            // (`Cpu::choose`, as at the terminal), which a view alone
-            // cannot give it for every game.
-            let view = m.seat_view(Some(seat));
-            let fallback = m.legal_actions(seat).first().copied();
-            let whole = (strength == crate::ai::Strength::Hard).then(|| m.clone());
-            let (tx, rx) = channel();
-            std::thread::spawn(move || {
-                let chosen = match &whole {
-                    Some(m) => crate::ai::Cpu::choose(m, seat, strength),
-                    None => R::choose_from_view(&view, seat, strength),
-                };
-                if let Some(a) = chosen.or(fallback) {
-                    let _ = tx.send(a);
-                }
-            });
-            live.thinking = Some(Mutex::new(rx));
-        }
-        Some(rx) => {
-            let got = rx.lock().ok().and_then(|rx| rx.try_recv().ok());
-            if let Some(action) = got {
-                live.thinking = None;
-                game.wait = game.act(seat, action, cards);
-            }
-        }
+    if let Some((_, events)) = host.cpu() {
+        game.wait = game.staged(&events, cards);
     }
 }
 
@@ -432,13 +397,12 @@ pub(super) fn play<R: Tabled>(
     game.tick_banner(dt);
     if game.ended() {
         game.ended_for += dt;
-        if let Some(live) = game.live.as_ref()
-            && live.saved.is_none()
+        if game.live.is_some()
+            && let Some(host) = game.host.as_mut()
+            && host.saved().is_none()
+            && let Some(Err(e)) = host.save(settings.replay_dir.clone())
         {
-            let saved = save_game(&game.replay, settings.replay_dir.clone());
-            if let Some(live) = game.live.as_mut() {
-                live.saved = Some(saved);
-            }
+            warn!("{e}");
         }
         // Opened from the game: back to attract after a while (a kiosk
         // never sticks).

@@ -6,8 +6,10 @@
 //!
 //! One table serves every card game ([`Tabled`]): the cards gliding to
 //! their places, the replay viewer's keys, a person's turn with the three
-//! buttons or the mouse, CPUs thinking on a thread, the hot-seat curtain,
-//! the rules' timeouts, saving the game. Each ruleset brings its own
+//! buttons or the mouse, the hot-seat curtain. It presents a hosted game
+//! (`play::hosted`: CPUs thinking on a thread, the rules' timeouts, a
+//! replay checked, saving the game), as the Terminal Battle's duel
+//! does; it hosts none itself. Each ruleset brings its own
 //! presenter: where its cards lie and what its events say over the table
 //! (`alpha.rs`, the Card Game Alpha; `dcg.rs`, the Digimon Card Game), and
 //! its figures.
@@ -27,13 +29,11 @@ pub use dcg::{Coin, GaugeCell, MemoryToken, Revealed, cpu_game as dcg_cpu_game};
 
 use std::collections::{HashMap, VecDeque};
 use std::f32::consts::{FRAC_PI_2, PI};
-use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, channel};
 
 use bevy::prelude::*;
 
 use crate::arena::play::duel::SPEEDS;
+use crate::arena::play::hosted::{Clocked, Hosted};
 use crate::arena::play::remote::Remote;
 use crate::arena::render::figures::{self, Figure, FigureKit};
 use crate::arena::render::look::{CardFace, Glow, card_face, texture};
@@ -205,8 +205,10 @@ pub struct TableGame<R: Tabled> {
     pub name: String,
     /// The saved game.
     pub replay: Replay<R>,
-    /// The match as far as it has been staged (`None`: it cannot start).
-    pub m: Option<R>,
+    /// The game presented: the match as far as it has been staged, its
+    /// seats, CPUs, clocks and saving (`None`: a LAN table that holds only
+    /// the host's views, or a replay that cannot start).
+    pub host: Option<Hosted<R>>,
     /// Its cards laid out, worked out once each time it changes.
     pub layout: Option<R::Layout>,
     /// The next action to play.
@@ -233,7 +235,7 @@ pub struct TableGame<R: Tabled> {
     /// Events not yet staged by the figures.
     pub pending: Vec<R::Event>,
     /// A game being played here (not a replay).
-    pub live: Option<Live<R>>,
+    pub live: Option<Live>,
     /// What the ruleset's presenter keeps of the events (the battle under
     /// way).
     pub marks: R::Marks,

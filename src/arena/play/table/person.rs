@@ -51,17 +51,19 @@ pub(super) fn person_turn<R: Tabled>(
     // At a LAN table: the host's question for this machine's seat (the
     // host's clock settles a question left alone). Here: the rules' time
     // and default.
-    let (seat, legal, timeout) = match (&game.remote, &game.m) {
+    let (seat, legal) = match (&game.remote, game.host.as_mut()) {
         (Some(r), _) => match (r.seat, &r.asked) {
-            (Some(seat), Some((a, _))) => (seat, a.answers.clone(), None),
+            (Some(seat), Some((a, _))) => (seat, a.answers.clone()),
             _ => return,
         },
-        (None, Some(m)) => {
-            let Some(seat) = m.waiting_for() else { return };
-            let timeout = m
-                .question(seat, &[], &cards.0)
-                .map(|q| (q.seconds, q.on_timeout));
-            (seat, m.legal_actions(seat), timeout)
+        (None, Some(host)) => {
+            let Some(seat) = host.game().waiting_for() else {
+                return;
+            };
+            let Some(q) = host.question(seat, &cards.0) else {
+                return;
+            };
+            (seat, q.answers.clone())
         }
         (None, None) => return,
     };
@@ -88,19 +90,19 @@ pub(super) fn person_turn<R: Tabled>(
         if let Some(p) = pointed {
             *at = p.min(1);
         }
-        live.asked_for += time.delta_secs();
+        live.leaving_for += time.delta_secs();
         if choose && *at == 1 {
             next.set(Screen::Attract);
-        } else if choose || back || live.asked_for > LEAVING_SECONDS {
+        } else if choose || back || live.leaving_for > LEAVING_SECONDS {
             live.leaving = None;
-            live.asked_for = 0.0;
+            live.leaving_for = 0.0;
         }
         res.set_changed();
         return;
     }
     if back && live.curtain.is_none() {
         live.leaving = Some(0);
-        live.asked_for = 0.0;
+        live.leaving_for = 0.0;
         res.set_changed();
         return;
     }
@@ -113,7 +115,6 @@ pub(super) fn person_turn<R: Tabled>(
         if choose || prompt_clicked {
             live.curtain = None;
             live.last_person = Some(seat);
-            live.asked_for = 0.0;
             live.chosen = 0;
             // Shown: the hand changes hands.
             changed = true;
@@ -130,29 +131,26 @@ pub(super) fn person_turn<R: Tabled>(
     live.chosen = live.chosen.min(legal.len() - 1);
     if up {
         live.chosen = (live.chosen + legal.len() - 1) % legal.len();
-        live.asked_for = 0.0;
     }
     if down {
         live.chosen = (live.chosen + 1) % legal.len();
-        live.asked_for = 0.0;
     }
-    live.asked_for += time.delta_secs();
-    let action = match timeout {
-        _ if choose => Some(legal[live.chosen]),
-        Some((seconds, default)) if live.asked_for > seconds => {
-            // No default (an offer nobody took): asked again.
-            live.asked_for = 0.0;
-            default
-        }
-        _ => None,
-    };
-    if let Some(action) = action {
+    if choose {
+        let action = legal[live.chosen];
         live.chosen = 0;
-        live.asked_for = 0.0;
         match game.remote.as_mut() {
             Some(r) => r.reply(Reply::Act(action)),
-            None => game.wait = game.act(seat, action, &cards.0),
+            None => game.wait = game.answer(seat, Reply::Act(action), &cards.0),
         }
+        changed = true;
+    } else if game.remote.is_none()
+        && let Some(host) = game.host.as_mut()
+        && let Clocked::TimedOut(events) = host.clock(seat, time.delta_secs(), &cards.0)
+    {
+        // Left alone: the host took the question's default (or passed an
+        // offer), as at the terminal and on the LAN.
+        live.chosen = 0;
+        game.wait = game.staged(&events, &cards.0);
         changed = true;
     }
     if changed {
@@ -187,9 +185,8 @@ pub(super) fn choice<R: Tabled>(game: &TableGame<R>, cards: &CardSet) -> Choice 
     let Some(live) = &game.live else {
         return Choice::default();
     };
-    let m = game.m.as_ref();
     if game.ended() {
-        return said(match &live.saved {
+        return said(match game.host.as_ref().and_then(Hosted::saved) {
             Some(Ok(p)) => format!("Game saved: {}", p.display()),
             Some(Err(e)) => format!("Game not saved: {e}"),
             None => String::new(),
@@ -250,17 +247,14 @@ pub(super) fn choice<R: Tabled>(game: &TableGame<R>, cards: &CardSet) -> Choice 
     // The answers in words: the match's, or (a LAN table that holds no
     // match) the host's own lines for them.
     let labels = answer_labels(game, seat, cards);
-    let (text, legal, left) = match (asked, m) {
+    let (text, legal, left) = match (asked, &game.host) {
         (Some((_, a, left)), _) => (a.text.clone(), a.answers.clone(), left),
-        (None, Some(m)) => {
-            let Some(q) = m.question(seat, &[], cards) else {
+        (None, Some(host)) => {
+            let Some(q) = host.table().question(seat, cards) else {
                 return Choice::default();
             };
-            (
-                q.prompt.text,
-                m.legal_actions(seat),
-                q.seconds - live.asked_for,
-            )
+            let left = host.seconds_left(seat).unwrap_or(q.seconds);
+            (q.prompt.text, q.answers, left)
         }
         (None, None) => return Choice::default(),
     };
@@ -299,18 +293,23 @@ pub(super) fn answer_labels<R: Tabled>(
         .remote
         .as_ref()
         .and_then(|r| r.asked.as_ref().map(|(a, _)| a));
-    match (asked, &game.m) {
+    match (asked, game.m()) {
         (Some(a), Some(m)) => a
             .answers
             .iter()
             .map(|x| m.answer_text(seat, *x, cards))
             .collect(),
         (Some(a), None) => host_labels(&a.lines, a.answers.len()),
-        (None, Some(m)) => m
-            .legal_actions(seat)
-            .iter()
-            .map(|x| m.answer_text(seat, *x, cards))
-            .collect(),
+        (None, Some(m)) => game
+            .host
+            .as_ref()
+            .and_then(|h| h.table().question(seat, cards))
+            .map_or_else(Vec::new, |q| {
+                q.answers
+                    .iter()
+                    .map(|x| m.answer_text(seat, *x, cards))
+                    .collect()
+            }),
         (None, None) => Vec::new(),
     }
 }

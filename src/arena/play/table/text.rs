@@ -147,7 +147,7 @@ pub(super) fn draw<R: Tabled>(
     mut panels: Query<&mut Visibility, Without<TableText>>,
 ) {
     let Some(game) = game else { return };
-    let m = game.m.as_ref();
+    let m = game.m();
     for (part, mut text, mut colour, parent) in &mut texts {
         let s = match part {
             TableText::Phase => {

@@ -101,7 +101,7 @@ pub trait Follows<R: Lan>: Sized {
     /// The host's news: the view after `events`.
     fn news(&mut self, view: &R::View, events: Vec<R::Event>, cards: &CardSet);
     /// The game's end: its replay, checked by the session.
-    fn ended(&mut self, replay: Replay<R>);
+    fn ended(&mut self, replay: Replay<R>, cards: &CardSet);
     /// Whether it follows a LAN table (it has a remote seat).
     fn has_remote(&self) -> bool;
 }
@@ -120,13 +120,13 @@ impl Follows<terminal::Match> for Duel {
     }
 
     fn news(&mut self, view: &terminal::Match, events: Vec<terminal::Event>, _: &CardSet) {
-        self.table.follow(view.clone());
+        self.host.follow(view.clone());
         if let Some(r) = self.remote.as_mut() {
             r.events.extend(events);
         }
     }
 
-    fn ended(&mut self, replay: Replay<terminal::Match>) {
+    fn ended(&mut self, replay: Replay<terminal::Match>, _: &CardSet) {
         self.lan_ended(&replay);
     }
 }
@@ -150,8 +150,8 @@ impl<R: Tabled> Follows<R> for TableGame<R> {
         R::lan_news(self, view, &events, cards);
     }
 
-    fn ended(&mut self, replay: Replay<R>) {
-        self.lan_ended(replay);
+    fn ended(&mut self, replay: Replay<R>, cards: &CardSet) {
+        self.lan_ended(replay, cards);
     }
 }
 
@@ -290,7 +290,7 @@ pub(super) fn pump_game<R: Lan, G: Follows<R>>(
             Happened::Ended(end) => {
                 lan.ended = true;
                 if let Some(g) = target {
-                    g.ended(end.replay);
+                    g.ended(end.replay, cards);
                 }
             }
             _ => {}
