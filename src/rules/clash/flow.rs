@@ -581,8 +581,11 @@ fn responses(m: &Match, seat: Seat, tag: When) -> Vec<Action> {
         .windows
         .last()
         .and_then(|w| m.standby.get(usize::from(w.entry)));
-    let refutable = answered
-        .is_none_or(|e| !(e.what == What::Play && m.info(e.source).has(Keyword::Irrefutable)));
+    // Engine 1 refused a Counter that would stop an Irrefutable card; from
+    // engine 2 it may be played, and the card enters play anyway (CL-D10).
+    let refutable = m.engine >= 2
+        || answered
+            .is_none_or(|e| !(e.what == What::Play && m.info(e.source).has(Keyword::Irrefutable)));
     let fits = |a: &Ability| {
         a.when == tag
             && (refutable
@@ -1080,7 +1083,9 @@ pub(crate) fn apply(
                     negated: false,
                 },
                 chosen(&a),
-                false,
+                // Engine 2: an effect a player activates waits in Standby
+                // until every opponent has had priority (CL-RES-8, CL-D4).
+                m.engine >= 2,
             );
         }
         Action::Attach(w, u) => {
@@ -1115,14 +1120,18 @@ pub(crate) fn apply(
         Action::Portal => {
             m.pay(seat, super::PORTAL_COST, &[]);
             let c = m.contender(seat);
-            m.standby.push(Entry {
+            let entry = Entry {
                 seat,
                 source: c,
                 what: What::Portal,
                 targets: Vec::new(),
                 answers: None,
                 negated: false,
-            });
+            };
+            // Engine 2: opening it is an activation, answered as every
+            // other (CL-RES-8, CL-D1).
+            let window = m.engine >= 2;
+            push(m, entry, window);
         }
         Action::Attack(a, t) => {
             set_engaged(m, a, true);
@@ -1954,7 +1963,7 @@ fn run(m: &mut Match, e: &Entry, abilities: &[Ability]) {
 
 /// A Counter's answer to the entry it answers: that card or effect does
 /// not resolve (to Oblivion, or back to the hand); an Irrefutable card is
-/// never answered so (CL-KW-9). Answering an attack (Counter - Attack):
+/// never stopped so, and enters play all the same (CL-KW-9, CL-D10). Answering an attack (Counter - Attack):
 /// the attacker goes.
 fn answer_entry(m: &mut Match, e: &Entry, to_hand_: bool) {
     match e.answers {

@@ -162,16 +162,14 @@ impl Match {
         Layout {
             seats,
             // A card declared whose targets are being chosen is on its way
-            // into Standby: it lies there already.
+            // into Standby: it lies there already. An ability, the Portal,
+            // Awe Factor or a Barrage waiting there is an effect: its card
+            // stays where it is.
             standby: self
                 .standby
                 .iter()
-                .chain(
-                    self.choosing
-                        .as_ref()
-                        .map(|c| &c.entry)
-                        .filter(|e| matches!(e.what, super::What::Play | super::What::Trap)),
-                )
+                .chain(self.choosing.as_ref().map(|c| &c.entry))
+                .filter(|e| matches!(e.what, super::What::Play | super::What::Trap))
                 .map(|e| (e.seat, laid(e.source, true, false)))
                 .collect(),
             active: self.active,
@@ -253,6 +251,7 @@ impl View {
             standby: self
                 .standby
                 .iter()
+                .filter(|e| matches!(e.what, super::What::Play | super::What::Trap))
                 .map(|e| (e.seat, shown(&e.card, false)))
                 .collect(),
             active: self.active,

@@ -35,7 +35,21 @@ use crate::cards::{Affiliation, Card, CardNumber, CardSet, ClashKind};
 use crate::effects::clash::{Ability, Hue, Keyword};
 
 /// The engine's version: bumped whenever the rules' code changes behaviour.
-pub const ENGINE_VERSION: u32 = 1;
+/// Engine 2 (2026-11-27): an activated ability and the Portal give the
+/// opponents priority (CL-RES-8, CL-D4, CL-D1); a Counter may answer an
+/// Irrefutable card, which enters play anyway (CL-KW-9, CL-D10). A replay
+/// of engine 1 is played by engine 1 ([`ENGINES`]).
+pub const ENGINE_VERSION: u32 = 2;
+
+/// The engine versions this build plays: the current one, and the earlier
+/// ones whose replays it still plays back as they were.
+pub const ENGINES: std::ops::RangeInclusive<u32> = 1..=ENGINE_VERSION;
+
+/// Serde's default for a setup's engine: the current one (a replay of an
+/// earlier one says which, [`crate::rules::Ruleset::adopt_engine`]).
+fn current_engine() -> u32 {
+    ENGINE_VERSION
+}
 /// Cards in an opening hand (CL-START-3).
 pub const HAND: usize = 8;
 /// Cards in a Main Deck (CL-DECK-3).
@@ -66,6 +80,11 @@ pub struct Setup {
     /// shuffled, and this seat first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stacked: Option<Seat>,
+    /// The engine the rules are played by ([`ENGINE_VERSION`]; a replay
+    /// of an earlier engine this build still plays keeps its own). Not
+    /// written: a replay records it in its rules version.
+    #[serde(default = "current_engine", skip_serializing)]
+    pub engine: u32,
 }
 
 /// Why a setup is refused.
@@ -85,6 +104,11 @@ pub enum SetupError {
     /// An exemption without a reason, or a deck that cannot start.
     #[error("{0}")]
     Exempt(String),
+    /// An engine this build does not play.
+    #[error(
+        "Alpha Clash engine {0} is not one this build plays (it plays engines 1 to {ENGINE_VERSION})"
+    )]
+    Engine(u32),
 }
 
 /// A card's index in the match's card table.
@@ -689,6 +713,9 @@ pub struct Match {
     /// The resources the asked player chose to pay with first
     /// ([`Action::PayWith`]), until the next action.
     pub(crate) prefer: Vec<Cid>,
+    /// The engine it is played by ([`ENGINE_VERSION`], or an earlier
+    /// replay's); not part of the state's hash.
+    pub(crate) engine: u32,
 }
 
 impl Match {
@@ -698,6 +725,9 @@ impl Match {
         let n = setup.decks.len();
         if !(2..=4).contains(&n) {
             return Err(SetupError::Seats(n));
+        }
+        if !ENGINES.contains(&setup.engine) {
+            return Err(SetupError::Engine(setup.engine));
         }
         for (s, why) in &setup.exempt {
             if why.trim().is_empty() {
@@ -781,6 +811,7 @@ impl Match {
             opening: Vec::new(),
             log: Vec::new(),
             prefer: Vec::new(),
+            engine: setup.engine,
         };
         for s in Seat::all(n) {
             let c = m.sides[s.index()].contender.card;
@@ -1108,11 +1139,16 @@ impl super::Ruleset for Match {
     type Event = Event;
     type Ask = Ask;
 
-    fn version(_: &Setup) -> super::RulesVersion {
+    fn version(setup: &Setup) -> super::RulesVersion {
         super::RulesVersion {
             ruleset: super::RulesetId::Clash,
-            engine: ENGINE_VERSION,
+            engine: setup.engine,
             tunables: 1,
+        }
+    }
+    fn adopt_engine(setup: &mut Setup, engine: u32) {
+        if ENGINES.contains(&engine) {
+            setup.engine = engine;
         }
     }
     fn seed(setup: &Setup) -> u64 {
@@ -1159,6 +1195,7 @@ impl super::Ruleset for Match {
             seed,
             exempt: Vec::new(),
             stacked: None,
+            engine: ENGINE_VERSION,
         }
     }
     fn seat_view(&self, seat: Option<Seat>) -> View {

@@ -117,6 +117,7 @@ impl Script {
             seed: self.seed,
             exempt: self.exempt.clone(),
             stacked: Some(self.first),
+            engine: super::ENGINE_VERSION,
         })
     }
 }

@@ -1092,3 +1092,127 @@ fn rule_cl_d30_the_player_may_choose_the_resources_that_pay() {
     // the choice is part of the state only while it waits.
     assert!(m.prefer.is_empty());
 }
+
+/// Plays `steps` (read as a script reads them) from a setup of engine
+/// `engine`; returns the match.
+fn played_by_engine(
+    engine: u32,
+    p1: &[&str],
+    p2: &[&str],
+    steps: &[(&str, &str)],
+) -> Result<Match, String> {
+    use crate::rules::Reply;
+    let cards = cards();
+    let list = |d: &[&str]| {
+        d.iter()
+            .map(|c| format!("{c:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let text = format!(
+        "(ruleset: Clash, exempt: [(P1, \"a test deck\"), (P2, \"a test deck\")], decks: [[{}], [{}]], steps: [], expect: [])",
+        list(p1),
+        list(p2)
+    );
+    let script: super::script::Script = ron::from_str(&text).map_err(|e| e.to_string())?;
+    let mut setup = script.setup(&cards)?;
+    setup.engine = engine;
+    let mut m = Match::from_setup(&setup, &cards).map_err(|e| e.to_string())?;
+    for (i, (seat, words)) in steps.iter().enumerate() {
+        let seat: Seat = seat.parse().map_err(|e| format!("{e}"))?;
+        let Reply::Act(a) = super::script::read_step(&m, seat, words, &cards)
+            .map_err(|e| format!("step {}: {e}", i + 1))?
+        else {
+            return Err(format!("step {}: a pass", i + 1));
+        };
+        m.apply(seat, a)
+            .map_err(|e| format!("step {}: {e}", i + 1))?;
+    }
+    Ok(m)
+}
+
+/// CL-RES-8 (with CL-D4, engine 2): an Engage ability is declared into
+/// Standby, paid, and waits there until every opponent has had priority;
+/// then it resolves. Engine 1's replays play it as they did, at once.
+#[test]
+fn rule_cl_res_8_declare_generate_pay_priority_resolve() {
+    let p1 = ["Castor Veil", "2x Cinder Whelp", "18x Sever the Thread"];
+    let p2 = ["Grimm Halloway", "20x Sever the Thread"];
+    let steps = [
+        ("P1", "keep"),
+        ("P2", "keep"),
+        ("P1", "resource Cinder Whelp"),
+        ("P1", "play Cinder Whelp"),
+        ("P2", "pass"),
+        ("P1", "end turn"),
+        ("P2", "resource Sever the Thread"),
+        ("P2", "use Grimm Halloway"),
+        ("P2", "target Cinder Whelp"),
+    ];
+    let m = played_by_engine(ENGINE_VERSION, &p1, &p2, &steps).unwrap();
+    // Declared and paid; P1 has priority on it; the Whelp is still there.
+    assert_eq!(m.waiting().map(|w| w.0), Some(Seat::P1));
+    assert_eq!(m.standby.len(), 1);
+    assert_eq!(m.side(Seat::P1).clash.len(), 1);
+    assert!(m.legal_actions(Seat::P1).contains(&Action::Pass));
+    // P1 passes: it resolves, and the Whelp (defence 1) is defeated.
+    let mut done = steps.to_vec();
+    done.push(("P1", "pass"));
+    let m = played_by_engine(ENGINE_VERSION, &p1, &p2, &done).unwrap();
+    assert!(m.standby.is_empty());
+    assert!(m.side(Seat::P1).clash.iter().all(|u| u.defeated) || m.side(Seat::P1).clash.is_empty());
+    assert_eq!(m.waiting().map(|w| w.0), Some(Seat::P2));
+    // Engine 1: no round of priority; P1 is asked nothing.
+    let old = played_by_engine(1, &p1, &p2, &steps).unwrap();
+    assert_eq!(old.waiting().map(|w| w.0), Some(Seat::P2));
+    assert!(old.standby.is_empty());
+    assert!(played_by_engine(1, &p1, &p2, &done).is_err());
+}
+
+/// CL-KW-9 (with CL-D10, engine 2): a Counter that would negate an
+/// Irrefutable card may be played; it is paid and resolves, and the card
+/// enters play anyway. Engine 1 refused the Counter.
+#[test]
+fn rule_cl_kw_9_irrefutable_cannot_be_kept_from_play() {
+    let p1 = ["Lyra Stormwake", "Radiant Arbiter", "13x Rallying Hymn"];
+    let p2 = ["Castor Veil", "Countercurrent", "13x Recall the Tide"];
+    let mut steps = vec![("P1", "keep"), ("P2", "keep")];
+    for turn in 0..4 {
+        steps.push(("P1", "resource Rallying Hymn"));
+        steps.push(("P1", "end turn"));
+        steps.push((
+            "P2",
+            if turn < 2 {
+                "resource Recall the Tide"
+            } else {
+                "no resource"
+            },
+        ));
+        steps.push(("P2", "end turn"));
+    }
+    steps.extend([
+        ("P1", "resource Rallying Hymn"),
+        ("P1", "play Radiant Arbiter"),
+        ("P2", "play Countercurrent"),
+        ("P1", "pass"),
+        ("P2", "pass"),
+    ]);
+    let m = played_by_engine(ENGINE_VERSION, &p1, &p2, &steps).unwrap();
+    let arbiter = m
+        .side(Seat::P1)
+        .clash
+        .iter()
+        .map(|u| m.name(u.card))
+        .collect::<Vec<_>>();
+    assert_eq!(arbiter, ["Radiant Arbiter"]);
+    let oblivion = m
+        .side(Seat::P2)
+        .oblivion
+        .iter()
+        .map(|c| m.name(*c))
+        .collect::<Vec<_>>();
+    assert_eq!(oblivion, ["Countercurrent"]);
+    // Engine 1: the Counter is refused, and says why.
+    let err = played_by_engine(1, &p1, &p2, &steps[..steps.len() - 2]).unwrap_err();
+    assert!(err.contains("Irrefutable"), "{err}");
+}

@@ -571,9 +571,14 @@ pub fn why_not(m: &Match, seat: Seat, action: Action) -> String {
 }
 
 /// Why a Counter may not answer the card in Standby: it is Irrefutable
-/// and the Counter would stop it entering play (CL-KW-9, CL-D10).
+/// and the Counter would stop it entering play (engine 1's reading of
+/// CL-KW-9; from engine 2 the Counter is played and the card enters play
+/// anyway, CL-D10).
 fn irrefutable_reason(m: &Match, c: Cid) -> Option<String> {
     use crate::effects::clash::{Effect, Target};
+    if m.engine >= 2 {
+        return None;
+    }
     let e = m
         .windows
         .last()
