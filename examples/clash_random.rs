@@ -1,6 +1,6 @@
 //! Plays random legal Alpha Clash games as fast as it can and says how
 //! many a second (for profiling: `perf record` this).
-//! `clash_random [GAMES]`.
+//! `clash_random [GAMES]`; `ENGINE=1` plays by an earlier engine.
 
 use bterm::cards::CardSet;
 use bterm::rules::Ruleset;
@@ -18,7 +18,14 @@ fn main() {
     let starts: Vec<Match> = (0..64)
         .map(|g| {
             Match::from_setup(
-                &<Match as Ruleset>::setup_for(vec![d("ashfall"), d("skyward")], g),
+                &{
+                    let mut s = <Match as Ruleset>::setup_for(vec![d("ashfall"), d("skyward")], g);
+                    s.engine = std::env::var("ENGINE")
+                        .ok()
+                        .and_then(|e| e.parse().ok())
+                        .unwrap_or(s.engine);
+                    s
+                },
                 &cards,
             )
             .unwrap()

@@ -77,12 +77,12 @@ fn every_clash_scenario_holds() {
 /// A second set of Alpha Clash scenarios, written on 2026-11-27 from the
 /// rulebook alone by someone who read neither the engine nor the first
 /// set (only `docs/clash-rules.md`, to tell a documented decision from a
-/// bug). Its scenario of an Engage ability giving the opponent priority
-/// (`standby-05`) holds since engine 2 (CL-D4); three more that disagree
-/// with documented decisions are left out: an Irrefutable card answered
-/// with one pass fewer than CL-D4 asks (the answering player is asked
-/// again once its answer resolved), and two payments CL-D30 settles
-/// otherwise; issue 38's note lists them.
+/// bug). Three of its scenarios hold since engine 2: an Engage ability
+/// giving the opponent priority (`standby-05`, CL-D4) and two payments
+/// bterm now chooses as a player would (`res-09`, `res-10`, CL-D30). One
+/// that disagrees with a documented decision is left out: an Irrefutable
+/// card answered with one pass fewer than CL-D4 asks (the answering player
+/// is asked again once its answer resolved); issue 38's note says so.
 #[test]
 fn every_clash_audit_scenario_holds() {
     let failures = play_all("tests/clash/audit", None, 100);

@@ -246,8 +246,103 @@ impl Match {
             .collect();
         // The chosen first; then the most plentiful.
         rest.sort_by_key(|&i| (chosen(ready[i].0).is_none(), std::cmp::Reverse(key[i])));
+        let want = cost - specific.len();
+        // Resources of one colour set are all alike: no choice to weigh.
+        let alike = rest.windows(2).all(|w| ready[w[0]].1 == ready[w[1]].1);
+        if self.engine >= 2 && want > 0 && rest.len() > want && !alike {
+            // Engine 2: of the rest, one at a time, the one whose spending
+            // leaves the most of the player's other costs payable (the
+            // cards in hand, a set Trap, a Weapon's attach cost), so that
+            // paying one card does not block the next when another choice
+            // would not (CL-D30); then the one whose colours those costs
+            // ask for least; a tie keeps the order above.
+            // Only the costs the ready resources could pay now count: a
+            // card too dear for this turn asks nothing of them yet.
+            let needs: Vec<(u8, Vec<Hue>)> = self
+                .needs(s)
+                .into_iter()
+                .filter(|(c, sp)| matching(&ready, usize::from(*c).max(sp.len()), sp).is_some())
+                .collect();
+            let mut picked: Vec<usize> = Vec::new();
+            while picked.len() < want {
+                let left = |without: usize| -> usize {
+                    let pool: Vec<(usize, &[Hue])> = (0..ready.len())
+                        .filter(|i| !used.contains(i) && !picked.contains(i) && *i != without)
+                        .map(|i| ready[i])
+                        .collect();
+                    needs
+                        .iter()
+                        .filter(|(c, sp)| {
+                            matching(&pool, usize::from(*c).max(sp.len()), sp).is_some()
+                        })
+                        .count()
+                };
+                let candidates: Vec<usize> = rest
+                    .iter()
+                    .copied()
+                    .filter(|i| !picked.contains(i))
+                    .collect();
+                let Some(&first) = candidates.first() else {
+                    break;
+                };
+                // How many of the other costs' specific gems ask for a
+                // colour of the resource (the fewer, the sooner it goes).
+                let asked = |i: usize| -> usize {
+                    ready[i]
+                        .1
+                        .iter()
+                        .map(|h| needs.iter().flat_map(|n| &n.1).filter(|g| *g == h).count())
+                        .max()
+                        .unwrap_or(0)
+                };
+                let best = if chosen(ready[first].0).is_some() {
+                    first
+                } else {
+                    let score = |i: usize| (left(i), std::cmp::Reverse(asked(i)));
+                    let mut best = (first, score(first));
+                    let mut weighed: Vec<&[Hue]> = vec![ready[first].1];
+                    for &i in &candidates[1..] {
+                        // One of each colour set is weighed: the rest
+                        // score as it does.
+                        if chosen(ready[i].0).is_some() || weighed.contains(&ready[i].1) {
+                            continue;
+                        }
+                        weighed.push(ready[i].1);
+                        let n = score(i);
+                        if n > best.1 {
+                            best = (i, n);
+                        }
+                    }
+                    best.0
+                };
+                picked.push(best);
+            }
+            rest = picked;
+        }
         used.extend(rest.into_iter().take(cost - specific.len()));
         Some(used.into_iter().map(|i| ready[i].0).collect())
+    }
+
+    /// The costs `s`'s other cards will ask it to pay: the cards in hand,
+    /// its set Traps, its Weapons' attach costs.
+    fn needs(&self, s: Seat) -> Vec<(u8, Vec<Hue>)> {
+        let z = self.side(s);
+        let mut needs: Vec<(u8, Vec<Hue>)> = Vec::new();
+        let mut add = |cost: u8, specific: &[Hue]| needs.push((cost, specific.to_vec()));
+        for &c in &z.hand {
+            let info = self.info(c);
+            add(info.cost, &info.specific);
+        }
+        for a in &z.accessories {
+            let info = self.info(a.card);
+            if a.set_on.is_some() {
+                add(info.cost, &info.specific);
+            }
+            if !info.attach.is_empty() {
+                add(info.attach.len() as u8, &info.attach);
+            }
+        }
+        needs
     }
 
     /// Whether `s` can pay `cost` with `specific` among it: as

@@ -1041,21 +1041,10 @@ fn rule_cl_d30_the_player_may_choose_the_resources_that_pay() {
         );
         run(&text, &cards(), None).unwrap_or_else(|e| panic!("{e}\n{text}"))
     };
-    // bterm's choice: the Red resource pays the Acolyte (a tie, the first
-    // one), and Cinder Whelp (1 Red) can't be paid.
+    // bterm's choice (engine 2): the Black resource pays the Acolyte, so
+    // that Cinder Whelp (1 Red) can be paid too.
     let r = play(
         &[
-            "(P1, \"play Gravecaller Acolyte\")",
-            "(P2, \"pass\")",
-            "(P1, \"play Cinder Whelp\")",
-        ],
-        "Refused(10)",
-    );
-    holds(&r);
-    // The player's: the Black one pays the Acolyte.
-    let r = play(
-        &[
-            "(P1, \"pay with Sever the Thread\")",
             "(P1, \"play Gravecaller Acolyte\")",
             "(P2, \"pass\")",
             "(P1, \"play Cinder Whelp\")",
@@ -1064,12 +1053,24 @@ fn rule_cl_d30_the_player_may_choose_the_resources_that_pay() {
         "InPlay(P1, \"Gravecaller Acolyte\"), InPlay(P1, \"Cinder Whelp\")",
     );
     holds(&r);
+    // The player's own choice stands, even a worse one: the Red pays the
+    // Acolyte, and Cinder Whelp can't be paid.
+    let r = play(
+        &[
+            "(P1, \"pay with Cinder Whelp\")",
+            "(P1, \"play Gravecaller Acolyte\")",
+            "(P2, \"pass\")",
+            "(P1, \"play Cinder Whelp\")",
+        ],
+        "Refused(11), InPlay(P1, \"Gravecaller Acolyte\")",
+    );
+    holds(&r);
     // An engaged resource can't be chosen, and says so.
     let r = play(
         &[
             "(P1, \"play Gravecaller Acolyte\")",
             "(P2, \"pass\")",
-            "(P1, \"pay with Cinder Whelp\")",
+            "(P1, \"pay with Sever the Thread\")",
         ],
         "Refused(10)",
     );
@@ -1215,4 +1216,45 @@ fn rule_cl_kw_9_irrefutable_cannot_be_kept_from_play() {
     // Engine 1: the Counter is refused, and says why.
     let err = played_by_engine(1, &p1, &p2, &steps[..steps.len() - 2]).unwrap_err();
     assert!(err.contains("Irrefutable"), "{err}");
+}
+
+/// CL-RES-6 with CL-D30 (engine 2): a cost bterm pays without being told
+/// which resources leaves the next card payable when a choice could: a
+/// Red and a Black resource, a cost of 1 of any colour paid with the
+/// Black, so the Red pays Cinder Whelp. Engine 1 spent the Red.
+#[test]
+fn rule_cl_res_6_engaged_resource_makes_one_of_its_colour() {
+    let p1 = [
+        "Grimm Halloway",
+        "Cinder Whelp",
+        "Sever the Thread",
+        "Cinder Whelp",
+        "Gravecaller Acolyte",
+        "16x Sever the Thread",
+    ];
+    let p2 = ["Castor Veil", "20x Sever the Thread"];
+    let steps = [
+        ("P1", "keep"),
+        ("P2", "keep"),
+        ("P1", "resource Cinder Whelp"),
+        ("P1", "end turn"),
+        ("P2", "no resource"),
+        ("P2", "end turn"),
+        ("P1", "resource Sever the Thread"),
+        ("P1", "play Gravecaller Acolyte"),
+        ("P2", "pass"),
+        ("P1", "play Cinder Whelp"),
+        ("P2", "pass"),
+    ];
+    let m = played_by_engine(ENGINE_VERSION, &p1, &p2, &steps).unwrap();
+    let mut names: Vec<&str> = m
+        .side(Seat::P1)
+        .clash
+        .iter()
+        .map(|u| m.name(u.card))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Cinder Whelp", "Gravecaller Acolyte"]);
+    let err = played_by_engine(1, &p1, &p2, &steps).unwrap_err();
+    assert!(err.starts_with("step 10"), "{err}");
 }
