@@ -89,6 +89,18 @@ fn every_clash_audit_scenario_holds() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A third set of Digimon Card Game scenarios, written on 2026-11-27 from
+/// the game's own rules as published (the rule manual's General Rules as
+/// the fan wiki and digica-navi quote them, Bandai's Q&A), by someone who
+/// read neither the engine nor docs/dcg-rules.md: setup, memory, every
+/// phase, digivolving, attacks, blocks, security, the keywords and the
+/// timings, one rule a file, its source at its top.
+#[test]
+fn every_dcg_official_rules_scenario_holds() {
+    let failures = play_all("tests/dcg/audit-official", None, 50);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// A second set of Card Game Alpha scenarios, written on 2026-11-27 from
 /// the rulebook alone by someone who read neither the engine nor the
 /// first set. One of them found turn 1's order ignoring a script's
@@ -183,6 +195,7 @@ fn a_refused_dcg_step_says_why() {
         ("b13", "never yourself (DCG-LAN-11)"),
         ("h66", "is out of the game"),
         ("h67", "is already your Target Opponent"),
+        ("c26", "only the player attacked may block"),
     ] {
         let text = std::fs::read_to_string(lan(start)).unwrap();
         let report = run(&text, &cards, None).unwrap();

@@ -55,7 +55,7 @@ fn replays_to_its_hash(setup: crate::rules::clash::Setup, players: Vec<Player>, 
 }
 
 /// Replays saved by this ruleset's first build (2 and 3 seats) still play
-/// the same game to the same end.
+/// the same game to the same end, by the engine that recorded them.
 #[test]
 fn replays_from_an_earlier_build_still_verify() {
     use super::Replay;
@@ -66,6 +66,9 @@ fn replays_from_an_earlier_build_still_verify() {
     ] {
         let text = std::fs::read_to_string(file).unwrap();
         let r = Replay::<Match>::parse(&text, file).unwrap();
+        // Played by the engine that recorded it (engine 1: abilities
+        // without a round of priority, CL-D4).
+        assert_eq!(r.setup.engine, 1, "{file}");
         let end = r.play(&cards, |_| {}).unwrap();
         assert!(end.outcome().is_some(), "{file}: a whole game");
         assert_eq!(Ruleset::seats(&end), seats);

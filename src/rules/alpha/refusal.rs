@@ -9,7 +9,8 @@ use crate::rules::Seat;
 
 impl Match {
     /// Why `typed` (a move that is not one of the choices) is refused, when
-    /// it names a move bterm can explain: `play CARD`, `block CARD`.
+    /// it names a move bterm can explain: `play CARD`, `block CARD`,
+    /// `command CARD`, `lead CARD`.
     pub fn refusal(&self, seat: Seat, typed: &str) -> Option<String> {
         let typed = typed.trim();
         let (verb, rest) = typed.split_once(' ').unwrap_or((typed, ""));
@@ -25,6 +26,8 @@ impl Match {
         match verb.as_str() {
             "play" if !name.is_empty() => Some(self.why_not_play(seat, name)),
             "block" if !name.is_empty() => Some(self.why_not_block(seat, name)),
+            "command" if !name.is_empty() => Some(self.why_not_command(seat, name)),
+            "lead" if !name.is_empty() => Some(self.why_not_lead(seat, name)),
             _ => None,
         }
     }
@@ -50,8 +53,16 @@ impl Match {
         hand.iter()
             .map(|n| (format!("play {n}"), self.why_not_play(seat, n)))
             .chain(
+                hand.iter()
+                    .map(|n| (format!("command {n}"), self.why_not_command(seat, n))),
+            )
+            .chain(
                 mine.iter()
                     .map(|n| (format!("block {n}"), self.why_not_block(seat, n))),
+            )
+            .chain(
+                mine.iter()
+                    .map(|n| (format!("lead {n}"), self.why_not_lead(seat, n))),
             )
             .collect()
     }
@@ -153,6 +164,60 @@ impl Match {
         }
     }
 
+    fn why_not_command(&self, seat: Seat, name: &str) -> String {
+        let Some(st) = self.seats.get(seat.index()) else {
+            return format!("{seat} does not play at this table");
+        };
+        let Some(id) = self.named(&st.hand, name).next() else {
+            return format!("there is no {name} in your hand");
+        };
+        let card = self.name_of(id);
+        if !self.info(id).is_some_and(|i| i.kind == Kind::Command) {
+            return format!(
+                "{card} is not a Command card: it is played face down in your Preparation Phase"
+            );
+        }
+        if !matches!(&self.wait, Some(Wait::Commands(s)) if *s == seat) {
+            return format!(
+                "{card} is a Command card: it is used in a battle one of your Digimon fights, when you are asked for Command cards; {}",
+                self.asked_now(seat)
+            );
+        }
+        format!("{card} cannot be used in this battle")
+    }
+
+    fn why_not_lead(&self, seat: Seat, name: &str) -> String {
+        let Some(st) = self.seats.get(seat.index()) else {
+            return format!("{seat} does not play at this table");
+        };
+        let mine: Vec<CardId> = st.digimon.iter().map(|m| m.card).collect();
+        let Some(id) = self.named(&mine, name).next() else {
+            return format!("{name} is not one of your Digimon in play");
+        };
+        let card = self.name_of(id);
+        let Some(m) = st.digimon.iter().find(|m| m.card == id) else {
+            return format!("{name} is not one of your Digimon in play");
+        };
+        if m.down {
+            return format!("{card} is face down: it acts once it is revealed");
+        }
+        if m.acted {
+            return format!(
+                "{card} has acted this Battle Phase: each Digimon acts once a Battle Phase"
+            );
+        }
+        match &self.wait {
+            Some(Wait::Lead(s, speed)) if *s == seat => format!(
+                "{card} is Speed {}: your Digimon of Speed {speed} act before it (the fastest act first)",
+                self.mon_speed(m)
+            ),
+            _ => format!(
+                "the Digimon act one at a time, the fastest first, and you choose which leads only among equally fast ones; {}",
+                self.asked_now(seat)
+            ),
+        }
+    }
+
     fn why_not_block(&self, seat: Seat, name: &str) -> String {
         let Some(st) = self.seats.get(seat.index()) else {
             return format!("{seat} does not play at this table");
@@ -247,6 +312,58 @@ mod tests {
         let why = m.refusal(Seat::P1, "block Agumon").unwrap();
         assert!(why.starts_with("nothing of yours is attacked now"), "{why}");
         assert_eq!(m.refusal(Seat::P1, "dance"), None);
+    }
+
+    /// A Command card used out of a battle, and a Digimon that has acted
+    /// asked to lead, are refused with the rule, not with who is asked.
+    #[test]
+    fn a_refused_command_or_lead_names_the_rule_that_stops_it() {
+        use super::super::table::Kind;
+        let cards = CardSet::embedded();
+        let (mut command, mut lead) = (None, None);
+        for seed in 0..40u64 {
+            let decks =
+                ["courage", "friendship"].map(|d| deck::embedded(d, &cards).unwrap().unwrap());
+            let mut m = Match::from_setup(&Setup::new(decks.to_vec(), seed), &cards).unwrap();
+            let mut rng = crate::rules::alpha::Rng64::new(seed);
+            for _ in 0..3000 {
+                let Some(seat) = m.waiting_for() else { break };
+                let st = &m.seats[0];
+                let in_battle = matches!(m.wait, Some(super::Wait::Commands(Seat::P1)));
+                if command.is_none() && !in_battle {
+                    let c = st
+                        .hand
+                        .iter()
+                        .copied()
+                        .find(|&c| m.info(c).is_some_and(|i| i.kind == Kind::Command));
+                    if let Some(c) = c {
+                        let name = m.name_of(c);
+                        command = m.refusal(Seat::P1, &format!("command {name}"));
+                    }
+                }
+                let leading = matches!(m.wait, Some(super::Wait::Lead(Seat::P1, _)));
+                if lead.is_none() && !leading {
+                    let acted = st.digimon.iter().find(|d| d.acted && !d.down);
+                    if let Some(d) = acted {
+                        let name = m.name_of(d.card);
+                        lead = m.refusal(Seat::P1, &format!("lead {name}"));
+                    }
+                }
+                let legal = m.legal_actions(seat);
+                let a = legal[rng.below(legal.len())];
+                m.apply(seat, a).unwrap();
+            }
+            if command.is_some() && lead.is_some() {
+                break;
+            }
+        }
+        let command = command.expect("a Command card in P1's hand out of a battle");
+        assert!(
+            command.contains("is a Command card: it is used in a battle"),
+            "{command}"
+        );
+        let lead = lead.expect("a Digimon of P1's that has acted");
+        assert!(lead.contains("has acted this Battle Phase"), "{lead}");
     }
 
     #[test]

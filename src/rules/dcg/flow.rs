@@ -1485,6 +1485,20 @@ impl Match {
                     self.info(p.top()).name
                 );
             }
+            // A block by anyone but the player attacked (DCG-ATK-8; at 3
+            // and 4 seats the others are not asked, DCG-LAN-18).
+            if let Action::Block { .. } = action
+                && ask == Ask::Block
+            {
+                let rule = if self.seats.len() > 2 {
+                    "DCG-ATK-8, DCG-LAN-18"
+                } else {
+                    "DCG-ATK-8"
+                };
+                return format!(
+                    "only the player attacked may block, and that is {s}, asked now whether to block ({rule})"
+                );
+            }
             return format!("it is {s}'s move ({})", ask.what());
         }
         let z = self.z(seat);
