@@ -351,6 +351,43 @@ fn battle_refuses_a_team_the_rules_refuse() {
     );
 }
 
+/// `--no-record` keeps a battle out of the rankings and the gallery: the
+/// `--save` file is the only one written.
+#[test]
+fn a_battle_not_recorded_leaves_the_gallery_alone() {
+    let data = tempfile::tempdir().unwrap();
+    let file = data.path().join("kept.ron");
+    let out = Command::new(env!("CARGO_BIN_EXE_bterm"))
+        .env("BTERM_DATA_DIR", data.path())
+        .args([
+            "battle",
+            "Dα-001",
+            "Dα-021",
+            "--p1",
+            "easy",
+            "--p2",
+            "easy",
+            "--seed",
+            "4",
+            "--no-record",
+            "--save",
+        ])
+        .arg(&file)
+        .output()
+        .expect("bterm runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(!text.contains("gallery"), "{text}");
+    assert!(text.contains("replay saved to"), "{text}");
+    // The data folder holds the saved file and nothing else: no replays
+    // for the gallery, no collection with the rankings.
+    let names: Vec<String> = std::fs::read_dir(data.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["kept.ron"]);
+}
+
 #[test]
 fn a_saved_battle_replays_and_a_tampered_one_fails() {
     let dir = tempfile::tempdir().unwrap();

@@ -148,7 +148,7 @@ pub(super) fn alpha(args: AlphaArgs) -> Result<(), CliError> {
         &table,
         &set,
         played,
-        args.save.as_deref(),
+        super::battle::Kept::with(args.save.as_deref()),
         &mut front.keys.out,
         "game",
         "decks",

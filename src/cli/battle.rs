@@ -44,7 +44,8 @@ pub struct BattleArgs {
     /// Card files to use instead of the built-in sample set.
     #[arg(long, value_name = "PATH")]
     pub cards: Option<PathBuf>,
-    /// Keep the battle out of the rankings.
+    /// Keep the battle out of the rankings and out of the replay gallery
+    /// (a `--save` file is still written).
     #[arg(long)]
     pub no_record: bool,
     /// The collection's database, where the rankings are kept.
@@ -132,7 +133,10 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
         &table,
         &set,
         played,
-        args.save.as_deref(),
+        Kept {
+            save: args.save.as_deref(),
+            gallery: !args.no_record,
+        },
         &mut keyboard.out,
         "battle",
         "teams",
@@ -192,7 +196,7 @@ pub(super) fn finish<R: Ruleset>(
     table: &Table<R>,
     cards: &CardSet,
     played: Result<(), CliError>,
-    save: Option<&Path>,
+    kept: Kept<'_>,
     out: &mut impl std::io::Write,
     what: &str,
     inputs: &str,
@@ -210,9 +214,11 @@ pub(super) fn finish<R: Ruleset>(
         if let Some(verdict) = table.game().verdict(cards) {
             let _ = writeln!(out, "{verdict}");
         }
-        let _ = writeln!(out, "{}", keep_in_gallery(table));
+        if kept.gallery {
+            let _ = writeln!(out, "{}", keep_in_gallery(table));
+        }
     }
-    if let Some(path) = save {
+    if let Some(path) = kept.save {
         Replay::of(table)
             .save_new(path)
             .map_err(|e| CliError::failed(format!("error: cannot save the replay: {e}")))?;
@@ -223,6 +229,26 @@ pub(super) fn finish<R: Ruleset>(
         );
     }
     played
+}
+
+/// Where a finished game is kept: the file `--save` named, and the replay
+/// gallery (unless `--no-record`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Kept<'a> {
+    /// The file `--save` named.
+    pub save: Option<&'a Path>,
+    /// Into the data folder's replays, where the gallery lists it.
+    pub gallery: bool,
+}
+
+impl<'a> Kept<'a> {
+    /// The gallery, and `save` when given.
+    pub(super) fn with(save: Option<&'a Path>) -> Kept<'a> {
+        Kept {
+            save,
+            gallery: true,
+        }
+    }
 }
 
 /// Saves a finished game in the data folder's `replays/`, where the arena's

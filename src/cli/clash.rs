@@ -114,7 +114,7 @@ pub(super) fn clash(args: ClashArgs) -> Result<(), CliError> {
         &table,
         &set,
         played,
-        args.save.as_deref(),
+        super::battle::Kept::with(args.save.as_deref()),
         &mut front.keys.out,
         "game",
         "decks",

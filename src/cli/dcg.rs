@@ -143,7 +143,7 @@ pub(super) fn dcg(args: DcgArgs) -> Result<(), CliError> {
         &table,
         &set,
         played,
-        args.save.as_deref(),
+        super::battle::Kept::with(args.save.as_deref()),
         &mut front.keys.out,
         "game",
         "decks",

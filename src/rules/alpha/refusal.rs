@@ -164,6 +164,23 @@ impl Match {
         }
     }
 
+    /// `seat`'s Digimon in play named `name`, and its name as printed; or
+    /// why there is none.
+    fn my_digimon(&self, seat: Seat, name: &str) -> Result<(&super::Mon, String), String> {
+        let Some(st) = self.seats.get(seat.index()) else {
+            return Err(format!("{seat} does not play at this table"));
+        };
+        let mine: Vec<CardId> = st.digimon.iter().map(|m| m.card).collect();
+        let not_mine = || format!("{name} is not one of your Digimon in play");
+        let id = self.named(&mine, name).next().ok_or_else(not_mine)?;
+        let m = st
+            .digimon
+            .iter()
+            .find(|m| m.card == id)
+            .ok_or_else(not_mine)?;
+        Ok((m, self.name_of(id)))
+    }
+
     fn why_not_command(&self, seat: Seat, name: &str) -> String {
         let Some(st) = self.seats.get(seat.index()) else {
             return format!("{seat} does not play at this table");
@@ -187,16 +204,9 @@ impl Match {
     }
 
     fn why_not_lead(&self, seat: Seat, name: &str) -> String {
-        let Some(st) = self.seats.get(seat.index()) else {
-            return format!("{seat} does not play at this table");
-        };
-        let mine: Vec<CardId> = st.digimon.iter().map(|m| m.card).collect();
-        let Some(id) = self.named(&mine, name).next() else {
-            return format!("{name} is not one of your Digimon in play");
-        };
-        let card = self.name_of(id);
-        let Some(m) = st.digimon.iter().find(|m| m.card == id) else {
-            return format!("{name} is not one of your Digimon in play");
+        let (m, card) = match self.my_digimon(seat, name) {
+            Ok(found) => found,
+            Err(why) => return why,
         };
         if m.down {
             return format!("{card} is face down: it acts once it is revealed");
@@ -219,20 +229,16 @@ impl Match {
     }
 
     fn why_not_block(&self, seat: Seat, name: &str) -> String {
-        let Some(st) = self.seats.get(seat.index()) else {
+        if self.seats.get(seat.index()).is_none() {
             return format!("{seat} does not play at this table");
-        };
+        }
         let asked = matches!(&self.wait, Some(Wait::Block(s) | Wait::AlphaBlock(s)) if *s == seat);
         if !asked {
             return format!("nothing of yours is attacked now; {}", self.asked_now(seat));
         }
-        let mine: Vec<CardId> = st.digimon.iter().map(|m| m.card).collect();
-        let Some(id) = self.named(&mine, name).next() else {
-            return format!("{name} is not one of your Digimon in play");
-        };
-        let card = self.name_of(id);
-        let Some(m) = st.digimon.iter().find(|m| m.card == id) else {
-            return format!("{name} is not one of your Digimon in play");
+        let (m, card) = match self.my_digimon(seat, name) {
+            Ok(found) => found,
+            Err(why) => return why,
         };
         if m.down {
             return format!("{card} is face down: only a face-up Digimon blocks");
