@@ -96,11 +96,7 @@ impl Duel {
         cards: &CardSet,
         players: [Player; 2],
     ) -> Result<Duel, DuelError> {
-        let cards = if setup.extra.is_empty() {
-            cards.clone()
-        } else {
-            cards.with_cards(&setup.extra)?
-        };
+        let cards = with_extra(cards, &setup)?;
         let host = Hosted::new(setup, &cards, players.to_vec())?;
         Ok(Duel::of(kind, cards, host, None))
     }
@@ -110,12 +106,7 @@ impl Duel {
         replay: &crate::replay::Replay<Match>,
         cards: &CardSet,
     ) -> Result<Duel, DuelError> {
-        let setup = &replay.setup;
-        let cards = if setup.extra.is_empty() {
-            cards.clone()
-        } else {
-            cards.with_cards(&setup.extra)?
-        };
+        let cards = with_extra(cards, &replay.setup)?;
         let host = Hosted::replay(replay, &cards)?;
         Ok(Duel::of(DuelKind::Replay, cards, host, None))
     }
@@ -226,6 +217,15 @@ impl Duel {
         };
         over && show.idle() && self.remote.as_ref().is_none_or(|r| r.ended)
     }
+}
+
+/// The card set with the cards that travel with a setup's teams.
+fn with_extra(cards: &CardSet, setup: &Setup) -> Result<CardSet, DuelError> {
+    Ok(if setup.extra.is_empty() {
+        cards.clone()
+    } else {
+        cards.with_cards(&setup.extra)?
+    })
 }
 
 /// A duel was started: the stage sets up its figures and HUD.

@@ -187,6 +187,15 @@ impl<R: Lan> Hosted<R> {
         }
     }
 
+    /// `seat`'s question as [`Hosted::question`] keeps it while the table
+    /// has not changed (the HUD asks every frame), else worked out now.
+    pub fn asked(&self, seat: Seat, cards: &CardSet) -> Option<Arc<QuestionOf<R>>> {
+        match self.questions.get(seat.index()) {
+            Some(Some((k, q))) if *k == self.table.changes() => q.clone(),
+            _ => self.table.question(seat, cards).map(Arc::new),
+        }
+    }
+
     /// Runs a person's clock for `dt` seconds: the seconds left of `seat`'s
     /// question, or (once they are gone) its default taken. A question
     /// keeps its time while it stays the same question.
@@ -203,7 +212,9 @@ impl<R: Lan> Hosted<R> {
             }
             return Clocked::NotAsked;
         };
-        let clock = &mut self.clocks[seat.index()];
+        let Some(clock) = self.clocks.get_mut(seat.index()) else {
+            return Clocked::NotAsked;
+        };
         let same = clock
             .as_ref()
             .is_some_and(|c| c.answers == q.answers && c.on_timeout == q.on_timeout);
@@ -382,7 +393,7 @@ impl<R: Lan> Hosted<R> {
 }
 
 /// Saves `replay` in `dir` (else the data folder's replays).
-pub fn save_in<R: Ruleset>(replay: &Replay<R>, dir: Option<PathBuf>) -> Result<PathBuf, String> {
+fn save_in<R: Ruleset>(replay: &Replay<R>, dir: Option<PathBuf>) -> Result<PathBuf, String> {
     let dir = dir
         .or_else(|| crate::save::data_dir().map(|d| d.join("replays")))
         .ok_or("no data folder to save the game in (set BTERM_DATA_DIR)")?;

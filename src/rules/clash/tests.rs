@@ -1258,3 +1258,38 @@ fn rule_cl_res_6_engaged_resource_makes_one_of_its_colour() {
     let err = played_by_engine(1, &p1, &p2, &steps).unwrap_err();
     assert!(err.starts_with("step 10"), "{err}");
 }
+
+/// CL-ZONE-9 (with CL-D1): the Portal starts closed, and a player opens it
+/// in their Primary Phase for two resources of any colours; from engine 2
+/// the opening waits in Standby until the opponent has had priority, then
+/// its player draws one. Engine 1 opened it at once.
+#[test]
+fn rule_cl_zone_9_portal_activated_for_two_resources() {
+    let p1 = ["Castor Veil", "20x Sever the Thread"];
+    let p2 = ["Grimm Halloway", "20x Sever the Thread"];
+    let steps = [
+        ("P1", "keep"),
+        ("P2", "keep"),
+        ("P1", "resource Sever the Thread"),
+        ("P1", "end turn"),
+        ("P2", "no resource"),
+        ("P2", "end turn"),
+        ("P1", "resource Sever the Thread"),
+        ("P1", "open portal"),
+    ];
+    let m = played_by_engine(ENGINE_VERSION, &p1, &p2, &steps).unwrap();
+    assert!(!m.side(Seat::P1).portal, "closed until it resolves");
+    assert_eq!(m.waiting().map(|w| w.0), Some(Seat::P2));
+    assert_eq!(m.legal_actions(Seat::P2), [Action::Pass]);
+    let hand = m.side(Seat::P1).hand.len();
+    let mut done = steps.to_vec();
+    done.push(("P2", "pass"));
+    let m = played_by_engine(ENGINE_VERSION, &p1, &p2, &done).unwrap();
+    assert!(m.side(Seat::P1).portal);
+    assert_eq!(m.side(Seat::P1).hand.len(), hand + 1);
+    assert!(m.side(Seat::P1).resources.iter().all(|r| r.1), "both paid");
+    // Engine 1: open at once, nobody asked.
+    let old = played_by_engine(1, &p1, &p2, &steps).unwrap();
+    assert!(old.side(Seat::P1).portal);
+    assert_eq!(old.waiting().map(|w| w.0), Some(Seat::P1));
+}

@@ -250,11 +250,11 @@ pub(super) fn choice<R: Tabled>(game: &TableGame<R>, cards: &CardSet) -> Choice 
     let (text, legal, left) = match (asked, &game.host) {
         (Some((_, a, left)), _) => (a.text.clone(), a.answers.clone(), left),
         (None, Some(host)) => {
-            let Some(q) = host.table().question(seat, cards) else {
+            let Some(q) = host.asked(seat, cards) else {
                 return Choice::default();
             };
             let left = host.seconds_left(seat).unwrap_or(q.seconds);
-            (q.prompt.text, q.answers, left)
+            (q.prompt.text.clone(), q.answers.clone(), left)
         }
         (None, None) => return Choice::default(),
     };
@@ -303,7 +303,7 @@ pub(super) fn answer_labels<R: Tabled>(
         (None, Some(m)) => game
             .host
             .as_ref()
-            .and_then(|h| h.table().question(seat, cards))
+            .and_then(|h| h.asked(seat, cards))
             .map_or_else(Vec::new, |q| {
                 q.answers
                     .iter()
