@@ -412,3 +412,97 @@ fn every_clash_rule_has_its_test() {
         missing.join("\n")
     );
 }
+
+/// Every game's scripts share three expectations: `SetupRefused(text)`
+/// (the rules refuse a deck or team, with words holding the text; no game
+/// begins), `RefusedBecause(text)` (a refused step's reason) and
+/// `EventsInOrder([..])` (each text in an event after the one before).
+/// Each fails, saying what it found, when it does not hold.
+#[test]
+fn every_game_expects_a_refused_setup_a_refusal_s_words_and_events_in_order() {
+    let cards = CardSet::embedded();
+    let holds = |text: &str| {
+        let r = run(text, &cards, None).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(r.holds(), "{text}: {:?}", r.failures);
+        r
+    };
+    let fails = |text: &str, found: &str| {
+        let r = run(text, &cards, None).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(
+            r.failures.iter().any(|f| f.contains(found)),
+            "{text}: {:?}",
+            r.failures
+        );
+    };
+    // Refused setups, one for each game, by the game's own rule.
+    let r = holds(
+        r#"(ruleset: Terminal, teams: [["Agumon", "Gabumon", "Patamon", "Biyomon"], ["Gabumon"]], steps: [], expect: [SetupRefused("evolution line 4, 3 allowed")])"#,
+    );
+    assert!(r.events.is_empty() && r.outcome.is_none());
+    assert!(
+        r.state_lines[0].contains("the setup was refused"),
+        "{:?}",
+        r.state_lines
+    );
+    holds(
+        r#"(ruleset: Alpha, decks: [["Agumon"], ["Agumon"]], steps: [], expect: [SetupRefused("a Net Ocean is exactly 32")])"#,
+    );
+    holds(
+        r#"(ruleset: Dcg, decks: [["5x ST1-03", "45x ST1-05"], ["50x ST2-03"]], steps: [], expect: [SetupRefused("at most 4 cards of one card number (DCG-DECK-2)")])"#,
+    );
+    holds(
+        r#"(ruleset: Clash, decks: [["Cinder Whelp"], ["Cinder Whelp"]], steps: [], expect: [SetupRefused("exactly one Contender")])"#,
+    );
+    // Other words than the rules' fail; so does a setup the rules accept,
+    // and expectations beside a refused setup cannot hold.
+    fails(
+        r#"(ruleset: Dcg, decks: [["5x ST1-03", "45x ST1-05"], ["50x ST2-03"]], steps: [], expect: [SetupRefused("too many eggs")])"#,
+        "found the setup refused: P1's deck: 5 copies of Biyomon (ST1-03)",
+    );
+    fails(
+        r#"(ruleset: Terminal, teams: [["Agumon"], ["Gabumon"]], steps: [(P1, "a")], expect: [SetupRefused("evolution line")])"#,
+        "found the rules accepted the setup and the game began",
+    );
+    fails(
+        r#"(ruleset: Clash, decks: [["Cinder Whelp"], ["Cinder Whelp"]], steps: [], expect: [SetupRefused("Contender"), Ongoing])"#,
+        "1 other expectation cannot hold",
+    );
+    // A refusal's words, in the two games that had no such expectation.
+    holds(
+        r#"(ruleset: Terminal, teams: [["Agumon"], ["Gabumon"]], steps: [(P1, "xa")], expect: [RefusedBecause("an Alpha Strike needs 2 or more")])"#,
+    );
+    fails(
+        r#"(ruleset: Terminal, teams: [["Agumon"], ["Gabumon"]], steps: [(P1, "a")], expect: [RefusedBecause("needs 2")])"#,
+        "found no step refused",
+    );
+    let deck = "[\"Agumon\", \"Gabumon\", \"Greymon\", \"Garurumon\", \"Patamon\", \"Angemon\", \"2x Agumon\", \"2x Greymon\", \"3x Metal Greymon\", \"2x Gabumon\", \"2x Garurumon\", \"3x Were Garurumon\", \"2x Patamon\", \"2x Angemon\", \"3x Magna Angemon\", \"3x Biyomon\", \"2x Impmon\"]";
+    holds(&format!(
+        "(ruleset: Alpha, decks: [{deck}, {deck}], first: P1, steps: [(P1, \"play Greymon\")], expect: [RefusedBecause(\"above Level III\")])"
+    ));
+    fails(
+        &format!(
+            "(ruleset: Alpha, decks: [{deck}, {deck}], first: P1, steps: [(P1, \"play Greymon\")], expect: [RefusedBecause(\"no such card\")])"
+        ),
+        "above Level III",
+    );
+    // Events in order, and out of order.
+    let virus = |order: &str| {
+        format!(
+            r#"(ruleset: Terminal, teams: [["Agumon", "Virus Infection"], ["Gabumon"]], seed: 7, steps: [(P1, "y"), (P1, "a"), (P2, "b")], expect: [EventsInOrder([{order}])])"#
+        )
+    };
+    holds(&virus(
+        r#""readies Virus Infection", "attack power +100 (Agumon's ability)""#,
+    ));
+    fails(
+        &virus(r#""attack power +100 (Agumon's ability)", "readies Virus Infection""#),
+        "\"readies Virus Infection\" only before \"attack power +100 (Agumon's ability)\"",
+    );
+    fails(
+        &virus(r#""Omnimon appears""#),
+        "no event's words hold \"Omnimon appears\"",
+    );
+    holds(&format!(
+        "(ruleset: Alpha, decks: [{deck}, {deck}], first: P1, steps: [(P1, \"play Agumon\"), (P1, \"done\")], expect: [EventsInOrder([\"P1 draws 6\", \"P1 plays a card face down\", \"P2's Preparation Phase\"])])"
+    ));
+}

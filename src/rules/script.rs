@@ -22,6 +22,11 @@ pub trait Scripted: Ruleset<Event: Serialize> {
     /// stops it), then its expectations. `Err` when the script cannot
     /// start (an unknown card, a setup the rules refuse).
     fn play_script(script: &Self::Script, cards: &CardSet) -> Result<Report, String>;
+
+    /// The text of the script's `SetupRefused(text)` expectation, if it
+    /// states one (it expects the rules to refuse its decks or teams), and
+    /// how many expectations it states in all.
+    fn expects_refused_setup(script: &Self::Script) -> Option<(&str, usize)>;
 }
 
 /// A step the rules refused.
@@ -76,6 +81,39 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report of a script whose setup the rules refused, as its
+    /// `SetupRefused(text)` expects (or not: the text is not in `why`).
+    /// No game began, so its other expectations cannot hold.
+    fn refused_setup(ruleset: RulesetId, why: &str, text: &str, expectations: usize) -> Report {
+        let mut failures = Vec::new();
+        if !why.contains(text) {
+            failures.push(format!(
+                "expected SetupRefused({text:?}); found the setup refused: {why}"
+            ));
+        }
+        if expectations > 1 {
+            let others = expectations - 1;
+            failures.push(format!(
+                "{others} other expectation{} cannot hold: the setup was refused, so no game began",
+                if others == 1 { "" } else { "s" }
+            ));
+        }
+        Report {
+            ruleset,
+            events: Vec::new(),
+            state_lines: vec![format!("--- the setup was refused: {why} ---")],
+            state: serde_json::Map::from_iter([(
+                "setup_refused".to_string(),
+                serde_json::json!(why),
+            )]),
+            outcome: None,
+            waiting: Vec::new(),
+            refused: None,
+            expectations,
+            failures,
+        }
+    }
+
     /// Whether the script ran as it says: every expectation holds (with
     /// none stated, no step was refused).
     pub fn holds(&self) -> bool {
@@ -152,7 +190,13 @@ pub fn run(text: &str, cards: &CardSet, assume: Option<RulesetId>) -> Result<Rep
                     what: R::NAME.to_string(),
                     why: e.to_string(),
                 })?;
-            R::play_script(&script, self.1).map_err(ScriptError::Setup)
+            let played = R::play_script(&script, self.1);
+            match (played, R::expects_refused_setup(&script)) {
+                (Err(why), Some((text, expectations))) => {
+                    Ok(Report::refused_setup(R::ID, &why, text, expectations))
+                }
+                (played, _) => played.map_err(ScriptError::Setup),
+            }
         }
     }
     dispatch(id, Play(text, cards))
@@ -263,6 +307,41 @@ pub fn event_words(texts: &[String], text: &str, wanted: bool) -> String {
         _ => format!("no event's words hold \"{text}\""),
     }
 }
+
+/// An `EventsInOrder([..])` expectation: each text is in some event's
+/// words, each in an event after the one before it. `Err` says which text
+/// was not found after the ones before it.
+pub fn in_order(texts: &[String], wanted: &[String]) -> Result<(), String> {
+    let mut from = 0;
+    for (i, w) in wanted.iter().enumerate() {
+        match texts[from..].iter().position(|x| x.contains(w.as_str())) {
+            Some(at) => from += at + 1,
+            None if i == 0 => return Err(event_words(texts, w, true)),
+            None => {
+                let earlier = texts[..from].iter().any(|x| x.contains(w.as_str()));
+                return Err(if earlier {
+                    format!("\"{w}\" only before \"{}\" (event {from})", wanted[i - 1])
+                } else {
+                    event_words(texts, w, true)
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A `RefusedBecause(text)` expectation: a step was refused and its reason
+/// holds the text. `Err` says what was found.
+pub fn refused_because(refused: Option<&StepError>, text: &str) -> Result<(), String> {
+    match refused {
+        Some(r) if r.reason.contains(text) => Ok(()),
+        Some(r) => Err(r.to_string()),
+        None => Err("no step refused".to_string()),
+    }
+}
+
+/// What a `SetupRefused(text)` expectation finds when the game was set up.
+pub const SETUP_ACCEPTED: &str = "the rules accepted the setup and the game began";
 
 /// The common part of a report: events in words and as data.
 pub fn report_events<R: Ruleset<Event: Serialize>>(

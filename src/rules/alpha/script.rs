@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 use super::{Event, Match, Setup};
 use crate::cards::{Card, CardNumber, CardSet};
 pub use crate::rules::script::StepError;
-use crate::rules::script::{Report, Scripted, report_events};
+use crate::rules::script::{
+    Report, SETUP_ACCEPTED, Scripted, in_order, refused_because, report_events,
+};
 use crate::rules::{Ruleset, RulesetId, Seat};
 
 /// A scripted game, as written in a `.ron` file.
@@ -83,6 +85,8 @@ pub enum Expect {
     Turn(u32),
     /// This step (1-based) was refused, and the script stopped there.
     Refused(usize),
+    /// A refused step's reason contains this.
+    RefusedBecause(String),
     /// A zone holds exactly these cards, in this order.
     Cards(Seat, Zone, Vec<String>),
     /// A zone holds this many cards.
@@ -97,6 +101,11 @@ pub enum Expect {
     Event(String),
     /// No event's text contains this.
     NoEvent(String),
+    /// Each text is in some event's words, each after the one before.
+    EventsInOrder(Vec<String>),
+    /// The rules refuse the setup (a deck) with words containing this; no
+    /// game begins.
+    SetupRefused(String),
     /// This seat is asked next.
     Waiting(Seat),
 }
@@ -236,6 +245,9 @@ impl Played {
                 Expect::Event(t) => texts.iter().any(|x| x.contains(t.as_str())),
                 Expect::NoEvent(t) => !texts.iter().any(|x| x.contains(t.as_str())),
                 Expect::Waiting(s) => self.game.waiting_for() == Some(*s),
+                Expect::RefusedBecause(t) => refused_because(self.refused.as_ref(), t).is_ok(),
+                Expect::EventsInOrder(v) => in_order(&texts, v).is_ok(),
+                Expect::SetupRefused(_) => false,
             };
             if !ok {
                 let found = match e {
@@ -254,6 +266,11 @@ impl Played {
                     Expect::Waiting(_) => format!("waiting for {:?}", self.game.waiting_for()),
                     Expect::Event(t) => crate::rules::script::event_words(&texts, t, true),
                     Expect::NoEvent(t) => crate::rules::script::event_words(&texts, t, false),
+                    Expect::RefusedBecause(t) => refused_because(self.refused.as_ref(), t)
+                        .err()
+                        .unwrap_or_default(),
+                    Expect::EventsInOrder(v) => in_order(&texts, v).err().unwrap_or_default(),
+                    Expect::SetupRefused(_) => SETUP_ACCEPTED.to_string(),
                     Expect::Tapped(s, name, _) => zones.get(s.index()).map_or_else(
                         || format!("no seat {s}"),
                         |x| {
@@ -276,7 +293,9 @@ impl Played {
             }
         }
         if let Some(r) = &self.refused
-            && !expect.iter().any(|e| matches!(e, Expect::Refused(_)))
+            && !expect
+                .iter()
+                .any(|e| matches!(e, Expect::Refused(_) | Expect::RefusedBecause(_)))
         {
             bad.push(format!("unexpected refusal: {r}"));
         }
@@ -286,6 +305,13 @@ impl Played {
 
 impl Scripted for Match {
     type Script = Script;
+
+    fn expects_refused_setup(script: &Script) -> Option<(&str, usize)> {
+        script.expect.iter().find_map(|e| match e {
+            Expect::SetupRefused(t) => Some((t.as_str(), script.expect.len())),
+            _ => None,
+        })
+    }
 
     fn play_script(script: &Script, cards: &CardSet) -> Result<Report, String> {
         let played = script.run(cards)?;

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use super::text::{norm, step_words};
 use super::{Action, Match, Setup};
 use crate::cards::{CardNumber, CardSet};
-use crate::rules::script::{Report, Scripted, failures, play_steps, report_events};
+use crate::rules::script::{
+    Report, SETUP_ACCEPTED, Scripted, failures, in_order, play_steps, report_events,
+};
 use crate::rules::{Outcome, Reply, Ruleset, RulesetId, Seat};
 
 /// A scripted game, as written in a `.ron` file.
@@ -62,6 +64,11 @@ pub enum Expect {
     Event(String),
     /// No event's text contains this.
     NoEvent(String),
+    /// Each text is in some event's words, each after the one before.
+    EventsInOrder(Vec<String>),
+    /// The rules refuse the setup (a deck) with words containing this; no
+    /// game begins.
+    SetupRefused(String),
     /// A Contender's health.
     Health(Seat, i16),
     /// Cards in hand.
@@ -350,6 +357,8 @@ fn check(
             None => return None,
             Some(t) => t.clone(),
         },
+        Expect::EventsInOrder(v) => in_order(texts, v).err()?,
+        Expect::SetupRefused(_) => SETUP_ACCEPTED.to_string(),
         Expect::Health(s, h) => {
             if m.health(*s) == *h {
                 return None;
@@ -473,6 +482,13 @@ fn check(
 
 impl Scripted for Match {
     type Script = Script;
+
+    fn expects_refused_setup(script: &Script) -> Option<(&str, usize)> {
+        script.expect.iter().find_map(|e| match e {
+            Expect::SetupRefused(t) => Some((t.as_str(), script.expect.len())),
+            _ => None,
+        })
+    }
 
     fn play_script(script: &Script, cards: &CardSet) -> Result<Report, String> {
         let setup = script.setup(cards)?;

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{Action, Format, Match, Setup};
 use crate::cards::{CardNumber, CardSet};
-use crate::rules::script::{Report, Scripted, failures, play_steps, report_events};
+use crate::rules::script::{
+    Report, SETUP_ACCEPTED, Scripted, failures, in_order, play_steps, report_events,
+};
 use crate::rules::{Outcome, Reply, Ruleset, RulesetId, Seat};
 
 /// A scripted game, as written in a `.ron` file.
@@ -68,6 +70,11 @@ pub enum Expect {
     Event(String),
     /// No event's text contains this.
     NoEvent(String),
+    /// Each text is in some event's words, each after the one before.
+    EventsInOrder(Vec<String>),
+    /// The rules refuse the setup (a deck) with words containing this; no
+    /// game begins.
+    SetupRefused(String),
     /// A seat's memory.
     Memory(Seat, i8),
     /// Security cards.
@@ -402,6 +409,13 @@ fn every_action(m: &Match, seat: Seat) -> Vec<Action> {
 impl Scripted for Match {
     type Script = Script;
 
+    fn expects_refused_setup(script: &Script) -> Option<(&str, usize)> {
+        script.expect.iter().find_map(|e| match e {
+            Expect::SetupRefused(t) => Some((t.as_str(), script.expect.len())),
+            _ => None,
+        })
+    }
+
     fn play_script(script: &Script, cards: &CardSet) -> Result<Report, String> {
         let setup = script.setup(cards)?;
         let mut game = Match::from_setup(&setup, cards).map_err(|e| e.to_string())?;
@@ -469,6 +483,11 @@ impl Scripted for Match {
                     !texts.iter().any(|x| x.contains(t.as_str())),
                     crate::rules::script::event_words(&texts, t, false),
                 ),
+                Expect::EventsInOrder(v) => match in_order(&texts, v) {
+                    Ok(()) => (true, String::new()),
+                    Err(found) => (false, found),
+                },
+                Expect::SetupRefused(_) => (false, SETUP_ACCEPTED.to_string()),
                 Expect::Memory(s, n) => (
                     game.memory_of(*s) == *n,
                     format!("memory {}", game.memory_of(*s)),

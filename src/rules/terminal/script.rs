@@ -7,7 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{Match, Setup, Side};
 use crate::cards::{CardNumber, CardSet};
-use crate::rules::script::{Report, Scripted, failures, keys, play_steps, report_events};
+use crate::rules::script::{
+    Report, SETUP_ACCEPTED, Scripted, failures, in_order, keys, play_steps, refused_because,
+    report_events,
+};
 use crate::rules::{Outcome, Ruleset, RulesetId, Seat};
 
 /// A scripted Terminal Battle, as written in a `.ron` file.
@@ -44,10 +47,17 @@ pub enum Expect {
     Round(u32),
     /// This step (1-based) was refused, and the script stopped there.
     Refused(usize),
+    /// A refused step's reason contains this.
+    RefusedBecause(String),
     /// Some event's text contains this.
     Event(String),
     /// No event's text contains this.
     NoEvent(String),
+    /// Each text is in some event's words, each after the one before.
+    EventsInOrder(Vec<String>),
+    /// The rules refuse the setup (a deck or team) with words containing
+    /// this; no game begins.
+    SetupRefused(String),
     /// This seat is asked something now.
     Asked(Seat),
     /// A side's Digimon at the front, by name.
@@ -80,6 +90,13 @@ impl Script {
 impl Scripted for Match {
     type Script = Script;
 
+    fn expects_refused_setup(script: &Script) -> Option<(&str, usize)> {
+        script.expect.iter().find_map(|e| match e {
+            Expect::SetupRefused(t) => Some((t.as_str(), script.expect.len())),
+            _ => None,
+        })
+    }
+
     fn play_script(script: &Script, cards: &CardSet) -> Result<Report, String> {
         let setup = script.setup(cards)?;
         let mut game = Match::from_setup(&setup, cards).map_err(|e| e.to_string())?;
@@ -103,6 +120,9 @@ impl Scripted for Match {
                 Expect::Refused(i) => refused.as_ref().map(|r| r.index) == Some(*i),
                 Expect::Event(t) => texts.iter().any(|x| x.contains(t.as_str())),
                 Expect::NoEvent(t) => !texts.iter().any(|x| x.contains(t.as_str())),
+                Expect::RefusedBecause(t) => refused_because(refused.as_ref(), t).is_ok(),
+                Expect::EventsInOrder(v) => in_order(&texts, v).is_ok(),
+                Expect::SetupRefused(_) => false,
                 Expect::Asked(s) => asked(*s),
                 Expect::Front(s, name) => {
                     Side::of(*s).is_some_and(|side| game.view(side).front.name == *name)
@@ -122,6 +142,11 @@ impl Scripted for Match {
                 }),
                 Expect::Event(t) => crate::rules::script::event_words(&texts, t, true),
                 Expect::NoEvent(t) => crate::rules::script::event_words(&texts, t, false),
+                Expect::RefusedBecause(t) => refused_because(refused.as_ref(), t)
+                    .err()
+                    .unwrap_or_default(),
+                Expect::EventsInOrder(v) => in_order(&texts, v).err().unwrap_or_default(),
+                Expect::SetupRefused(_) => SETUP_ACCEPTED.to_string(),
                 _ => crate::rules::script::outcome_words(game.outcome()),
             };
             (e.clone(), if ok { Ok(()) } else { Err(found) })
@@ -129,7 +154,7 @@ impl Scripted for Match {
         let refusal_expected = script
             .expect
             .iter()
-            .any(|e| matches!(e, Expect::Refused(_)));
+            .any(|e| matches!(e, Expect::Refused(_) | Expect::RefusedBecause(_)));
         let failures = failures(checked, refused.as_ref(), refusal_expected);
         let sides: Vec<serde_json::Value> = Side::BOTH
             .iter()
