@@ -409,9 +409,11 @@ fn rule_lan_defeated_player_leaves() {
     let mut m = three();
     put(&mut m, P2, &["Gabumon"], false);
     put(&mut m, P2, &["Tai Kamiya"], false);
+    let trashed = m.z(P2).trash.len();
     step(&mut m, P2, "concede");
     assert!(m.z(P2).defeated);
     assert!(m.field(P2).is_empty(), "its cards left the game");
+    assert_eq!(m.z(P2).trash.len(), trashed + 2, "kept in its own trash");
     assert_eq!(m.waiting(), Some((P1, Ask::Main)), "the others play on");
     assert_ne!(m.opponent(P1), P2);
     // It is never asked again, and cannot concede twice.
