@@ -586,64 +586,49 @@ fn targets_ready(m: &Match, seat: Seat, source: Cid, abilities: &[&Ability]) -> 
         .all(|t| !target_options(m, seat, source, t).is_empty())
 }
 
+/// Which condition of playing a card from the hand fails first (for the
+/// words of a refusal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unplayable {
+    /// It may only be played with a Contender of this colour (CL-CARD-2).
+    Contender(Hue),
+    /// It is Exclusive and a card of its name is in your control (CL-KW-6).
+    Exclusive,
+    /// A Clashground of its name is in your control (CL-GROUND-6).
+    SameClashground,
+    /// The ready resources can't pay its cost (CL-RES-5).
+    Cost,
+    /// Nothing can be a target it must choose.
+    NoTarget,
+}
+
 /// Whether `seat` may play the card `c` from its hand at all (colour
-/// condition, Exclusive, same-name Clashground, cost, targets).
-fn playable(m: &Match, seat: Seat, c: Cid) -> Result<(), String> {
+/// condition, Exclusive, same-name Clashground, cost, targets), and if
+/// not, the first condition that fails.
+pub(crate) fn playable(m: &Match, seat: Seat, c: Cid) -> Result<(), Unplayable> {
     let info = m.info(c);
-    if let Some(h) = info.needs_contender {
-        let con = m.info(m.contender(seat));
-        if !con.colors.contains(&h) {
-            return Err(format!(
-                "{} may only be played if your Contender is {} (CL-CARD-2)",
-                info.name,
-                h.name().to_lowercase()
-            ));
-        }
+    if let Some(h) = info.needs_contender
+        && !m.info(m.contender(seat)).colors.contains(&h)
+    {
+        return Err(Unplayable::Contender(h));
     }
     if info.has(Keyword::Exclusive) && controls_named(m, seat, &info.name) {
-        return Err(format!(
-            "{} is Exclusive: only one copy of it can be in your control (CL-KW-6)",
-            info.name
-        ));
+        return Err(Unplayable::Exclusive);
     }
     if info.kind == ClashKind::Clashground
         && m.side(seat)
             .clashground
             .is_some_and(|g| m.info(g).name == info.name)
     {
-        return Err(format!(
-            "you control a Clashground named {}: you may not play another of that name (CL-GROUND-6)",
-            info.name
-        ));
+        return Err(Unplayable::SameClashground);
     }
     if !m.can_pay(seat, info.cost, &info.specific) {
-        return Err(cost_words(m, seat, info.cost, &info.specific, &info.name));
+        return Err(Unplayable::Cost);
     }
     if !targets_ready(m, seat, c, &resolving(m, c)) {
-        return Err(format!("{} has no target it may choose now", info.name));
+        return Err(Unplayable::NoTarget);
     }
     Ok(())
-}
-
-fn cost_words(m: &Match, seat: Seat, cost: u8, specific: &[Hue], what: &str) -> String {
-    let ready = m.ready_resources(seat).len();
-    let spec = if specific.is_empty() {
-        String::new()
-    } else {
-        format!(
-            ", {} of them {}",
-            specific.len(),
-            specific
-                .iter()
-                .map(|h| h.name())
-                .collect::<Vec<_>>()
-                .join(" and ")
-        )
-    };
-    format!(
-        "{what} costs {cost}{spec}; you have {ready} ready resource{} that cannot pay it (CL-RES-5)",
-        if ready == 1 { "" } else { "s" }
-    )
 }
 
 /// Whether `seat` controls a card named `name` in play (CL-KW-6: the

@@ -2,7 +2,7 @@
 //! answer them and their timeout defaults), events as log lines, and why an
 //! action is refused, naming the rule (docs/clash-rules.md).
 
-use super::flow::{self, Blocked, Place};
+use super::flow::{self, Blocked, Place, Unplayable};
 use super::{Action, Ask, Cid, Event, Match, What};
 use crate::cards::{CardSet, ClashKind};
 use crate::effects::clash::{Keyword, When};
@@ -334,7 +334,8 @@ pub fn why_not(m: &Match, seat: Seat, action: Action) -> String {
                 (ClashKind::ClashBuff, Ask::Buff) if m.buff_step_used => {
                     "one Clash Buff a step: this step's is played (CL-BUFF-2, CL-TURN-C4, CL-TURN-C5)".into()
                 }
-                (ClashKind::ClashBuff, Ask::Buff) => playable_reason(m, seat, c),
+                (ClashKind::ClashBuff, Ask::Buff) => playable_reason(m, seat, c)
+                    .unwrap_or_else(|| format!("{} cannot be played now", card(c))),
                 (ClashKind::ClashBuff, a) if a != Ask::Buff => format!(
                     "{} is a Clash Buff: it is played only in step C4 of a Clash while you attack, or C5 while you defend (CL-BUFF-2)",
                     card(c)
@@ -343,19 +344,19 @@ pub fn why_not(m: &Match, seat: Seat, action: Action) -> String {
                     if let Some(r) = irrefutable_reason(m, c) {
                         return r;
                     }
-                    format!(
-                        "{} answers only {} (CL-QUICK-2): {}",
-                        card(c),
-                        counter_tags(m, c),
-                        playable_reason(m, seat, c)
-                    )
+                    let answers = format!("{} answers only {} (CL-QUICK-2)", card(c), counter_tags(m, c));
+                    match playable_reason(m, seat, c) {
+                        Some(why) => format!("{answers}: {why}"),
+                        None => answers,
+                    }
                 }
                 (ClashKind::QuickAction, _) => format!(
                     "{} is a Quick Action: it is played only in response, when you have priority, to {} (CL-QUICK-2, CL-QUICK-3, CL-TURN-C2, CL-D39)",
                     card(c),
                     counter_tags(m, c)
                 ),
-                (_, Ask::Primary) => playable_reason(m, seat, c),
+                (_, Ask::Primary) => playable_reason(m, seat, c)
+                    .unwrap_or_else(|| format!("{} cannot be played now", card(c))),
                 (ClashKind::BasicAction, _) => format!(
                     "{} is a Basic Action: only in your own Primary Phase (CL-BASIC-2)",
                     card(c)
@@ -617,52 +618,50 @@ fn counter_tags(m: &Match, c: Cid) -> String {
     tags.join(" or ")
 }
 
-fn playable_reason(m: &Match, seat: Seat, c: Cid) -> String {
+/// Why the card `c` in `seat`'s hand cannot be played, in the rules'
+/// words (`None` when nothing in the card or the player's resources stops
+/// it: the moment is what refuses it).
+fn playable_reason(m: &Match, seat: Seat, c: Cid) -> Option<String> {
     let info = m.info(c);
-    if let Some(h) = info.needs_contender
-        && !m.info(m.contender(seat)).colors.contains(&h)
-    {
-        return format!(
-            "{} may only be played if your Contender is {}",
+    let why = flow::playable(m, seat, c).err()?;
+    Some(match why {
+        Unplayable::Contender(h) => format!(
+            "{} may only be played if your Contender is {} (CL-CARD-2)",
             info.name,
             h.name().to_lowercase()
-        );
-    }
-    if info.has(Keyword::Exclusive) {
-        return format!(
+        ),
+        Unplayable::Exclusive => format!(
             "{} is Exclusive: only one copy of it can be in your control (CL-KW-6)",
             info.name
-        );
-    }
-    if info.kind == ClashKind::Clashground {
-        return format!(
+        ),
+        Unplayable::SameClashground => format!(
             "you control a Clashground named {}: you may not play another of that name (CL-GROUND-6)",
             info.name
-        );
-    }
-    let r = ready(m, seat);
-    if m.payment(seat, info.cost, &info.specific).is_none() {
-        let spec = if info.specific.is_empty() {
-            String::new()
-        } else {
+        ),
+        Unplayable::Cost => {
+            let r = ready(m, seat);
+            let spec = if info.specific.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({} of it {})",
+                    info.specific.len(),
+                    info.specific
+                        .iter()
+                        .map(|h| h.name())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )
+            };
             format!(
-                " ({} of it {})",
-                info.specific.len(),
-                info.specific
-                    .iter()
-                    .map(|h| h.name())
-                    .collect::<Vec<_>>()
-                    .join(" and ")
+                "{} costs {}{spec}; your {r} ready resource{} cannot pay it (CL-RES-5, CL-RES-6)",
+                info.name,
+                info.cost,
+                if r == 1 { "" } else { "s" }
             )
-        };
-        return format!(
-            "{} costs {}{spec}; your {r} ready resource{} cannot pay it (CL-RES-5, CL-RES-6)",
-            info.name,
-            info.cost,
-            if r == 1 { "" } else { "s" }
-        );
-    }
-    format!("{} has no target it may choose now", info.name)
+        }
+        Unplayable::NoTarget => format!("{} has no target it may choose now", info.name),
+    })
 }
 
 fn attack_reason(m: &Match, seat: Seat, a: Cid, t: Cid, ask: Ask) -> String {
