@@ -569,6 +569,7 @@ fn each_event_is_staged() {
             side: Side::P1,
             from: number("Dα-001"),
             to: number("Dα-002"),
+            bench: None,
         },
     );
     app.update();

@@ -40,6 +40,7 @@ fn every_battle_shot_keeps_its_figures_in_frame() {
             Side::BOTH.map(|s| Some(table.game().view(s).front.number));
         watch_cpus(&mut table, &cards, |e: &Event| {
             match e {
+                Event::Digivolved { bench: Some(_), .. } => {}
                 Event::Digivolved { side, to, .. } | Event::Jogressed { side, to, .. } => {
                     fronts[side.index()] = Some(*to);
                 }

@@ -116,7 +116,10 @@ fn every_dcg_official_rules_scenario_holds() {
 /// A second set of Card Game Alpha scenarios, written on 2026-11-27 from
 /// the rulebook alone by someone who read neither the engine nor the
 /// first set. One of them found turn 1's order ignoring a script's
-/// unequal starting points (`fewer_points_first_on_turn_1_too.ron`).
+/// unequal starting points (`fewer_points_first_on_turn_1_too.ron`). A
+/// third set joined on 2026-11-28 (45 files, the same way; all held):
+/// deck rules, each Preparation step, Cost and Burst, alpha-attacks and
+/// blocks, three seats.
 #[test]
 fn every_alpha_audit_scenario_holds() {
     let failures = play_all("tests/alpha/audit", Some(RulesetId::Alpha), 80);
@@ -252,7 +255,11 @@ fn a_refused_dcg_step_says_why() {
 /// A second set of Terminal Battle scenarios, written on 2026-11-27 from
 /// the design page alone by someone who read neither the engine nor the
 /// first set. It found the read bonus applied after abilities (engine 3
-/// mends it; `tests/terminal/read-bonus-*.ron`).
+/// mends it; `tests/terminal/read-bonus-*.ron`). The `a3-` files are a
+/// third set (2026-11-28, the same way): they found a full bench line
+/// never asked to digivolve, a side's Speed Chip read after its own "if
+/// faster", and a line that steps in gaining the bench's gauge (engine 4
+/// mends all three), and an alpha-block naming every supporter.
 #[test]
 fn every_terminal_audit_scenario_holds() {
     let failures = play_all("tests/terminal/audit", None, 40);

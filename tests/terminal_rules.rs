@@ -464,7 +464,8 @@ fn a_full_gauge_may_digivolve_and_the_player_is_asked() {
     assert!(ev.contains(&Event::Digivolved {
         side: P1,
         from: n("DM-900"),
-        to: n("DM-901")
+        to: n("DM-901"),
+        bench: None,
     }));
     assert_eq!(m.view(P1).front.name, "Greymon");
     assert_eq!(m.view(P1).gauge, 0);
@@ -489,23 +490,26 @@ fn jogress_when_both_component_lines_are_full() {
         if m.outcome().is_some() {
             break;
         }
-        if m.legal_actions(P1).contains(&Action::Jogress) {
-            jogress = Some(m.apply(P1, Action::Jogress).unwrap());
+        // Every offer taken: the front (Agumon to Greymon) and, from
+        // engine 4, the bench line too (Gabumon to Garurumon).
+        while m.legal_actions(P1).contains(&Action::Digivolve(false)) {
+            if m.legal_actions(P1).contains(&Action::Jogress) {
+                jogress = Some(m.apply(P1, Action::Jogress).unwrap());
+                break;
+            }
+            m.apply(P1, Action::Digivolve(true)).unwrap();
+        }
+        if jogress.is_some() {
             break;
         }
-        for a in [Action::Digivolve(true)] {
-            if m.legal_actions(P1).contains(&a) {
-                m.apply(P1, a).unwrap();
-            }
-        }
-        // The bench line (Gabumon) cannot digivolve from the bench; force ties.
+        // Force ties.
         stances(&mut m, A, A);
     }
     let ev = jogress.expect("Jogress offered once both lines were full");
     assert!(
         ev.contains(&Event::Jogressed {
             side: P1,
-            from: [n("DM-901"), n("DM-903")],
+            from: [n("DM-901"), n("DM-904")],
             to: n("DM-905")
         }),
         "{ev:?}"
@@ -1168,4 +1172,170 @@ fn the_same_inputs_play_the_same_battle() {
         (table.game().state_hash(), log)
     };
     assert_eq!(play(), play());
+}
+
+/// Round step 1: "a line whose evolution gauge is full may digivolve"
+/// (engine 4): any line, not only the front. The front is asked first,
+/// then each full bench line; a bench Digimon digivolves where it waits and
+/// the front stays. Engines 1 to 3 asked only for the front, and their
+/// replays still play that way.
+#[test]
+fn a_full_bench_line_may_digivolve_too() {
+    let cards = line_cards();
+    let play = |engine: u32| {
+        let mut s = Setup::new(
+            team(&["DM-900", "DM-901", "DM-903", "DM-904"]),
+            team(&["DM-906"]),
+            1,
+        );
+        s.tunables.engine = engine;
+        let mut m = Match::from_setup(&s, &cards).unwrap_or_else(|e| panic!("{e}"));
+        let mut events = m.opening_events().to_vec();
+        let mut offers = Vec::new();
+        for _ in 0..8 {
+            while m.legal_actions(P1).contains(&Action::Digivolve(false)) {
+                let asked = events.iter().rev().find_map(|e| match e {
+                    Event::EvolutionOffered {
+                        side: P1, bench, ..
+                    } => Some(*bench),
+                    _ => None,
+                });
+                offers.push((m.round(), asked.expect("an offer was made")));
+                // Stay with the front; take the bench's offer.
+                let yes = asked == Some(Some(1));
+                events = m.apply(P1, Action::Digivolve(yes)).unwrap();
+                if yes {
+                    return (m, offers, events);
+                }
+            }
+            events = stances(&mut m, A, A);
+        }
+        (m, offers, events)
+    };
+    let (m, offers, events) = play(4);
+    // The front is full after 3 rounds (35% a round), the bench after 5
+    // (20%): in round 6 the front is asked, then the bench.
+    assert_eq!(&offers[..3], &[(4, None), (5, None), (6, None)]);
+    assert_eq!(offers[3], (6, Some(1)), "{offers:?}");
+    assert!(events.contains(&Event::Digivolved {
+        side: P1,
+        from: n("DM-903"),
+        to: n("DM-904"),
+        bench: Some(1),
+    }));
+    assert_eq!(m.view(P1).front.name, "Agumon", "the front stays");
+    let (_, offers, _) = play(3);
+    assert!(
+        offers.iter().all(|(_, bench)| bench.is_none()),
+        "engine 3 asks only for the front: {offers:?}"
+    );
+}
+
+/// Round step 8 and the Effects section: from engine 4 a Speed change (a
+/// Speed Chip) resolves with the attribute changes, before the abilities
+/// that compare Speeds, so "if this Digimon is faster" reads the Speed the
+/// round gives it (6 + 3 = 9 against 8). Engines up to 3 read it before the
+/// Option, and their replays still play that way.
+#[test]
+fn a_speed_change_resolves_before_the_abilities_that_compare_speeds() {
+    let cards = set(
+        &[
+            D {
+                hp: 5000,
+                speed: 6,
+                extra: "terminal: [(timing: Battle, conditions: [Faster], effects: [Power(This, Add(80))])]",
+                ..BASE
+            },
+            D { speed: 8, ..TWOMON },
+        ],
+        "Option(number: \"OP-901\", name: \"Speed Chip\", cost: 1, terminal: [(timing: Battle, effects: [Speed(This, Add(3))])]),\n",
+    );
+    let powers = |engine: u32| {
+        let mut s = Setup::new(team(&["DM-900", "OP-901"]), team(&["DM-901"]), 1);
+        s.tunables.engine = engine;
+        let mut m = Match::from_setup(&s, &cards).unwrap_or_else(|e| panic!("{e}"));
+        clash(&stances(&mut m, A, A)).0
+    };
+    assert_eq!(powers(4), [380, 300], "faster once the Chip is counted");
+    assert_eq!(powers(3), [300, 300], "engine 3 compared before the Chip");
+}
+
+/// Alpha Strike: "the opponent may alpha-block with as many matching
+/// supporters": a block brings as many Digimon as the strike, the front
+/// and the supporters with the best technique against the striker's
+/// stance, so the block's technique is the best of its group.
+#[test]
+fn an_alpha_block_brings_as_many_digimon_as_the_strike() {
+    let weak = set(
+        &[D {
+            number: "DM-905",
+            name: "Foeweakmon",
+            hp: 5000,
+            techniques: [10, 10, 10],
+            ..BASE
+        }],
+        "",
+    );
+    let cards = alpha_cards()
+        .with_cards(weak.cards())
+        .unwrap_or_else(|e| panic!("{e}"));
+    // P2's front, a weak supporter first in line, and a strong one: a
+    // strike of 2 is blocked by 2, the front and the strong one.
+    let mut m = start(
+        &cards,
+        &["DM-900", "DM-901"],
+        &["DM-903", "DM-905", "DM-904"],
+    );
+    round(&mut m, Action::AlphaAttack(A), Action::Stance(A));
+    let ev = m.apply(P2, Action::AlphaBlock(true)).unwrap();
+    assert!(
+        ev.contains(&Event::AlphaBlock {
+            side: P2,
+            group: team(&["DM-903", "DM-904"])
+        }),
+        "{ev:?}"
+    );
+    assert_eq!(clash(&ev), ([900, 950], Some(P2)));
+}
+
+/// Round steps 6 and 7 in their order (engine 4): the next line steps in,
+/// then each front Digimon's line gains gauge, so the line that stepped in
+/// gains the front's 35% (it did not lose; the loser's 50% was the deleted
+/// Digimon's). Engines 1 to 3 gave the gauges before the step-in (the bench
+/// 20%).
+#[test]
+fn the_line_that_steps_in_gains_the_front_gauge() {
+    let cards = set(
+        &[
+            D {
+                name: "Fragilemon",
+                hp: 100,
+                ..BASE
+            },
+            D {
+                number: "DM-903",
+                name: "Nextmon",
+                hp: 5000,
+                ..BASE
+            },
+            D {
+                techniques: [900, 900, 900],
+                ..TWOMON
+            },
+        ],
+        "",
+    );
+    let gauge = |engine: u32| {
+        let mut s = Setup::new(team(&["DM-900", "DM-903"]), team(&["DM-901"]), 1);
+        s.tunables.engine = engine;
+        let mut m = Match::from_setup(&s, &cards).unwrap_or_else(|e| panic!("{e}"));
+        let ev = stances(&mut m, A, A);
+        assert!(ev.contains(&Event::SteppedIn {
+            side: P1,
+            card: n("DM-903")
+        }));
+        m.lines(P1)[1].gauge
+    };
+    assert_eq!(gauge(4), 35, "the front's share");
+    assert_eq!(gauge(3), 20, "engine 3: the bench's, before stepping in");
 }

@@ -103,6 +103,9 @@ impl Board {
                 }
                 self.banner = Some((format!("ROUND {round}"), 1.0));
             }
+            Event::Digivolved { bench: Some(_), .. } => {
+                self.banner = Some(("DIGIVOLVE!".into(), 1.4));
+            }
             Event::Digivolved { side, to, .. } | Event::Jogressed { side, to, .. } => {
                 let s = &mut self.sides[side.index()];
                 set_front(s, cards, *to);

@@ -170,6 +170,36 @@ fn stage_events(
             *shot = s;
         }
         match e {
+            Event::Digivolved {
+                side,
+                from,
+                to,
+                bench: Some(line),
+            } => {
+                // A bench line digivolves where it waits (engine 4): its
+                // small figure turns into the new one.
+                if let Some((b, _)) = benches
+                    .iter()
+                    .find(|(_, f)| f.side == *side && f.card == *from)
+                {
+                    commands.entity(b).despawn();
+                }
+                if let Some(d) = cards.get(to).and_then(|c| c.as_digimon()) {
+                    let f = figures::spawn_bench(
+                        &mut commands,
+                        &mut kit,
+                        d,
+                        *side,
+                        usize::from(*line),
+                        BENCH_SIZE,
+                    );
+                    commands.entity(f).entry::<Figure>().and_modify(|mut fig| {
+                        fig.glow = 0.9;
+                        fig.age = 1.0;
+                        fig.cue = Some(Move::Digivolve);
+                    });
+                }
+            }
             Event::Digivolved { side, to, .. }
             | Event::Jogressed { side, to, .. }
             | Event::SteppedIn { side, card: to } => {

@@ -398,7 +398,8 @@ fn run(
 /// Digimon's, then its Options'. From engine 2, those that change a
 /// Digimon's attribute go first, both sides, then the rest: a condition
 /// ("if the opposing Digimon is Virus") reads the attribute as the round
-/// has it, whichever card changed it.
+/// has it, whichever card changed it. From engine 4 each side's Speed
+/// changes go before its other abilities ("if this Digimon is faster").
 fn fire(
     m: &mut Match,
     b: &mut Battle,
@@ -406,15 +407,30 @@ fn fire(
     events: &mut Vec<Event>,
     pick: impl Fn(Side, Carrier, &Ability) -> bool,
 ) {
-    if m.tunables.engine >= 2 {
-        fire_pass(m, b, order, events, |s, c, a| {
+    if m.tunables.engine >= 4 {
+        fire_pass(m, b, &order, events, |s, c, a| {
             pick(s, c, a) && changes_attribute(a)
         });
-        fire_pass(m, b, order, events, |s, c, a| {
+        // Then each side in Speed order (step 8): its Speed changes, then
+        // the rest, so its "if faster" reads the Speed its own cards give
+        // it, and the faster side still resolves first.
+        for s in order {
+            fire_pass(m, b, &[s], events, |w, c, a| {
+                pick(w, c, a) && !changes_attribute(a) && changes_speed(a)
+            });
+            fire_pass(m, b, &[s], events, |w, c, a| {
+                pick(w, c, a) && !changes_attribute(a) && !changes_speed(a)
+            });
+        }
+    } else if m.tunables.engine >= 2 {
+        fire_pass(m, b, &order, events, |s, c, a| {
+            pick(s, c, a) && changes_attribute(a)
+        });
+        fire_pass(m, b, &order, events, |s, c, a| {
             pick(s, c, a) && !changes_attribute(a)
         });
     } else {
-        fire_pass(m, b, order, events, pick);
+        fire_pass(m, b, &order, events, pick);
     }
 }
 
@@ -425,14 +441,19 @@ fn changes_attribute(a: &Ability) -> bool {
         .any(|e| matches!(e, Effect::ChangeAttribute(..)))
 }
 
+/// Whether an ability changes a Digimon's Speed.
+fn changes_speed(a: &Ability) -> bool {
+    a.effects.iter().any(|e| matches!(e, Effect::Speed(..)))
+}
+
 fn fire_pass(
     m: &mut Match,
     b: &mut Battle,
-    order: [Side; 2],
+    order: &[Side],
     events: &mut Vec<Event>,
     pick: impl Fn(Side, Carrier, &Ability) -> bool,
 ) {
-    for s in order {
+    for &s in order {
         let sources = 1 + m.players[s.index()].options.len();
         for k in 0..sources {
             let source = if k == 0 {
@@ -510,6 +531,31 @@ fn delete(m: &mut Match, b: &mut Battle, s: Side, events: &mut Vec<Event>) {
     change_points(m, s, -points, PointsReason::Deletion, events);
 }
 
+/// The lines `side` alpha-blocks with: its front and the `count - 1`
+/// supporters whose technique for `slot` is strongest (in line order).
+fn blockers(m: &Match, side: Side, slot: BattleType, count: usize) -> Vec<usize> {
+    let p = &m.players[side.index()];
+    let group = m.alpha_group(side);
+    let power = |i: usize| {
+        let line = &p.lines[i];
+        if line.zeroed[slot.index()] {
+            0
+        } else {
+            line.card().technique(slot).power
+        }
+    };
+    let mut best: Vec<usize> = group[1..].to_vec();
+    best.sort_by_key(|&i| std::cmp::Reverse(power(i)));
+    best.truncate(count.saturating_sub(1));
+    group
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|&(k, i)| k == 0 || best.contains(&i))
+        .map(|(_, i)| i)
+        .collect()
+}
+
 /// Resolves the clash of one round.
 pub(super) fn resolve(
     m: &mut Match,
@@ -545,14 +591,21 @@ pub(super) fn resolve(
                 groups[s.index()] = Some(m.alpha_group(s));
             }
         }
+        let strikers = m.alpha_group(attacker).len();
         groups[attacker.index()] = Some(m.alpha_group(attacker));
         let defender = attacker.other();
         if !pressed[defender.index()].alpha {
-            let group = m
-                .alpha_group(defender)
+            // An alpha-block brings as many Digimon as the Alpha Strike
+            // (the Alpha rulebook's "as many supporters"): the front and
+            // the supporters with the strongest technique against the
+            // striker's stance, so the block's technique is the group's
+            // best, as it was with every supporter.
+            let block = blockers(m, defender, stances[attacker.index()], strikers);
+            let group = block
                 .iter()
                 .map(|&i| m.players[defender.index()].lines[i].card().number)
                 .collect();
+            groups[defender.index()] = Some(block);
             events.push(Event::AlphaBlock {
                 side: defender,
                 group,
@@ -618,9 +671,24 @@ pub(super) fn resolve(
         None => a.timing == Timing::AfterBattle,
         Some(Trigger::WhenWould(_)) => false,
     });
-    gauges(m, winner.map(Side::other), events);
-    for s in order {
-        step_in(m, s, events);
+    if m.tunables.engine >= 4 {
+        // Round steps 6 and 7 in their order: the next line steps in, then
+        // each front line gains gauge, so a line that stepped in gains the
+        // front's (it lost nothing: the loser's share was the deleted
+        // Digimon's). Engines 1 to 3 gave the gauges first.
+        let fronts = m.players.each_ref().map(|p| p.front);
+        for s in order {
+            step_in(m, s, events);
+        }
+        let loser = winner
+            .map(Side::other)
+            .filter(|l| m.players[l.index()].front == fronts[l.index()]);
+        gauges(m, loser, events);
+    } else {
+        gauges(m, winner.map(Side::other), events);
+        for s in order {
+            step_in(m, s, events);
+        }
     }
     let mut b = Battle::new(m, printed(m), [None, None], false);
     let order = [m.first, m.first.other()];

@@ -56,6 +56,9 @@ pub enum Event {
         to: CardNumber,
         /// Whether it is a Jogress.
         jogress: bool,
+        /// The bench line asked about (engine 4), or `None` for the front.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bench: Option<u8>,
     },
     /// A Digimon digivolved.
     Digivolved {
@@ -65,6 +68,9 @@ pub enum Event {
         from: CardNumber,
         /// After.
         to: CardNumber,
+        /// The bench line that digivolved (engine 4), or `None`: the front.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bench: Option<u8>,
     },
     /// Two lines became one Jogress Digimon.
     Jogressed {

@@ -77,12 +77,20 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
             from,
             to,
             jogress,
+            bench,
         } => {
             let how = if *jogress { "Jogress" } else { "digivolve" };
-            format!("{side}: {} may {how} to {}", n(*from), n(*to))
+            let on = if bench.is_some() { " on the bench" } else { "" };
+            format!("{side}: {} may {how} to {}{on}", n(*from), n(*to))
         }
-        Event::Digivolved { side, from, to } => {
-            format!("{side}: {} digivolves to {}!", n(*from), n(*to))
+        Event::Digivolved {
+            side,
+            from,
+            to,
+            bench,
+        } => {
+            let on = if bench.is_some() { " on the bench" } else { "" };
+            format!("{side}: {} digivolves to {}{on}!", n(*from), n(*to))
         }
         Event::Jogressed { side, from, to } => {
             format!(

@@ -43,8 +43,11 @@ use side_state::{Line, SideState};
 /// rules. 2: within a timing, attribute changes resolve before the other
 /// effects (a condition reads the attribute as the round has it). 3: the
 /// read bonus (round step 4) multiplies the technique's power before
-/// abilities and Options (step 5) change it.
-pub const ENGINE_VERSION: u32 = 3;
+/// abilities and Options (step 5) change it. 4: a bench line whose gauge
+/// is full may digivolve too (round step 1 names "a line"); a side's Speed
+/// changes resolve before its other abilities; a line that steps in (step
+/// 6) gains the front's gauge (step 7).
+pub const ENGINE_VERSION: u32 = 4;
 
 /// The engine versions this build plays: the current one, and the earlier
 /// ones whose replays still play back by their own rules.
@@ -102,7 +105,8 @@ struct StancePress {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 enum Phase {
-    /// Players with a full front gauge answer the evolution question.
+    /// Players with a full line answer the evolution question, a line at a
+    /// time (the front first, then the bench, [`Match::offered`]).
     Evolution { waiting: [bool; 2] },
     /// Both players press a stance.
     Stance { pressed: [Option<StancePress>; 2] },
@@ -133,6 +137,15 @@ pub struct Match {
     /// A running digest of every action applied, so the state hash covers
     /// the path as well as where it ended.
     history: u64,
+    /// The bench line each side is asked to digivolve, while it is one
+    /// (engine 4; `None`: the front's, or no question). Left out of the
+    /// state while neither is, so earlier engines' states hash as before.
+    #[serde(default, skip_serializing_if = "no_bench_offer")]
+    offered: [Option<u8>; 2],
+}
+
+fn no_bench_offer(o: &[Option<u8>; 2]) -> bool {
+    o.iter().all(Option::is_none)
 }
 
 impl Match {
@@ -192,6 +205,7 @@ impl Match {
             opening: Vec::new(),
             actions: 0,
             history: 0,
+            offered: [None; 2],
         };
         m.start_round(&mut opening);
         m.opening = opening;
@@ -222,6 +236,7 @@ impl Match {
             opening: Vec::new(),
             actions: 0,
             history: 0,
+            offered: [None; 2],
         };
         let mut events = Vec::new();
         m.start_round(&mut events);

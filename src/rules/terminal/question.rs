@@ -112,12 +112,15 @@ impl Match {
                 .into_iter()
                 .find(|a| legal.contains(a));
             let no = Action::Digivolve(false);
-            let name = &self.view(side).front.name;
+            let p = &self.players[side.index()];
+            let at = self.offered_line(side);
+            let name = &p.lines[at].card().name;
+            let on = if at == p.front { "" } else { " on the bench" };
             let prompt = Prompt {
                 lines: Vec::new(),
                 text: match yes {
-                    Some(_) => format!("{side}: digivolve {name}? [y/n] "),
-                    None => format!("{side}: {name} can no longer digivolve [n] "),
+                    Some(_) => format!("{side}: digivolve {name}{on}? [y/n] "),
+                    None => format!("{side}: {name}{on} can no longer digivolve [n] "),
                 },
                 keys: match yes {
                     Some(y) => yes_no(y, Reply::Act(no)),

@@ -21,18 +21,9 @@ impl Match {
             return;
         }
         let mut waiting = [false; 2];
+        self.offered = [None; 2];
         for side in Side::BOTH {
-            if let Some(offer) = self.evolution_offer(side) {
-                waiting[side.index()] = true;
-                let p = &self.players[side.index()];
-                let line = p.front();
-                events.push(Event::EvolutionOffered {
-                    side,
-                    from: line.card().number,
-                    to: line.stages[line.at + 1].number,
-                    jogress: offer == EvolutionOffer::Jogress,
-                });
-            }
+            waiting[side.index()] = self.offer_from(side, None, events);
         }
         self.phase = if waiting.iter().any(|&w| w) {
             Phase::Evolution { waiting }
@@ -41,8 +32,48 @@ impl Match {
         };
     }
 
-    pub(super) fn evolution_answered(&mut self, side: Side, _events: &mut [Event]) {
-        if let Phase::Evolution { waiting } = &mut self.phase {
+    /// Asks `side` about its next full line after `after` (`None`: from
+    /// the start), the front first, then the bench in line order (engine
+    /// 4; earlier engines ask only for the front). Says whether it asked.
+    fn offer_from(&mut self, side: Side, after: Option<usize>, events: &mut Vec<Event>) -> bool {
+        let p = &self.players[side.index()];
+        let mut order = vec![p.front];
+        if self.tunables.engine >= 4 {
+            order.extend((0..p.lines.len()).filter(|&i| i != p.front));
+        }
+        let from = after.map_or(0, |a| {
+            order
+                .iter()
+                .position(|&i| i == a)
+                .map_or(order.len(), |k| k + 1)
+        });
+        let Some((line, offer)) = order[from.min(order.len())..]
+            .iter()
+            .find_map(|&i| self.line_offer(side, i).map(|o| (i, o)))
+        else {
+            self.offered[side.index()] = None;
+            return false;
+        };
+        let p = &self.players[side.index()];
+        let bench = (line != p.front).then_some(line as u8);
+        self.offered[side.index()] = bench;
+        let l = &p.lines[line];
+        events.push(Event::EvolutionOffered {
+            side,
+            from: l.card().number,
+            to: l.stages[l.at + 1].number,
+            jogress: offer == EvolutionOffer::Jogress,
+            bench,
+        });
+        true
+    }
+
+    pub(super) fn evolution_answered(&mut self, side: Side, events: &mut Vec<Event>) {
+        let asked = self.offered_line(side);
+        if let Phase::Evolution { .. } = self.phase
+            && !self.offer_from(side, Some(asked), events)
+            && let Phase::Evolution { waiting } = &mut self.phase
+        {
             waiting[side.index()] = false;
             if !waiting.iter().any(|&w| w) {
                 self.phase = Phase::Stance { pressed: [None; 2] };
@@ -50,31 +81,61 @@ impl Match {
         }
     }
 
+    /// The line `side` is asked (or would be asked) to digivolve: a bench
+    /// line while one is offered, else the front.
+    pub(super) fn offered_line(&self, side: Side) -> usize {
+        self.offered[side.index()].map_or(self.players[side.index()].front, usize::from)
+    }
+
+    /// What `side` is offered for the line it is asked about now.
     pub(super) fn evolution_offer(&self, side: Side) -> Option<EvolutionOffer> {
+        self.line_offer(side, self.offered_line(side))
+    }
+
+    /// What line `i` of `side` may do at the evolution check: digivolve
+    /// when its gauge is full and a scanned stage is next; Jogress when
+    /// that stage is a Jogress card and the partner line is full too (the
+    /// front only: a Jogress takes the front and its partner).
+    fn line_offer(&self, side: Side, i: usize) -> Option<EvolutionOffer> {
         let p = &self.players[side.index()];
-        let line = p.front();
-        if line.gauge < self.tunables.gauge_full || line.at + 1 >= line.stages.len() {
+        let line = p.lines.get(i)?;
+        if !line.in_play()
+            || line.gauge < self.tunables.gauge_full
+            || line.at + 1 >= line.stages.len()
+        {
             return None;
         }
         match line.jogress {
             Some((stage, partner)) if stage == line.at + 1 => {
                 let partner = &p.lines[partner];
-                (partner.in_play() && partner.gauge >= self.tunables.gauge_full)
+                (i == p.front && partner.in_play() && partner.gauge >= self.tunables.gauge_full)
                     .then_some(EvolutionOffer::Jogress)
             }
             _ => Some(EvolutionOffer::Normal),
         }
     }
 
+    /// The line asked about digivolves. A bench Digimon is not in the
+    /// battle, so its abilities (a [When Digivolving] one) do not fire.
     pub(super) fn digivolve(&mut self, side: Side, events: &mut Vec<Event>) {
-        let line = self.players[side.index()].front_mut();
+        let at = self.offered_line(side);
+        let p = &mut self.players[side.index()];
+        let bench = (at != p.front).then_some(at as u8);
+        let line = &mut p.lines[at];
         let from = line.card().number;
         line.at += 1;
         line.gauge = 0;
         line.zeroed = [false; 3];
         let to = line.card().number;
-        events.push(Event::Digivolved { side, from, to });
-        clash::digivolved(self, side, events);
+        events.push(Event::Digivolved {
+            side,
+            from,
+            to,
+            bench,
+        });
+        if bench.is_none() {
+            clash::digivolved(self, side, events);
+        }
     }
 
     pub(super) fn jogress(&mut self, side: Side, events: &mut Vec<Event>) {
