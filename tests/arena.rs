@@ -12,7 +12,7 @@ use bevy_hanabi::ParticleEffect;
 use bterm::ai::Strength;
 use bterm::arena::play::duel::{Duel, DuelKind, DuelStarted, Show, Staged};
 use bterm::arena::play::staging::{Board, Debris, Projectile};
-use bterm::arena::render::figures::Figure;
+use bterm::arena::render::figures::{BenchFigure, Figure};
 use bterm::arena::render::sparks::{Fading, Following};
 use bterm::arena::screens::scan::Roster;
 use bterm::arena::ui::input::{Button, Press, Release};
@@ -421,6 +421,54 @@ fn a_person_is_offered_action_abilities_once_a_round() {
     );
     assert!(run_until(&mut app, 1.0, stance), "no stance after the time");
     assert_eq!(used(&app), 1, "no answer readies nothing");
+}
+
+/// A bench line that digivolves (engine 4) turns its own small figure
+/// into the new Digimon where it waits; the front figure and the board's
+/// front stay.
+#[test]
+fn a_bench_line_digivolves_where_it_waits() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(settings(&dir));
+    let set = CardSet::embedded();
+    let setup = Setup::new(
+        vec![number("Dα-001"), number("Dα-012"), number("Dα-013")],
+        vec![number("Dα-002")],
+        5,
+    );
+    let duel = Duel::new(
+        DuelKind::Replay,
+        setup,
+        &set,
+        [Player::Person, Player::Person],
+    )
+    .unwrap();
+    app.world_mut().insert_resource(duel);
+    app.world_mut().write_message(DuelStarted);
+    run_until(&mut app, 10.0, |a| a.world().resource::<Show>().idle());
+    let figures = |w: &mut World, bench: bool| {
+        let mut q = w.query::<(&Figure, Has<BenchFigure>)>();
+        q.iter(w)
+            .filter(|(f, b)| f.side == Side::P1 && *b == bench)
+            .map(|(f, _)| f.card)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(figures(app.world_mut(), true), vec![number("Dα-012")]);
+    app.world_mut().write_message(Staged(Event::Digivolved {
+        side: Side::P1,
+        from: number("Dα-012"),
+        to: number("Dα-013"),
+        bench: Some(1),
+    }));
+    app.update();
+    app.update();
+    assert_eq!(
+        figures(app.world_mut(), true),
+        vec![number("Dα-013")],
+        "the bench figure turns into Garurumon"
+    );
+    assert_eq!(figures(app.world_mut(), false), vec![number("Dα-001")]);
+    assert_eq!(app.world().resource::<Board>().sides[0].name, "Agumon");
 }
 
 /// Every kind of rules event gets its staging.

@@ -1201,6 +1201,9 @@ fn a_full_bench_line_may_digivolve_too() {
                     _ => None,
                 });
                 offers.push((m.round(), asked.expect("an offer was made")));
+                // What the arena's prompt names: the bench Digimon asked.
+                let bench = (asked == Some(Some(1))).then(|| (n("DM-903"), n("DM-904")));
+                assert_eq!(m.bench_evolving(P1), bench);
                 // Stay with the front; take the bench's offer.
                 let yes = asked == Some(Some(1));
                 events = m.apply(P1, Action::Digivolve(yes)).unwrap();

@@ -1016,10 +1016,15 @@ impl<R: Lan> Host<R> {
         };
         // Asked already (ahead, or before a refusal) the same question: its
         // answer may be here, and its time runs from then.
+        let mut refused_early = false;
         let (sent, fresh) = match self.sent[i].take() {
-            Some(s) if s.is(&q.answers, &q.on_timeout) => {
-                if let Some(r) = s.early.filter(|r| legal(r)) {
-                    return Some(r);
+            Some(mut s) if s.is(&q.answers, &q.on_timeout) => {
+                match s.early.take() {
+                    Some(r) if legal(&r) => return Some(r),
+                    // An answer sent early that is no choice is refused
+                    // like any other, and the question asked again.
+                    Some(_) => refused_early = true,
+                    None => {}
                 }
                 (s, false)
             }
@@ -1033,9 +1038,14 @@ impl<R: Lan> Host<R> {
         let deadline =
             since + Duration::try_from_secs_f32(self.seconds(q)).unwrap_or(Duration::ZERO);
         self.sent[i] = Some(sent);
+        if refused_early {
+            self.refused(seat, "that is not one of the choices now");
+        }
         // A question sent ahead is not sent again (its answer may be on
         // its way); a rejoining client is sent it when it is back.
-        if fresh && let Some(id) = self.remotes[i].as_ref().and_then(|r| r.client) {
+        if (fresh || refused_early)
+            && let Some(id) = self.remotes[i].as_ref().and_then(|r| r.client)
+        {
             self.send(
                 id,
                 &ToClient::Ask(

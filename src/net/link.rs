@@ -18,9 +18,10 @@ use renet::{
     ServerEvent,
 };
 use renet_netcode::{
-    ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication,
-    ServerConfig,
+    ClientAuthentication, NetcodeClientTransport, ServerAuthentication, ServerConfig,
 };
+
+use super::guard::{self, Guarded};
 
 /// The netcode protocol id of bterm's LAN play ("bterm" and the version):
 /// other programs' packets are dropped by the handshake.
@@ -44,6 +45,21 @@ const CLIENT_INBOX: usize = 64 << 20;
 
 /// Messages a client may send in a second before it is disconnected.
 const RATE: u32 = 100;
+
+/// How long a client may acknowledge almost nothing the host sends while
+/// the host's traffic to it is high (renet sends what is unacknowledged
+/// again every 300 ms, so a client that never acknowledges makes it grow
+/// without end: a few of them flooded the network) before it is let go;
+/// it may rejoin.
+const DEAF: Duration = Duration::from_secs(10);
+
+/// The share of the host's packets lost, over renet's window, above which
+/// a client counts as not acknowledging.
+const DEAF_LOSS: f64 = 0.9;
+
+/// Bytes a second to one client above which its not acknowledging counts:
+/// an honest client is sent a few tens of kilobytes a second at most.
+const DEAF_TRAFFIC: f64 = 100_000.0;
 
 /// The channels both ends use: renet's reliable ordered channel, with room
 /// for a few of the largest messages a client may send, and more for the
@@ -114,7 +130,7 @@ impl HostLink {
             // service to hand out signed connect tokens.
             authentication: ServerAuthentication::Unsecure,
         };
-        let mut transport = NetcodeServerTransport::new(config, socket)?;
+        let mut transport = Guarded::new(config, socket)?;
         let mut server = RenetServer::new(channels());
         let (out_tx, out_rx) = channel::<Outbound>();
         let (in_tx, in_rx) = channel::<Inbound>();
@@ -125,18 +141,51 @@ impl HostLink {
         let held: Arc<std::sync::Mutex<HashMap<u64, usize>>> = Arc::default();
         let unread_by = Arc::clone(&held);
         let thread = std::thread::Builder::new()
-            .name("bterm-host-link".into())
+            .name(guard::THREAD.into())
             .spawn(move || {
                 let mut last = Instant::now();
                 // Per client: the second its count started, and the count.
                 let mut rates: HashMap<u64, (Instant, u32)> = HashMap::new();
+                // Per client: since when it acknowledges almost nothing.
+                let mut deaf: HashMap<u64, Instant> = HashMap::new();
+                let mut looked = Instant::now();
+                // Why the host let a client go, for its Left.
+                let mut why_gone: HashMap<u64, String> = HashMap::new();
                 while !halt.load(Ordering::Relaxed) {
                     let t = Instant::now();
                     let dt = t - last;
                     last = t;
                     server.update(dt);
                     // A bad packet is the sender's problem, not the table's.
-                    let _ = transport.update(dt, &mut server);
+                    for id in transport.update(dt, &mut server) {
+                        why_gone.insert(
+                            id,
+                            "it sent a packet the network library cannot read".to_string(),
+                        );
+                    }
+                    if t.duration_since(looked) >= Duration::from_secs(1) {
+                        looked = t;
+                        for id in server.clients_id() {
+                            let lost = server.network_info(id).is_ok_and(|n| {
+                                n.packet_loss > DEAF_LOSS && n.bytes_sent_per_second > DEAF_TRAFFIC
+                            });
+                            if !lost {
+                                deaf.remove(&id);
+                                continue;
+                            }
+                            let since = *deaf.entry(id).or_insert(t);
+                            if t.duration_since(since) >= DEAF {
+                                why_gone.insert(
+                                    id,
+                                    format!(
+                                        "it acknowledged almost nothing of what the table sent it for {} s",
+                                        DEAF.as_secs()
+                                    ),
+                                );
+                                server.disconnect(id);
+                            }
+                        }
+                    }
                     while let Some(event) = server.get_event() {
                         let msg = match event {
                             ServerEvent::ClientConnected { client_id } => {
@@ -144,7 +193,11 @@ impl HostLink {
                             }
                             ServerEvent::ClientDisconnected { client_id, reason } => {
                                 rates.remove(&client_id);
-                                Inbound::Left(client_id, reason.to_string())
+                                deaf.remove(&client_id);
+                                let why = why_gone
+                                    .remove(&client_id)
+                                    .unwrap_or_else(|| reason.to_string());
+                                Inbound::Left(client_id, why)
                             }
                         };
                         if in_tx.send(msg).is_err() {

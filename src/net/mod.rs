@@ -10,6 +10,7 @@
 
 pub mod client;
 pub mod discover;
+pub mod guard;
 pub mod host;
 pub mod link;
 pub mod protocol;

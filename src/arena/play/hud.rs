@@ -303,7 +303,15 @@ fn prompt(duel: &Duel, side: Side) -> String {
             Ask::Stance { alpha: false } => "Choose your stance: A B C".into(),
             Ask::Stance { alpha: true } => "Stance A B C — hold one for ALPHA STRIKE".into(),
             Ask::Evolve { jogress: true } => "JOGRESS?  A yes · B no".into(),
-            Ask::Evolve { jogress: false } => "DIGIVOLVE?  A yes · B no".into(),
+            Ask::Evolve { jogress: false } => match duel.m().bench_evolving(side) {
+                // A bench line asked (engine 4): which one, on a line of its own.
+                Some((from, to)) => format!(
+                    "DIGIVOLVE?  A yes · B no\n{} on the bench → {}",
+                    log::name(&duel.cards, from),
+                    log::name(&duel.cards, to)
+                ),
+                None => "DIGIVOLVE?  A yes · B no".into(),
+            },
             Ask::Block => "ALPHA BLOCK?  A yes · B no".into(),
         },
     }

@@ -114,7 +114,8 @@ impl Match {
             let no = Action::Digivolve(false);
             let p = &self.players[side.index()];
             let at = self.offered_line(side);
-            let name = &p.lines[at].card().name;
+            let line = p.lines.get(at).unwrap_or_else(|| p.front());
+            let name = &line.card().name;
             let on = if at == p.front { "" } else { " on the bench" };
             let prompt = Prompt {
                 lines: Vec::new(),

@@ -3,6 +3,7 @@
 
 use super::side_state::{LineState, SideState};
 use super::{Event, Match, Phase, Side, StancePress, clash};
+use crate::cards::CardNumber;
 use crate::rules::{Outcome, Seat};
 
 impl Match {
@@ -81,6 +82,18 @@ impl Match {
         }
     }
 
+    /// The bench Digimon `side` is asked to digivolve now, and what it
+    /// would become (engine 4), if a bench line is asked.
+    pub fn bench_evolving(&self, side: Side) -> Option<(CardNumber, CardNumber)> {
+        let Phase::Evolution { waiting } = self.phase else {
+            return None;
+        };
+        let p = &self.players[side.index()];
+        let line = p.lines.get(usize::from(self.offered[side.index()]?))?;
+        let next = line.stages.get(line.at + 1)?;
+        waiting[side.index()].then(|| (line.card().number, next.number))
+    }
+
     /// The line `side` is asked (or would be asked) to digivolve: a bench
     /// line while one is offered, else the front.
     pub(super) fn offered_line(&self, side: Side) -> usize {
@@ -121,7 +134,9 @@ impl Match {
         let at = self.offered_line(side);
         let p = &mut self.players[side.index()];
         let bench = (at != p.front).then_some(at as u8);
-        let line = &mut p.lines[at];
+        let Some(line) = p.lines.get_mut(at) else {
+            return;
+        };
         let from = line.card().number;
         line.at += 1;
         line.gauge = 0;
