@@ -433,7 +433,7 @@ fn a_bench_line_digivolves_where_it_waits() {
     let set = CardSet::embedded();
     let setup = Setup::new(
         vec![number("Dα-001"), number("Dα-012"), number("Dα-013")],
-        vec![number("Dα-002")],
+        vec![number("Dα-001")],
         5,
     );
     let duel = Duel::new(
