@@ -423,19 +423,13 @@ fn a_person_is_offered_action_abilities_once_a_round() {
     assert_eq!(used(&app), 1, "no answer readies nothing");
 }
 
-/// A bench line that digivolves (engine 4) turns its own small figure
-/// into the new Digimon where it waits; the front figure and the board's
-/// front stay.
-#[test]
-fn a_bench_line_digivolves_where_it_waits() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut app = app(settings(&dir));
+/// A quiet stage: a duel of these teams nobody plays (both "human", never
+/// pressing), staged until its opening show is over.
+fn quiet_stage(dir: &tempfile::TempDir, p1: &[&str], p2: &[&str]) -> App {
+    let mut app = app(settings(dir));
     let set = CardSet::embedded();
-    let setup = Setup::new(
-        vec![number("Dα-001"), number("Dα-012"), number("Dα-013")],
-        vec![number("Dα-001")],
-        5,
-    );
+    let team = |t: &[&str]| t.iter().map(|n| number(n)).collect::<Vec<_>>();
+    let setup = Setup::new(team(p1), team(p2), 5);
     let duel = Duel::new(
         DuelKind::Replay,
         setup,
@@ -446,6 +440,16 @@ fn a_bench_line_digivolves_where_it_waits() {
     app.world_mut().insert_resource(duel);
     app.world_mut().write_message(DuelStarted);
     run_until(&mut app, 10.0, |a| a.world().resource::<Show>().idle());
+    app
+}
+
+/// A bench line that digivolves (engine 4) turns its own small figure
+/// into the new Digimon where it waits; the front figure and the board's
+/// front stay.
+#[test]
+fn a_bench_line_digivolves_where_it_waits() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = quiet_stage(&dir, &["Dα-001", "Dα-012", "Dα-013"], &["Dα-001"]);
     let figures = |w: &mut World, bench: bool| {
         let mut q = w.query::<(&Figure, Has<BenchFigure>)>();
         q.iter(w)
@@ -475,24 +479,7 @@ fn a_bench_line_digivolves_where_it_waits() {
 #[test]
 fn each_event_is_staged() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = app(settings(&dir));
-    // A quiet stage: a duel nobody plays (both "human", never pressing).
-    let set = CardSet::embedded();
-    let setup = Setup::new(
-        vec![number("Dα-001"), number("Dα-002")],
-        vec![number("Dα-012")],
-        5,
-    );
-    let duel = Duel::new(
-        DuelKind::Replay,
-        setup,
-        &set,
-        [Player::Person, Player::Person],
-    )
-    .unwrap();
-    app.world_mut().insert_resource(duel);
-    app.world_mut().write_message(DuelStarted);
-    run_until(&mut app, 10.0, |a| a.world().resource::<Show>().idle());
+    let mut app = quiet_stage(&dir, &["Dα-001", "Dα-002"], &["Dα-012"]);
     let count = |app: &mut App, f: fn(&mut World) -> usize| f(app.world_mut());
     let projectiles = |w: &mut World| w.query::<&Projectile>().iter(w).count();
     let debris = |w: &mut World| w.query::<&Debris>().iter(w).count();

@@ -425,7 +425,9 @@ mod tests {
             shown.contains("\\n") && shown.contains("\\u{202e}"),
             "{shown}"
         );
-        for c in ['\u{2066}', '\u{200F}', '\u{FEFF}', '\u{200B}'] {
+        for c in [
+            '\u{2066}', '\u{200F}', '\u{FEFF}', '\u{200B}', '\u{2028}', '\u{2029}',
+        ] {
             assert!(crate::net::protocol::is_unsafe_char(c), "{c:?}");
             assert!(!escape(&format!("a{c}b")).contains(c));
         }

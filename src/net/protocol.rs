@@ -25,14 +25,15 @@ pub const MAX_NAME: usize = 24;
 /// reach a screen as it is: control characters (a newline forges a line,
 /// an escape moves the cursor) and the invisible characters that reorder or
 /// hide text (bidirectional overrides and isolates such as U+202E, marks,
-/// zero-width characters, the byte-order mark).
+/// zero-width characters, the byte-order mark), and the line and paragraph
+/// separators U+2028 and U+2029 (a terminal may break the line there).
 pub fn is_unsafe_char(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
             '\u{061C}'
                 | '\u{200B}'..='\u{200F}'
-                | '\u{202A}'..='\u{202E}'
+                | '\u{2028}'..='\u{202E}'
                 | '\u{2060}'..='\u{2069}'
                 | '\u{FEFF}'
         )
