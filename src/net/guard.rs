@@ -17,9 +17,14 @@ use std::time::Duration;
 use renet::RenetServer;
 use renetcode::{NETCODE_MAX_PACKET_BYTES, NetcodeServer, ServerConfig, ServerResult};
 
-/// The name of the host's socket thread, whose library panics are caught
-/// and reported as a dropped client rather than printed.
+/// The name of the host's socket thread.
 pub const THREAD: &str = "bterm-host-link";
+
+thread_local! {
+    /// Whether this thread is reading a packet through the libraries now
+    /// (a panic there is caught, and its client dropped).
+    static GUARDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 /// The guarded server transport.
 pub struct Guarded {
@@ -67,10 +72,12 @@ impl Guarded {
                 continue;
             }
             let (netcode, socket) = (&mut self.netcode, &self.socket);
+            GUARDING.set(true);
             let read = catch_unwind(AssertUnwindSafe(|| {
                 let result = netcode.process_packet(addr, packet);
                 handle(result, socket, server);
             }));
+            GUARDING.set(false);
             if read.is_err()
                 && let Some(id) = self
                     .netcode
@@ -161,16 +168,16 @@ fn handle(result: ServerResult, socket: &UdpSocket, server: &mut RenetServer) {
     }
 }
 
-/// A library's panic on the host's socket thread is caught there and its
-/// client dropped with a reason; the default hook's message (library text
-/// about a stranger's packet) is not printed. Other threads keep the hook
-/// they had.
+/// A library's panic while it reads a packet is caught and its client
+/// dropped with a reason; the default hook's message (library text about a
+/// stranger's packet) is not printed. Every other panic keeps the hook it
+/// had.
 fn quiet_library_panics() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let before = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            if std::thread::current().name() != Some(THREAD) {
+            if !GUARDING.get() {
                 before(info);
             }
         }));
