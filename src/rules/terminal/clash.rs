@@ -591,8 +591,9 @@ pub(super) fn resolve(
                 groups[s.index()] = Some(m.alpha_group(s));
             }
         }
-        let strikers = m.alpha_group(attacker).len();
-        groups[attacker.index()] = Some(m.alpha_group(attacker));
+        let strike = m.alpha_group(attacker);
+        let strikers = strike.len();
+        groups[attacker.index()] = Some(strike);
         let defender = attacker.other();
         if !pressed[defender.index()].alpha {
             // An alpha-block brings as many Digimon as the Alpha Strike

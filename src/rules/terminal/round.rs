@@ -38,19 +38,13 @@ impl Match {
     /// 4; earlier engines ask only for the front). Says whether it asked.
     fn offer_from(&mut self, side: Side, after: Option<usize>, events: &mut Vec<Event>) -> bool {
         let p = &self.players[side.index()];
-        let mut order = vec![p.front];
-        if self.tunables.engine >= 4 {
-            order.extend((0..p.lines.len()).filter(|&i| i != p.front));
+        let bench = (0..p.lines.len()).filter(|&i| i != p.front && self.tunables.engine >= 4);
+        let mut order = std::iter::once(p.front).chain(bench);
+        if let Some(a) = after {
+            // On past the line just asked (none left if it is not one).
+            order.by_ref().find(|&i| i == a);
         }
-        let from = after.map_or(0, |a| {
-            order
-                .iter()
-                .position(|&i| i == a)
-                .map_or(order.len(), |k| k + 1)
-        });
-        let Some((line, offer)) = order[from.min(order.len())..]
-            .iter()
-            .find_map(|&i| self.line_offer(side, i).map(|o| (i, o)))
+        let Some((line, offer)) = order.find_map(|i| self.line_offer(side, i).map(|o| (i, o)))
         else {
             self.offered[side.index()] = None;
             return false;
