@@ -391,6 +391,42 @@ fn enroll_binds_a_foreign_barcode_and_later_scans_resolve() {
     assert!(err.contains("already a bterm card code"), "{err}");
 }
 
+/// The passes that rescue a poor picture look for the card formats only
+/// (Code 128, EAN/UPC, QR): a code in another format is read by the quick
+/// pass and the whole picture with try-harder, as an enrolled code is.
+#[test]
+fn the_rescue_passes_look_for_card_formats_and_every_format_reads_whole() {
+    use bterm::barcode::Pass;
+    // Each symbol on a grey page larger than itself, as a photo shows it,
+    // so that the region proposals find its bars.
+    let on_page = |symbol: image::GrayImage| {
+        let mut page = image::GrayImage::from_pixel(800, 500, image::Luma([200]));
+        image::imageops::overlay(&mut page, &symbol, 60, 120);
+        page
+    };
+    let code39 = on_page(symbol_image(BarcodeFormat::CODE_39, "CARD7788", 3, 10, 120).unwrap());
+    let code128 = on_page(symbol_image(BarcodeFormat::CODE_128, "DA-002", 3, 10, 120).unwrap());
+    let texts = |img: &image::GrayImage, pass: Pass| -> Vec<String> {
+        decode::run_pass(img, pass)
+            .into_iter()
+            .map(|s| s.text)
+            .collect()
+    };
+    for pass in [Pass::Quick, Pass::Direct] {
+        assert_eq!(texts(&code39, pass), ["CARD7788"], "{pass:?}");
+    }
+    // The rescue passes that read the whole picture: the card format, not
+    // the other.
+    for pass in [Pass::Contrast, Pass::Denoise] {
+        assert_eq!(texts(&code128, pass), ["DA-002"], "{pass:?}");
+        assert!(texts(&code39, pass).is_empty(), "{pass:?} read Code 39");
+    }
+    // The orientation search, on the pages turned by 30°.
+    let turned = |img: &image::GrayImage| bterm::barcode::imageops::rotate(img, 30.0, 200);
+    assert_eq!(texts(&turned(&code128), Pass::Rotation), ["DA-002"]);
+    assert!(texts(&turned(&code39), Pass::Rotation).is_empty());
+}
+
 #[test]
 fn a_broken_enrolment_file_is_reported_and_never_overwritten() {
     let dir = tempfile::tempdir().unwrap();

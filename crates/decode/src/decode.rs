@@ -21,12 +21,18 @@
 //! picture, and run only when it is worth it ([`worth_more`]): the picture is
 //! small, or the proposals saw something like bars.
 //!
-//! 4. the whole image as it is (rxing's hybrid local threshold, try-harder);
-//!    for files, painting over each symbol found and looking again for more;
+//! 4. the whole image as it is (rxing's hybrid local threshold, try-harder,
+//!    every format); for files, painting over each symbol found and looking
+//!    again for more;
 //! 5. the whole image contrast-stretched and, when large, halved;
 //! 6. a 3×3 blur against sensor noise, then the whole image and the regions
-//!    again;
-//! 7. an orientation search over the whole image in 15° steps.
+//!    again (bars only: [`BLURRED_STEPS`]);
+//! 7. an orientation search over the whole image in 15° steps, at most
+//!    [`ROTATION_SIDE`] pixels a side.
+//!
+//! The passes that rescue a poor picture (the region crops and passes 5 to
+//! 7) look for the formats bterm's cards are printed in ([`CARD_BARS`] and
+//! QR codes); the quick pass and pass 4 read every format rxing knows.
 //!
 //! `Effort::Frame` (the webcam) runs passes 1, 2 and 4, and a live frame is
 //! given up once [`FRAME_CAP`] has passed ([`decode_within`]). A picture a
@@ -188,12 +194,17 @@ impl Work<'_> {
             Pass::Region => {
                 let deadline = self.deadline;
                 let regions = self.regions();
-                read_regions(img, &regions[..regions.len().min(FIRST_REGIONS)], deadline)
+                read_regions(
+                    img,
+                    &regions[..regions.len().min(FIRST_REGIONS)],
+                    &REGION_STEPS,
+                    deadline,
+                )
             }
             Pass::Direct if effort == Effort::File => read_all(img, &hints()),
             Pass::Direct => read_one(img),
             Pass::Contrast => {
-                let s = read_one(self.stretched());
+                let s = read_first(self.stretched(), &card_hints());
                 self.on_picture(s)
             }
             Pass::Rotation => {
@@ -202,11 +213,11 @@ impl Work<'_> {
             }
             Pass::Denoise => {
                 let blurred = imageops::box_blur3(self.stretched());
-                let mut s = read_one(&blurred);
+                let mut s = read_first(&blurred, &card_hints());
                 if s.is_empty() {
                     let regions = propose_regions(&blurred);
                     let first = &regions[..regions.len().min(FIRST_REGIONS)];
-                    s = read_regions(&blurred, first, self.deadline);
+                    s = read_regions(&blurred, first, &BLURRED_STEPS, self.deadline);
                 }
                 self.on_picture(s)
             }
@@ -454,29 +465,43 @@ fn hints() -> DecodeHints {
     }
 }
 
-/// The linear formats only. Asked for every format, try-harder runs both QR
-/// detectors before the linear readers, on every region crop.
+/// The linear formats bterm's cards and wild cards are printed in: a card
+/// number's Code 128 and the retail codes (EAN-13, EAN-8, UPC-A, UPC-E)
+/// that become wild Digimon. The passes that rescue a poor picture
+/// (region crops, stretched, blurred, turned) look for these only: on a
+/// picture no pass reads, rxing's other linear readers (Code 39, Code 93,
+/// Codabar, ITF, GS1 `DataBar` and Expanded, Telepen) took about half the
+/// time of every try (`perf` over `barcodes/real`'s unread files,
+/// 2026-11-28). A code in another format (one bound with `bterm enroll`)
+/// is read by the quick pass and the whole picture with try-harder.
+const CARD_BARS: [rxing::BarcodeFormat; 5] = [
+    rxing::BarcodeFormat::UPC_A,
+    rxing::BarcodeFormat::UPC_E,
+    rxing::BarcodeFormat::EAN_13,
+    rxing::BarcodeFormat::EAN_8,
+    rxing::BarcodeFormat::CODE_128,
+];
+
+/// The card formats' linear codes only. Asked for every format, try-harder
+/// runs both QR detectors before the linear readers, on every region crop.
 fn bar_hints(try_harder: bool) -> DecodeHints {
-    use rxing::BarcodeFormat as F;
     DecodeHints {
         TryHarder: Some(try_harder),
+        PossibleFormats: Some(CARD_BARS.into_iter().collect()),
+        ..DecodeHints::default()
+    }
+}
+
+/// The card formats, linear and QR, with try-harder: the rescue passes'
+/// read of a whole (stretched or blurred) picture.
+fn card_hints() -> DecodeHints {
+    DecodeHints {
+        TryHarder: Some(true),
         PossibleFormats: Some(
-            [
-                F::UPC_A,
-                F::UPC_E,
-                F::EAN_13,
-                F::EAN_8,
-                F::CODABAR,
-                F::CODE_39,
-                F::CODE_93,
-                F::CODE_128,
-                F::ITF,
-                F::RSS_14,
-                F::RSS_EXPANDED,
-                F::TELEPEN,
-            ]
-            .into_iter()
-            .collect(),
+            CARD_BARS
+                .into_iter()
+                .chain([rxing::BarcodeFormat::QR_CODE])
+                .collect(),
         ),
         ..DecodeHints::default()
     }
@@ -584,10 +609,20 @@ fn read_inverted(img: &GrayImage) -> Found {
     read_first(&inverted, &DecodeHints::default())
 }
 
+/// The longest side the orientation search reads (a larger picture is
+/// scaled down first), as the region proposals look at 640 pixels: each of
+/// the five turns is read with try-harder, which costs about 45 ns a pixel
+/// both ways, and at 1,000 pixels the search took 70 ms on a webcam frame.
+/// On `barcodes/frames` it read nothing at either size.
+const ROTATION_SIDE: u32 = 640;
+
 /// The first symbol read on the picture turned; placed at its centre.
 fn read_rotations(img: &GrayImage) -> Found {
-    let small = if img.width().max(img.height()) > 1000 {
-        imageops::scale(img, 1000.0 / img.width().max(img.height()) as f32)
+    let small = if img.width().max(img.height()) > ROTATION_SIDE {
+        imageops::scale(
+            img,
+            ROTATION_SIDE as f32 / img.width().max(img.height()) as f32,
+        )
     } else {
         img.clone()
     };
@@ -595,7 +630,15 @@ fn read_rotations(img: &GrayImage) -> Found {
     // the same both ways, so 0..90 in 15° steps covers every direction.
     let middle = (img.width() as f32 / 2.0, img.height() as f32 / 2.0);
     for degrees in [15.0, 30.0, 45.0, 60.0, 75.0] {
-        let s = read_one(&imageops::rotate(&small, degrees, 255));
+        // Bars at every step; QR codes at 45° only, the turn farthest from
+        // the picture as it was (the QR detector's rows cross a code turned
+        // a little as well as an upright one).
+        let hints = if degrees == 45.0 {
+            card_hints()
+        } else {
+            bar_hints(true)
+        };
+        let s = read_first(&imageops::rotate(&small, degrees, 255), &hints);
         if !s.is_empty() {
             return s.into_keys().map(|k| (k, middle)).collect();
         }
@@ -852,6 +895,17 @@ const REGION_STEPS: [(Reading, Copy); 7] = [
     (Reading::BarsHard, Copy::Upright),
 ];
 
+/// The region steps read on the blurred picture: bars only, at the
+/// picture's scale and sharpened. On `barcodes/real` and `barcodes/frames`
+/// the other steps (the plain enlarged crop, QR codes) found nothing on a
+/// blurred crop that the first region pass had not found on the sharp one
+/// (`examples/pass_times.rs`, 2026-11-28), and cost about half the pass.
+const BLURRED_STEPS: [(Reading, Copy); 3] = [
+    (Reading::BarsQuick, Copy::Turned),
+    (Reading::BarsQuick, Copy::Sharp),
+    (Reading::BarsHard, Copy::Sharp),
+];
+
 /// What a read looks for, and how hard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Reading {
@@ -879,9 +933,14 @@ impl Reading {
 
 /// The first symbol read on a region, placed at the region's centre;
 /// nothing once `deadline` has passed.
-fn read_regions(img: &GrayImage, regions: &[Region], deadline: Option<Instant>) -> Found {
+fn read_regions(
+    img: &GrayImage,
+    regions: &[Region],
+    steps: &[(Reading, Copy)],
+    deadline: Option<Instant>,
+) -> Found {
     let mut crops: Vec<Option<Crop>> = regions.iter().map(|_| None).collect();
-    for (reading, copy) in REGION_STEPS {
+    for &(reading, copy) in steps {
         let hints = reading.hints();
         for (region, crop) in regions.iter().zip(crops.iter_mut()) {
             if deadline.is_some_and(|d| Instant::now() >= d) {
