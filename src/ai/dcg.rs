@@ -24,6 +24,10 @@ pub const HARD_ITERATIONS: u32 = 1000;
 pub const HARD_TIME: Duration = Duration::from_millis(400);
 
 impl Cpu for Match {
+    // The hard search deals its worlds from the match (`Match::sample_for`);
+    // a LAN client's view is a summary it cannot deal from.
+    const HARD_FROM_VIEW: bool = false;
+
     fn choose(&self, seat: Seat, strength: Strength) -> Option<Action> {
         let legal = self.legal_actions(seat);
         if legal.is_empty() {

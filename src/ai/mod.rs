@@ -69,4 +69,10 @@ pub trait Cpu: Ruleset {
     /// A CPU client's choice for `seat` from what it may see (its view,
     /// sent over the LAN), or `None` when it is not asked anything.
     fn choose_from_view(view: &Self::View, seat: Seat, strength: Strength) -> Option<Self::Action>;
+
+    /// Whether the hard CPU searches from a seat's view alone, and so plays
+    /// hard at a LAN client too. Where it needs the whole table (the worlds
+    /// it searches are dealt again from the match's hidden cards), a client
+    /// holds only its view and plays `hard` as `normal` does.
+    const HARD_FROM_VIEW: bool = true;
 }

@@ -668,6 +668,17 @@ pub(super) fn resolve(text: &str) -> Result<SocketAddr, CliError> {
         })
 }
 
+/// What a client that asked for the hard CPU is told when this game's hard
+/// CPU needs the whole table, which a client does not hold.
+fn hard_note<R: crate::ai::Cpu>(cpu: Option<Strength>) -> Option<String> {
+    (cpu == Some(Strength::Hard) && !R::HARD_FROM_VIEW).then(|| {
+        format!(
+            "Note ({}): the hard CPU searches from the whole table, which a seat that joins does not hold; here it plays your seat as the normal CPU does. For the hard CPU, have the host seat it (bterm host … --cpu P2=hard).",
+            R::NAME
+        )
+    })
+}
+
 fn join_game<R: TextGame>(args: &JoinArgs, addr: SocketAddr, set: &CardSet) -> Result<(), Retry> {
     let role = if args.spectate {
         Role::Spectator
@@ -700,6 +711,9 @@ fn join_game<R: TextGame>(args: &JoinArgs, addr: SocketAddr, set: &CardSet) -> R
         },
         cpu: args.cpu,
     };
+    if let Some(note) = hard_note::<R>(args.cpu) {
+        say(&note);
+    }
     say(&format!("Joining {addr}…"));
     let ended: Ended<R> = match join::<R, _>(&options, set, &mut front) {
         Ok(e) => e,
@@ -714,6 +728,25 @@ fn join_game<R: TextGame>(args: &JoinArgs, addr: SocketAddr, set: &CardSet) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_client_asking_for_the_hard_cpu_is_told_where_it_plays_normal() {
+        use crate::rules::{alpha, clash, dcg, terminal};
+        for note in [
+            hard_note::<dcg::Match>(Some(Strength::Hard)),
+            hard_note::<clash::Match>(Some(Strength::Hard)),
+        ] {
+            let note = note.expect("told");
+            assert!(
+                note.contains("as the normal CPU does") && note.contains("--cpu P2=hard"),
+                "{note}"
+            );
+        }
+        assert!(hard_note::<dcg::Match>(Some(Strength::Normal)).is_none());
+        assert!(hard_note::<dcg::Match>(None).is_none());
+        assert!(hard_note::<alpha::Match>(Some(Strength::Hard)).is_none());
+        assert!(hard_note::<terminal::Match>(Some(Strength::Hard)).is_none());
+    }
 
     #[test]
     fn a_client_closes_its_prompt_before_the_host_s_clock_runs_out() {
