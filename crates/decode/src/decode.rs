@@ -610,11 +610,11 @@ fn read_inverted(img: &GrayImage) -> Found {
 }
 
 /// The longest side the orientation search reads (a larger picture is
-/// scaled down first), as the region proposals look at 640 pixels: each of
+/// scaled down first): the region proposals' 640 pixels. Each of
 /// the five turns is read with try-harder, which costs about 45 ns a pixel
 /// both ways, and at 1,000 pixels the search took 70 ms on a webcam frame.
 /// On `barcodes/frames` it read nothing at either size.
-const ROTATION_SIDE: u32 = 640;
+const ROTATION_SIDE: u32 = PROPOSAL_SIDE as u32;
 
 /// The first symbol read on the picture turned; placed at its centre.
 fn read_rotations(img: &GrayImage) -> Found {

@@ -38,7 +38,13 @@ impl Match {
     /// 4; earlier engines ask only for the front). Says whether it asked.
     fn offer_from(&mut self, side: Side, after: Option<usize>, events: &mut Vec<Event>) -> bool {
         let p = &self.players[side.index()];
-        let bench = (0..p.lines.len()).filter(|&i| i != p.front && self.tunables.engine >= 4);
+        // Earlier engines have no bench lines to ask.
+        let lines = if self.tunables.engine >= 4 {
+            p.lines.len()
+        } else {
+            0
+        };
+        let bench = (0..lines).filter(|&i| i != p.front);
         let mut order = std::iter::once(p.front).chain(bench);
         if let Some(a) = after {
             // On past the line just asked (none left if it is not one).
