@@ -265,3 +265,27 @@ fn blurred_retail_codes_read_again_on_rows_cut_at_several_levels() {
     let found = decode(&img, Effort::File).symbols;
     assert!(found.iter().all(|s| s.text != "854818097116"), "{found:?}");
 }
+
+#[test]
+fn a_small_close_photograph_that_bars_fill_is_read() {
+    // ZXing's 240×240 photographs where the code fills the picture (both
+    // read by zxing-cpp): the median block is a block of bars, so bars four
+    // times as strong as it are none, and no region was proposed.
+    for (file, want) in [
+        ("barcodes/real/ean13-4/01.png", "9780441014989"),
+        ("barcodes/real/upca-3/14.png", "854818000116"),
+    ] {
+        let img = bterm::barcode::files::load_gray(std::path::Path::new(file), 40_000_000).unwrap();
+        let regions = bterm::barcode::decode::propose_regions(&img);
+        let blocks = (img.width() as usize / 8) * (img.height() as usize / 8);
+        assert!(
+            regions.iter().any(|r| r.blocks * 4 >= blocks),
+            "{file}: no region of a quarter of the picture: {regions:?}"
+        );
+        let found = decode(&img, Effort::File).symbols;
+        assert!(
+            found.len() == 1 && found[0].text == want,
+            "{file}: {found:?}"
+        );
+    }
+}

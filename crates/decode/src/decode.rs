@@ -663,6 +663,7 @@ const PROPOSAL_SIDE: f32 = 640.0;
 /// Finds barcode-like regions: blocks with strong, coherent gradients
 /// (structure tensor), grouped with neighbours of a similar direction.
 pub fn propose_regions(img: &GrayImage) -> Vec<Region> {
+    let small_picture = u64::from(img.width()) * u64::from(img.height()) <= SMALL_PICTURE;
     let longest = img.width().max(img.height()) as f32;
     let factor = if longest > PROPOSAL_SIDE {
         PROPOSAL_SIDE / longest
@@ -720,18 +721,33 @@ pub fn propose_regions(img: &GrayImage) -> Vec<Region> {
     let mut sorted = energy.clone();
     sorted.sort_by(f32::total_cmp);
     let median = sorted[sorted.len() / 2];
-    let threshold = (median * 4.0).max(f32::from(BLOCK as u16 * BLOCK as u16) * 400.0);
+    let floor = f32::from(BLOCK as u16 * BLOCK as u16) * 400.0;
     let mut angle = vec![0f32; bw * bh];
-    let mut good = vec![false; bw * bh];
-    for i in 0..bw * bh {
-        if energy[i] < threshold {
-            continue;
-        }
-        let coherence = ((jxx[i] - jyy[i]).powi(2) + 4.0 * jxy[i].powi(2)).sqrt() / energy[i];
-        let one_way = (sgx[i].powi(2) + sgy[i].powi(2)).sqrt() / sabs[i].max(1.0);
-        angle[i] = 0.5 * (2.0 * jxy[i]).atan2(jxx[i] - jyy[i]);
-        if coherence > 0.55 {
-            good[i] = one_way < 0.5;
+    // Blocks strong enough, with gradients one way (coherent) and
+    // alternating (bars, not a lone edge).
+    let bars = |threshold: f32, angle: &mut [f32]| -> Vec<bool> {
+        (0..bw * bh)
+            .map(|i| {
+                if energy[i] < threshold {
+                    return false;
+                }
+                let coherence =
+                    ((jxx[i] - jyy[i]).powi(2) + 4.0 * jxy[i].powi(2)).sqrt() / energy[i];
+                let one_way = (sgx[i].powi(2) + sgy[i].powi(2)).sqrt() / sabs[i].max(1.0);
+                angle[i] = 0.5 * (2.0 * jxy[i]).atan2(jxx[i] - jyy[i]);
+                coherence > 0.55 && one_way < 0.5
+            })
+            .collect()
+    };
+    // Strong against the picture's own texture (four times its median
+    // block)…
+    let mut good = bars((median * 4.0).max(floor), &mut angle);
+    // …unless bars fill most of the picture (a close photograph of a code):
+    // then the median block is a block of bars, and so is the threshold.
+    if small_picture && median * 4.0 > floor {
+        let filled = bars(floor, &mut vec![0f32; bw * bh]);
+        if filled.iter().filter(|&&g| g).count() * 5 >= bw * bh * 2 {
+            good = bars(floor, &mut angle);
         }
     }
 
