@@ -188,6 +188,9 @@ pub(super) fn start(setup: &Setup, set: &CardSet) -> Result<Match, SetupError> {
     if !(2..=4).contains(&n) {
         return Err(SetupError::Seats(n));
     }
+    if !super::ENGINES.contains(&setup.engine) {
+        return Err(SetupError::Engine(setup.engine));
+    }
     if n == 2 && setup.format == Format::Players {
         return Err(SetupError::PlayersFormatAtTwo);
     }
@@ -292,6 +295,7 @@ pub(super) fn start(setup: &Setup, set: &CardSet) -> Result<Match, SetupError> {
         opening: Vec::new(),
         log: Vec::new(),
         quiet: false,
+        engine: setup.engine,
     };
     m.log.push(Event::First(first));
     for s in Seat::all(n) {
@@ -2296,6 +2300,25 @@ impl Match {
             if self.rule_processing() {
                 continue;
             }
+            if self.engine >= 2 && !self.pending.is_empty() {
+                // DCG-EFF-23: pending effects of cards that left play are
+                // neither activated nor offered for ordering.
+                let keep: Vec<bool> = self
+                    .pending
+                    .iter()
+                    .map(|t| match t.source {
+                        Source::Perm(id) => self.find(id).is_some(),
+                        Source::Card => true,
+                    })
+                    .collect();
+                if keep.contains(&false) {
+                    let mut at = 0;
+                    self.pending.retain(|_| {
+                        at += 1;
+                        keep[at - 1]
+                    });
+                }
+            }
             if !self.pending.is_empty() {
                 let mine = self.next_waiting();
                 let distinct = mine
@@ -2692,6 +2715,13 @@ impl Match {
             Source::Card => None,
         };
         if !r.checked {
+            // DCG-EFF-23 (engine 2): the Digimon or Tamer it waited on has
+            // left play, so it does not activate (no event: nothing
+            // happened).
+            if self.engine >= 2 && matches!(r.trig.source, Source::Perm(_)) && this.is_none() {
+                self.procs.pop();
+                return true;
+            }
             // DCG-EFF-13: (Once Per Turn); DCG-EFF-17: conditions now.
             let key = Match::once_key(&r.trig);
             let spent = a.once_per_turn && self.used.contains(&key);

@@ -30,6 +30,7 @@ fn setup_of(decks: &[&[&str]], format: Format) -> Setup {
             .collect(),
         stacked: Some(P1),
         format,
+        engine: super::ENGINE_VERSION,
     }
 }
 
@@ -508,6 +509,7 @@ fn testmon_game(seats: usize) -> Match {
             .collect(),
         stacked: Some(P1),
         format: Format::Standard,
+        engine: super::ENGINE_VERSION,
     };
     let mut m = Match::from_setup(&setup, cards).unwrap();
     while let Some((s, Ask::Mulligan)) = m.waiting() {

@@ -40,7 +40,20 @@ use crate::cards::{Card, CardNumber, CardSet, DcgKind, DigivolveCost};
 use crate::effects::dcg::{Ability, Color, Keyword};
 
 /// The engine's version: bumped whenever the rules' code changes behaviour.
-pub const ENGINE_VERSION: u32 = 1;
+/// Engine 2 (2026-11-28): a pending effect of a Digimon or Tamer that has
+/// left play before it activates does not activate (DCG-EFF-23). A replay
+/// of engine 1 is played by engine 1 ([`ENGINES`]).
+pub const ENGINE_VERSION: u32 = 2;
+
+/// The engine versions this build plays: the current one, and the earlier
+/// ones whose replays it still plays back as they were.
+pub const ENGINES: std::ops::RangeInclusive<u32> = 1..=ENGINE_VERSION;
+
+/// Serde's default for a setup's engine: the current one (a replay of an
+/// earlier one says which, [`crate::rules::Ruleset::adopt_engine`]).
+fn current_engine() -> u32 {
+    ENGINE_VERSION
+}
 /// Cards in an opening hand.
 pub const HAND: usize = 5;
 /// Security cards each player starts with.
@@ -81,6 +94,11 @@ pub struct Setup {
     /// count among its cards (DCG-LAN-29, L17).
     #[serde(default, skip_serializing_if = "Format::is_standard")]
     pub format: Format,
+    /// The engine the rules are played by ([`ENGINE_VERSION`]; a replay
+    /// of an earlier engine this build still plays keeps its own). Not
+    /// written: a replay records it in its rules version.
+    #[serde(default = "current_engine", skip_serializing)]
+    pub engine: u32,
 }
 
 /// The deck format of a LAN-format game.
@@ -134,6 +152,11 @@ pub enum SetupError {
     /// An exemption without a reason, or a deck too short to start.
     #[error("{0}")]
     Exempt(String),
+    /// An engine this build does not play.
+    #[error(
+        "Digimon Card Game engine {0} is not one this build plays (it plays engines 1 to {ENGINE_VERSION})"
+    )]
+    Engine(u32),
 }
 
 /// A card's index in the match's card table.
@@ -728,6 +751,9 @@ pub struct Match {
     /// Keeps no events (`apply` returns none): for a search's simulations,
     /// which only need where the game goes. Not part of the game's state.
     quiet: bool,
+    /// The engine it is played by ([`ENGINE_VERSION`], or an earlier one
+    /// for a replay).
+    pub(crate) engine: u32,
 }
 
 impl Match {
@@ -943,11 +969,16 @@ impl super::Ruleset for Match {
     type Event = Event;
     type Ask = Ask;
 
-    fn version(_: &Setup) -> super::RulesVersion {
+    fn version(setup: &Setup) -> super::RulesVersion {
         super::RulesVersion {
             ruleset: super::RulesetId::Dcg,
-            engine: ENGINE_VERSION,
+            engine: setup.engine,
             tunables: 1,
+        }
+    }
+    fn adopt_engine(setup: &mut Setup, engine: u32) {
+        if ENGINES.contains(&engine) {
+            setup.engine = engine;
         }
     }
     fn seed(setup: &Setup) -> u64 {
@@ -995,6 +1026,7 @@ impl super::Ruleset for Match {
             exempt: Vec::new(),
             stacked: None,
             format: Format::Standard,
+            engine: ENGINE_VERSION,
         }
     }
     fn set_format(setup: &mut Setup, word: &str) -> Result<(), String> {

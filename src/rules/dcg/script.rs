@@ -163,6 +163,7 @@ impl Script {
             exempt: self.exempt.clone(),
             stacked: Some(self.first),
             format: self.format,
+            engine: super::ENGINE_VERSION,
         })
     }
 }

@@ -32,8 +32,11 @@ fn fingerprint_game(g: u64) -> Match {
     let decks = (0..seats)
         .map(|s| pool[(g as usize + s * (1 + g as usize / pool.len())) % pool.len()].clone())
         .collect();
+    // Engine 1: the recorded games were played before engine 2's rule
+    // (DCG-EFF-23), which may end some of them elsewhere.
     let setup = Setup {
         format,
+        engine: 1,
         ..<Match as Ruleset>::setup_for(decks, g)
     };
     Match::from_setup(&setup, set()).unwrap()

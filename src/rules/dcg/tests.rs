@@ -40,6 +40,7 @@ fn game(p1: &[&str], p2: &[&str]) -> Match {
         ],
         stacked: Some(Seat::P1),
         format: Format::Standard,
+        engine: super::ENGINE_VERSION,
     };
     let mut m = Match::from_setup(&setup, set()).expect("setup");
     step(&mut m, Seat::P1, "keep");
@@ -151,6 +152,7 @@ fn rule_mulligan_once_new_five() {
         exempt: vec![(Seat::P1, "short".into()), (Seat::P2, "short".into())],
         stacked: Some(Seat::P1),
         format: Format::Standard,
+        engine: super::ENGINE_VERSION,
     };
     let mut m = Match::from_setup(&setup, set()).unwrap();
     assert_eq!(
@@ -709,6 +711,7 @@ fn custom(extra: &str, p1: &[&str], p2: &[&str]) -> (CardSet, Match) {
         exempt: vec![(Seat::P1, "test".into()), (Seat::P2, "test".into())],
         stacked: Some(Seat::P1),
         format: Format::Standard,
+        engine: super::ENGINE_VERSION,
     };
     let mut m = Match::from_setup(&setup, &s).unwrap();
     for seat in [Seat::P1, Seat::P2] {
@@ -1134,4 +1137,35 @@ fn rule_breeding_digimon_unaffected_by_effects() {
     let bred = m.seats[0].breeding.clone().unwrap();
     assert_eq!(bred.id, bid);
     assert_eq!(m.dp(Seat::P1, &bred), 3000);
+}
+
+#[test]
+fn rule_pending_effect_of_a_card_gone_from_play_does_not_activate() {
+    // DCG-EFF-25: Hawkmon's [On Play] <Draw 1> waits; Hawkmon leaves the
+    // battle area before it activates. Engine 2 activates nothing; engine 1
+    // (its replays) drew the card.
+    for (engine, drawn) in [(2, 0), (1, 1)] {
+        let mut m = turn3();
+        m.engine = engine;
+        let id = put(&mut m, Seat::P1, &["Hawkmon"], false);
+        let hawkmon = m.find(id).map(|(_, p)| p.top()).unwrap();
+        m.pending.push(flow::Trig {
+            owner: Seat::P1,
+            source: flow::Source::Perm(id),
+            card: hawkmon,
+            slot: 0,
+            inherited: false,
+            group: 0,
+        });
+        let gone = m.seats[0].field.pop().unwrap();
+        m.seats[0].trash.extend(gone.cards);
+        let hand = m.hand(Seat::P1).len();
+        m.log.clear();
+        m.advance();
+        assert_eq!(m.hand(Seat::P1).len(), hand + drawn, "engine {engine}");
+        assert!(m.pending.is_empty(), "engine {engine}");
+        let activated = m.log.iter().any(|e| matches!(e, Event::Effect { .. }));
+        assert_eq!(activated, engine == 1, "engine {engine}: {:?}", m.log);
+        assert_eq!(m.waiting(), Some((Seat::P1, Ask::Main)), "engine {engine}");
+    }
 }
