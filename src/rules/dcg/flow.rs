@@ -2301,7 +2301,7 @@ impl Match {
                 continue;
             }
             if self.engine >= 2 && !self.pending.is_empty() {
-                // DCG-EFF-23: pending effects of cards that left play are
+                // DCG-EFF-25: pending effects of cards that left play are
                 // neither activated nor offered for ordering.
                 let keep: Vec<bool> = self
                     .pending
@@ -2715,7 +2715,7 @@ impl Match {
             Source::Card => None,
         };
         if !r.checked {
-            // DCG-EFF-23 (engine 2): the Digimon or Tamer it waited on has
+            // DCG-EFF-25 (engine 2): the Digimon or Tamer it waited on has
             // left play, so it does not activate (no event: nothing
             // happened).
             if self.engine >= 2 && matches!(r.trig.source, Source::Perm(_)) && this.is_none() {

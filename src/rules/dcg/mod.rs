@@ -41,7 +41,7 @@ use crate::effects::dcg::{Ability, Color, Keyword};
 
 /// The engine's version: bumped whenever the rules' code changes behaviour.
 /// Engine 2 (2026-11-28): a pending effect of a Digimon or Tamer that has
-/// left play before it activates does not activate (DCG-EFF-23). A replay
+/// left play before it activates does not activate (DCG-EFF-25). A replay
 /// of engine 1 is played by engine 1 ([`ENGINES`]).
 pub const ENGINE_VERSION: u32 = 2;
 
