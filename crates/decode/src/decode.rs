@@ -745,9 +745,10 @@ pub fn propose_regions(img: &GrayImage) -> Vec<Region> {
     // …unless bars fill most of the picture (a close photograph of a code):
     // then the median block is a block of bars, and so is the threshold.
     if small_picture && median * 4.0 > floor {
-        let filled = bars(floor, &mut vec![0f32; bw * bh]);
+        let mut filled_angle = vec![0f32; bw * bh];
+        let filled = bars(floor, &mut filled_angle);
         if filled.iter().filter(|&&g| g).count() * 5 >= bw * bh * 2 {
-            good = bars(floor, &mut angle);
+            (good, angle) = (filled, filled_angle);
         }
     }
 

@@ -2303,21 +2303,11 @@ impl Match {
             if self.engine >= 2 && !self.pending.is_empty() {
                 // DCG-EFF-25: pending effects of cards that left play are
                 // neither activated nor offered for ordering.
-                let keep: Vec<bool> = self
-                    .pending
-                    .iter()
-                    .map(|t| match t.source {
-                        Source::Perm(id) => self.find(id).is_some(),
-                        Source::Card => true,
-                    })
-                    .collect();
-                if keep.contains(&false) {
-                    let mut at = 0;
-                    self.pending.retain(|_| {
-                        at += 1;
-                        keep[at - 1]
-                    });
-                }
+                let seats = &self.seats;
+                self.pending.retain(|t| match t.source {
+                    Source::Perm(id) => seats.iter().any(|z| z.field.iter().any(|p| p.id == id)),
+                    Source::Card => true,
+                });
             }
             if !self.pending.is_empty() {
                 let mine = self.next_waiting();
