@@ -678,6 +678,36 @@ fn script_plays_either_game_and_checks_it() {
     );
 }
 
+/// `bterm script --add-cards` plays a scenario with test cards of its own
+/// beside the sample set; the sample set alone does not know them, and
+/// cards whose numbers the set gives other cards are refused with the
+/// file named.
+#[test]
+fn script_adds_a_scenario_s_own_cards_to_the_sample_set() {
+    let file =
+        "tests/dcg/own-cards/dcg-eff-25-a-deleted-digimon-s-waiting-effect-does-not-activate.ron";
+    let (code, out, err) = bterm(&["script", file, "--add-cards", "tests/dcg/own-cards/cards"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("P2's Lookoutmon is deleted."), "{out}");
+    assert!(out.contains("expectations: all 4 hold"), "{out}");
+    let (code, _, err) = bterm(&["script", file]);
+    assert_eq!(code, 1);
+    assert!(err.contains("P-951"), "{err}");
+    // A test card numbered as a sample card is.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("clash.ron"),
+        r#"[Dcg(number: "ST1-03", name: "Not Biyomon", kind: Digimon, colors: [Red], level: 3, cost: 1, digivolve: [(color: Red, level: 2, cost: 0)], dp: 1000)]"#,
+    )
+    .unwrap();
+    let (code, _, err) = bterm(&["script", file, "--add-cards", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("ST1-03") && err.contains("do not go with the set"),
+        "{err}"
+    );
+}
+
 /// Absurd durations are refused with a message, never a panic (issue 41).
 #[test]
 fn absurd_durations_are_refused() {

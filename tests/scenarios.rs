@@ -177,6 +177,54 @@ fn every_dcg_lan_audit_2_scenario_holds() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A sixth set for the Digimon Card Game, written on 2026-11-28 the same
+/// way (from the public rules, by someone who read neither the engine nor
+/// the earlier sets): attacking after digivolving or moving out of the
+/// breeding area, the breeding phase's one action, memory brought back to
+/// 0 mid-turn, security checks that stop, and the rarer keywords against
+/// each other. It plays the sample set with test cards of its own added
+/// (`cards/zz-audit.ron`).
+#[test]
+fn every_dcg_audit_6_scenario_holds() {
+    let own = CardSet::load(std::path::Path::new("tests/dcg/audit6/cards"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let cards = CardSet::embedded()
+        .with_cards(own.cards())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let failures = play_all_with("tests/dcg/audit6", &cards, None, 50);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A third Alpha Clash set, written on 2026-11-28 from the rulebook alone
+/// the same way: Weapons and Relics, Clashgrounds replaced, Contender
+/// thresholds both ways, defence reset between Clashes, Traps' timing,
+/// the abilities at their edges, deck lists the rules refuse. It plays
+/// the sample set with test cards of its own added
+/// (`cards/audit-test.ron`, mostly free to play).
+#[test]
+fn every_clash_audit_3_scenario_holds() {
+    let own = CardSet::load(std::path::Path::new("tests/clash/audit3/cards"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let cards = CardSet::embedded()
+        .with_cards(own.cards())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let failures = play_all_with("tests/clash/audit3", &cards, None, 55);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Our own scenarios for rules no pair of sample cards reaches: the sample
+/// set with test cards added (`tests/dcg/own-cards/cards/own.ron`).
+#[test]
+fn every_dcg_own_cards_scenario_holds() {
+    let own = CardSet::load(std::path::Path::new("tests/dcg/own-cards/cards"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let cards = CardSet::embedded()
+        .with_cards(own.cards())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let failures = play_all_with("tests/dcg/own-cards", &cards, None, 2);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// A refused move says which of its conditions failed, not a list of
 /// them all.
 #[test]

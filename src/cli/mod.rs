@@ -389,7 +389,7 @@ pub(crate) fn load_set(path: Option<&Path>) -> Result<CardSet, CliError> {
         Some(p) => CardSet::load(p).map_err(|e| {
             CliError::failed(format!(
                 "{e}\nerror: the card files in {} have problems; fix them and try again",
-                p.display()
+                escape_lines(&p.display().to_string())
             ))
         }),
     }

@@ -28,10 +28,25 @@ pub struct ScriptArgs {
     /// Card files to use instead of the built-in sample set.
     #[arg(long, value_name = "PATH")]
     pub cards: Option<PathBuf>,
+    /// Card files added to the set (a scenario's own test cards beside the
+    /// sample set); a number the set already gives another card is refused.
+    #[arg(long, value_name = "PATH")]
+    pub add_cards: Option<PathBuf>,
 }
 
 pub(super) fn script(args: ScriptArgs) -> Result<(), CliError> {
-    let set = load_set(args.cards.as_deref())?;
+    let mut set = load_set(args.cards.as_deref())?;
+    if let Some(path) = &args.add_cards {
+        let shown = escape_lines(&path.display().to_string());
+        let own = load_set(Some(path))?;
+        set = set.with_cards(own.cards()).map_err(|e| {
+            CliError::failed(format!(
+                "{}\nerror: the cards of {shown} do not go with the set they are added to \
+                 (a number used twice?); renumber them and try again",
+                escape_lines(&e.to_string())
+            ))
+        })?;
+    }
     run_file(&args.file, args.json, &set, None)
 }
 
