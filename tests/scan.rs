@@ -391,11 +391,12 @@ fn enroll_binds_a_foreign_barcode_and_later_scans_resolve() {
     assert!(err.contains("already a bterm card code"), "{err}");
 }
 
-/// The passes that rescue a poor picture look for the card formats only
-/// (Code 128, EAN/UPC, QR): a code in another format is read by the quick
-/// pass and the whole picture with try-harder, as an enrolled code is.
+/// Every pass but the quick ones looks for the card formats only (Code
+/// 128, EAN/UPC, QR): a code in another format, as an enrolled code may
+/// be, is read by the quick passes (the whole picture, and its tones
+/// turned over), which look for every format.
 #[test]
-fn the_rescue_passes_look_for_card_formats_and_every_format_reads_whole() {
+fn the_costly_passes_look_for_card_formats_and_the_quick_ones_for_every_format() {
     use bterm::barcode::Pass;
     // Each symbol on a grey page larger than itself, as a photo shows it,
     // so that the region proposals find its bars.
@@ -412,12 +413,13 @@ fn the_rescue_passes_look_for_card_formats_and_every_format_reads_whole() {
             .map(|s| s.text)
             .collect()
     };
-    for pass in [Pass::Quick, Pass::Direct] {
-        assert_eq!(texts(&code39, pass), ["CARD7788"], "{pass:?}");
-    }
-    // The rescue passes that read the whole picture: the card format, not
-    // the other.
-    for pass in [Pass::Contrast, Pass::Denoise] {
+    assert_eq!(texts(&code39, Pass::Quick), ["CARD7788"]);
+    let mut light_on_dark = code39.clone();
+    light_on_dark.iter_mut().for_each(|p| *p = 255 - *p);
+    assert_eq!(texts(&light_on_dark, Pass::Inverted), ["CARD7788"]);
+    // The passes that read the whole picture with try-harder: the card
+    // format, not the other.
+    for pass in [Pass::Direct, Pass::Contrast, Pass::Denoise] {
         assert_eq!(texts(&code128, pass), ["DA-002"], "{pass:?}");
         assert!(texts(&code39, pass).is_empty(), "{pass:?} read Code 39");
     }

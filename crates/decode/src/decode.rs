@@ -22,17 +22,18 @@
 //! small, or the proposals saw something like bars.
 //!
 //! 4. the whole image as it is (rxing's hybrid local threshold, try-harder,
-//!    every format); for files, painting over each symbol found and looking
-//!    again for more;
+//!    the card formats); for files, painting over each symbol found and
+//!    looking again for more;
 //! 5. the whole image contrast-stretched and, when large, halved;
 //! 6. a 3×3 blur against sensor noise, then the whole image and the regions
 //!    again (bars only: [`BLURRED_STEPS`]);
-//! 7. an orientation search over the whole image in 15° steps, at most
+//! 7. an orientation search over the whole image in 15° steps near the
+//!    strongest proposal's direction ([`ROTATION_REACH`]), at most
 //!    [`ROTATION_SIDE`] pixels a side.
 //!
-//! The passes that rescue a poor picture (the region crops and passes 5 to
-//! 7) look for the formats bterm's cards are printed in ([`CARD_BARS`] and
-//! QR codes); the quick pass and pass 4 read every format rxing knows.
+//! Passes 2 and 4 to 7 look for the formats bterm's cards are printed in
+//! ([`CARD_BARS`] and QR codes); the quick passes (1 and 3) read every
+//! format rxing knows.
 //!
 //! `Effort::Frame` (the webcam) runs passes 1, 2 and 4, and a live frame is
 //! given up once [`FRAME_CAP`] has passed ([`decode_within`]). A picture a
@@ -201,14 +202,15 @@ impl Work<'_> {
                     deadline,
                 )
             }
-            Pass::Direct if effort == Effort::File => read_all(img, &hints()),
-            Pass::Direct => read_one(img),
+            Pass::Direct if effort == Effort::File => read_all(img, &card_hints()),
+            Pass::Direct => read_first(img, &card_hints()),
             Pass::Contrast => {
                 let s = read_first(self.stretched(), &card_hints());
                 self.on_picture(s)
             }
             Pass::Rotation => {
-                let s = read_rotations(self.stretched());
+                let steps = rotation_steps(self.regions());
+                let s = read_rotations(self.stretched(), &steps);
                 self.on_picture(s)
             }
             Pass::Denoise => {
@@ -325,11 +327,12 @@ fn decode_until(img: &GrayImage, effort: Effort, deadline: Option<Instant>) -> D
     }
 }
 
-/// What reading a whole picture with try-harder costs, nanoseconds a pixel:
-/// on the 1280×720 webcam-like frames of `barcodes/frames` it took 33 ms
-/// at the median and 52 ms at the 90th percentile (36 and 57 ns a pixel;
-/// `examples/pass_times.rs`, 2026-11-27).
-const DIRECT_NANOS_PER_PIXEL: u64 = 45;
+/// What reading a whole picture with try-harder for the card formats
+/// costs, nanoseconds a pixel: on the 1280×720 webcam-like frames of
+/// `barcodes/frames`, 6 at the median and 11 at the 90th percentile
+/// (2026-11-28; for every format rxing knows it was 17 and 32 that day,
+/// and 36 and 57 through `examples/pass_times.rs` on 2026-11-27).
+const DIRECT_NANOS_PER_PIXEL: u64 = 15;
 
 /// The narrowest strip of bars read ([`strip_to_picture`]): an EAN-8 at
 /// a third of a pixel a module.
@@ -458,13 +461,6 @@ pub fn worth_more(img: &GrayImage, regions: &[Region]) -> bool {
         || regions.iter().any(|r| r.blocks >= EVIDENCE_BLOCKS)
 }
 
-fn hints() -> DecodeHints {
-    DecodeHints {
-        TryHarder: Some(true),
-        ..DecodeHints::default()
-    }
-}
-
 /// The linear formats bterm's cards and wild cards are printed in: a card
 /// number's Code 128 and the retail codes (EAN-13, EAN-8, UPC-A, UPC-E)
 /// that become wild Digimon. The passes that rescue a poor picture
@@ -472,8 +468,11 @@ fn hints() -> DecodeHints {
 /// picture no pass reads, rxing's other linear readers (Code 39, Code 93,
 /// Codabar, ITF, GS1 `DataBar` and Expanded, Telepen) took about half the
 /// time of every try (`perf` over `barcodes/real`'s unread files,
-/// 2026-11-28). A code in another format (one bound with `bterm enroll`)
-/// is read by the quick pass and the whole picture with try-harder.
+/// 2026-11-28), and on the pictures of `barcodes/none` the whole picture
+/// read with try-harder took 41 ms for every format, 10 ms for these. A
+/// code in another format (one bound with `bterm enroll`) is read by the
+/// quick passes (the whole picture, and its tones turned over), which
+/// look for every format.
 const CARD_BARS: [rxing::BarcodeFormat; 5] = [
     rxing::BarcodeFormat::UPC_A,
     rxing::BarcodeFormat::UPC_E,
@@ -492,8 +491,8 @@ fn bar_hints(try_harder: bool) -> DecodeHints {
     }
 }
 
-/// The card formats, linear and QR, with try-harder: the rescue passes'
-/// read of a whole (stretched or blurred) picture.
+/// The card formats, linear and QR, with try-harder: the read of a whole
+/// picture (as it is, stretched or blurred).
 fn card_hints() -> DecodeHints {
     DecodeHints {
         TryHarder: Some(true),
@@ -577,10 +576,6 @@ fn blank(img: &mut GrayImage, r: &rxing::RXingResult) {
 }
 
 /// The first symbol rxing finds, if any.
-fn read_one(img: &GrayImage) -> Found {
-    read_first(img, &hints())
-}
-
 /// The first symbol rxing finds with these hints, if any.
 fn read_first(img: &GrayImage, hints: &DecodeHints) -> Found {
     read_with(img, hints)
@@ -611,13 +606,46 @@ fn read_inverted(img: &GrayImage) -> Found {
 
 /// The longest side the orientation search reads (a larger picture is
 /// scaled down first): the region proposals' 640 pixels. Each of
-/// the five turns is read with try-harder, which costs about 45 ns a pixel
+/// the turns is read with try-harder, which costs about 45 ns a pixel
 /// both ways, and at 1,000 pixels the search took 70 ms on a webcam frame.
 /// On `barcodes/frames` it read nothing at either size.
 const ROTATION_SIDE: u32 = PROPOSAL_SIDE as u32;
 
-/// The first symbol read on the picture turned; placed at its centre.
-fn read_rotations(img: &GrayImage) -> Found {
+/// The turns the orientation search tries, in degrees: 0..90 in 15°
+/// steps covers every direction (try-harder also reads each turn turned
+/// by 90°, and a 1D code reads the same both ways).
+const ROTATION_STEPS: [f32; 5] = [15.0, 30.0, 45.0, 60.0, 75.0];
+
+/// How far from upright, in degrees, a turn may leave the bars of the
+/// strongest proposal and still be tried. At 15° (the steps either side)
+/// `real` lost a read: a UPC-A whose bars lie at 1° read only turned by
+/// 75° (16° off). At 20° the search reads about 3 turns of the 5 on the
+/// pictures it reaches in `real`, `quagga2` and `webcam3`, and every code
+/// it read before.
+const ROTATION_REACH: f32 = 20.0;
+
+/// The turns worth trying on a picture with these region proposals, the
+/// likeliest first. Bars lie along the strongest proposal's direction, so
+/// only the steps that leave them within [`ROTATION_REACH`] of upright are
+/// tried, nearest first; 45° stays for a QR code, which the proposals do
+/// not see. With no proposal (a small picture), every step.
+fn rotation_steps(regions: &[Region]) -> Vec<f32> {
+    let Some(strongest) = regions.iter().max_by_key(|r| r.blocks) else {
+        return ROTATION_STEPS.to_vec();
+    };
+    // How far a turn of `d` leaves the bars from upright, modulo 90°.
+    let off = |d: f32| ((strongest.angle - d).rem_euclid(90.0) + 45.0).rem_euclid(90.0) - 45.0;
+    let mut steps: Vec<f32> = ROTATION_STEPS
+        .into_iter()
+        .filter(|&d| off(d).abs() <= ROTATION_REACH || d == 45.0)
+        .collect();
+    steps.sort_by(|a, b| off(*a).abs().total_cmp(&off(*b).abs()));
+    steps
+}
+
+/// The first symbol read on the picture turned by each of `steps`;
+/// placed at its centre.
+fn read_rotations(img: &GrayImage, steps: &[f32]) -> Found {
     let small = if img.width().max(img.height()) > ROTATION_SIDE {
         imageops::scale(
             img,
@@ -626,10 +654,8 @@ fn read_rotations(img: &GrayImage) -> Found {
     } else {
         img.clone()
     };
-    // try-harder also reads each candidate turned by 90°, and a 1D code reads
-    // the same both ways, so 0..90 in 15° steps covers every direction.
     let middle = (img.width() as f32 / 2.0, img.height() as f32 / 2.0);
-    for degrees in [15.0, 30.0, 45.0, 60.0, 75.0] {
+    for &degrees in steps {
         // Bars at every step; QR codes at 45° only, the turn farthest from
         // the picture as it was (the QR detector's rows cross a code turned
         // a little as well as an upright one).
@@ -974,4 +1000,37 @@ fn read_regions(
         }
     }
     Found::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn region(angle: f32, blocks: usize) -> Region {
+        Region {
+            rect: (0, 0, 64, 64),
+            angle,
+            blocks,
+        }
+    }
+
+    #[test]
+    fn the_orientation_search_turns_towards_the_strongest_bars_first() {
+        // No proposal: every step, in order.
+        assert_eq!(rotation_steps(&[]), ROTATION_STEPS.to_vec());
+        // Bars at 32° (the strongest of two): 30° leaves them 2° off, 45°
+        // 13° (and is the QR code's turn), 15° 17°; 60° and 75° are too far.
+        assert_eq!(
+            rotation_steps(&[region(-60.0, 12), region(32.0, 80)]),
+            vec![30.0, 45.0, 15.0]
+        );
+        // Bars almost upright: the turns either side of upright, then 45°
+        // for a QR code, however far it is.
+        assert_eq!(rotation_steps(&[region(1.0, 40)]), vec![15.0, 75.0, 45.0]);
+        // A direction and its opposite are the same bars.
+        assert_eq!(
+            rotation_steps(&[region(-58.0, 40)]),
+            rotation_steps(&[region(32.0, 40)])
+        );
+    }
 }
