@@ -95,7 +95,8 @@ pub enum Expect {
     NotInPlay(Seat, String),
     /// The breeding area's top card, or empty.
     Breeding(Seat, Option<String>),
-    /// The first in play of this name has this DP.
+    /// The first in play of this name has this DP (or, when none is in
+    /// play, the breeding area's Digimon of this name).
     Dp(Seat, String, u32),
     /// The first in play of this name is suspended (true) or not.
     Suspended(Seat, String, bool),
@@ -546,7 +547,16 @@ impl Scripted for Match {
                     )
                 }
                 Expect::Dp(s, name, dp) => {
-                    let found = in_play(*s, name).map(|p| game.dp(*s, &p));
+                    // The battle area's first of that name, else the
+                    // breeding area's Digimon (DCG-BREED-4: effects do not
+                    // reach its DP).
+                    let found = in_play(*s, name).map(|p| game.dp(*s, &p)).or_else(|| {
+                        z(*s)
+                            .breeding
+                            .as_ref()
+                            .filter(|p| game.info(p.top()).name.eq_ignore_ascii_case(name))
+                            .map(|p| game.dp(*s, p))
+                    });
                     (found == Some(*dp), format!("DP {found:?}"))
                 }
                 Expect::Suspended(s, name, want) => {
