@@ -23,6 +23,10 @@ pub struct Script {
     /// Deck top card first: names or numbers, each optionally counted
     /// (`"4x Cinder Whelp"`).
     pub decks: Vec<Vec<String>>,
+    /// Each seat's Sideboard, in seat order (the deck list's rules count
+    /// it: CL-DECK-2, -4..7); none when left out. It never enters play.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sideboards: Vec<Vec<String>>,
     /// Who goes first.
     #[serde(default = "p1")]
     pub first: Seat,
@@ -102,6 +106,8 @@ pub enum Expect {
     Waiting(Seat),
     /// A seat's Portal is open.
     PortalOpen(Seat, bool),
+    /// Traps a seat has set face down (`InPlay` names only face-up cards).
+    SetTraps(Seat, usize),
     /// This seat is out.
     Lost(Seat),
 }
@@ -126,6 +132,36 @@ impl Script {
             stacked: Some(self.first),
             engine: super::ENGINE_VERSION,
         })
+    }
+}
+
+impl Script {
+    /// Each seat's whole deck list, its Sideboard with it, as the deck
+    /// rules hold it (a seat exempt from them is not checked); the words
+    /// are those of a refused setup.
+    fn check_sideboards(&self, setup: &Setup, cards: &CardSet) -> Result<(), String> {
+        if self.sideboards.len() > self.decks.len() {
+            return Err(format!(
+                "{} sideboards for {} decks: give one list a seat, in seat order",
+                self.sideboards.len(),
+                self.decks.len()
+            ));
+        }
+        for (i, list) in self.sideboards.iter().enumerate() {
+            let seat = Seat::new(i).ok_or("too many sideboards")?;
+            let mut side: Vec<CardNumber> = Vec::new();
+            for entry in list {
+                let (n, name) = counted(entry);
+                let c = resolve(cards, name).map_err(|e| format!("{seat} sideboard: {e}"))?;
+                side.extend(std::iter::repeat_n(c.number(), n));
+            }
+            if self.exempt.iter().any(|(s, _)| *s == seat) {
+                continue;
+            }
+            super::deck::check(&setup.decks[i], &side, cards)
+                .map_err(|error| super::SetupError::Deck { seat, error }.to_string())?;
+        }
+        Ok(())
     }
 }
 
@@ -464,6 +500,18 @@ fn check(
             }
             format!("{:?}", m.waiting().map(|w| w.0))
         }
+        Expect::SetTraps(s, want) => {
+            let set = m
+                .side(*s)
+                .accessories
+                .iter()
+                .filter(|a| a.set_on.is_some())
+                .count();
+            if set == *want {
+                return None;
+            }
+            format!("{set} set")
+        }
         Expect::PortalOpen(s, want) => {
             if m.portal_open(*s) == *want {
                 return None;
@@ -492,6 +540,7 @@ impl Scripted for Match {
 
     fn play_script(script: &Script, cards: &CardSet) -> Result<Report, String> {
         let setup = script.setup(cards)?;
+        script.check_sideboards(&setup, cards)?;
         let mut m = Match::from_setup(&setup, cards).map_err(|e| e.to_string())?;
         let (events, refused) = play_steps(&mut m, &script.steps, cards, |g, s, text, _| {
             read_step(g, s, text, cards)
