@@ -708,6 +708,31 @@ fn script_adds_a_scenario_s_own_cards_to_the_sample_set() {
     );
 }
 
+/// At a Digimon Card Game or Alpha Clash prompt, `show NAME` shows that
+/// game's card of the name (names repeat across the games' cards), the
+/// words a listed choice shows are taken as typed, and a move the rules
+/// refuse says which rule stops it.
+#[test]
+fn a_card_game_prompt_shows_its_own_cards_takes_the_shown_words_and_says_why() {
+    let (_, out, _) = bterm_with_input(
+        &["dcg", "red", "blue", "--seed", "5"],
+        "show Greymon\nkeep this hand\n",
+    );
+    assert!(out.contains("ST1-06 Greymon"), "{out}");
+    assert!(!out.contains("Card Game Alpha"), "{out}");
+    assert!(out.contains("P1 keeps the opening hand."), "{out}");
+    let (_, out, _) = bterm_with_input(
+        &["clash", "ashfall", "skyward", "--seed", "3"],
+        "keep this hand\nplay Hollow Stalker\n",
+    );
+    assert!(out.contains("P1 keeps their opening hand."), "{out}");
+    assert!(
+        out.contains("\"play Hollow Stalker\" is not a choice now: ")
+            && out.contains("(CL-CLASH-1)"),
+        "{out}"
+    );
+}
+
 /// Absurd durations are refused with a message, never a panic (issue 41).
 #[test]
 fn absurd_durations_are_refused() {

@@ -139,6 +139,7 @@ pub(super) fn alpha(args: AlphaArgs) -> Result<(), CliError> {
             timer: None,
             cards: &set,
             out: std::io::stdout(),
+            own: |_| true,
         },
         curtain: people > 1,
         last: None,

@@ -118,6 +118,7 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
         timer: args.timer,
         cards: &set,
         out: std::io::stdout(),
+        own: |_| true,
     };
     for line in matchup(&table, &teams, [args.p1, args.p2], &set) {
         let _ = writeln!(keyboard.out, "{}", escape_lines(&line));
@@ -317,6 +318,9 @@ pub(super) struct Keyboard<'a> {
     pub(super) timer: Option<f32>,
     pub(super) cards: &'a CardSet,
     pub(super) out: std::io::Stdout,
+    /// The game's own cards, which `show NAME` looks among first
+    /// ([`Ruleset::own_card`]; set by the game asking).
+    pub(super) own: fn(&crate::cards::Card) -> bool,
 }
 
 /// The Terminal Battle at the terminal: a team of card numbers or names,
@@ -342,6 +346,7 @@ impl<R: Ruleset> People<R> for Keyboard<'_> {
     ) -> Result<Option<Reply<R::Action>>, CliError> {
         // (The question's own `seconds` are the cabinet's; see `timer`.)
         let cards = self.cards;
+        self.own = R::own_card;
         self.ask_prompt(seat, &question.prompt, &|typed| {
             table.game().refusal(seat, typed, cards)
         })
@@ -400,6 +405,7 @@ impl<R: Ruleset> People<R> for Seated<'_> {
             let _ = writeln!(self.keys.out, "{}", escape_lines(&line));
         }
         let cards = self.keys.cards;
+        self.keys.own = R::own_card;
         self.keys.ask_prompt(seat, &question.prompt, &|typed| {
             table.game().refusal(seat, typed, cards)
         })
@@ -499,7 +505,14 @@ impl Keyboard<'_> {
         }
         if let Some(name) = lower.strip_prefix("show ") {
             let name = typed[typed.len() - name.len()..].trim();
-            return match self.cards.resolve(name) {
+            let own = self.own;
+            let found = self
+                .cards
+                .cards()
+                .iter()
+                .find(|c| own(c) && c.name().eq_ignore_ascii_case(name))
+                .map_or_else(|| self.cards.resolve(name), Ok);
+            return match found {
                 Ok(card) => super::cards::describe(card)
                     .lines()
                     .map(str::to_string)

@@ -135,6 +135,7 @@ pub(super) fn dcg(args: DcgArgs) -> Result<(), CliError> {
             timer: None,
             cards: &set,
             out: std::io::stdout(),
+            own: |_| true,
         },
         people > 1,
     );

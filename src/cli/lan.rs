@@ -168,6 +168,7 @@ pub(super) fn host(args: HostArgs) -> Result<(), CliError> {
         timer: args.timer,
         cards: &set,
         out: std::io::stdout(),
+        own: |_| true,
     };
     let game = match (&args.resume, args.game) {
         (Some(path), _) => {
@@ -497,6 +498,7 @@ impl<R: Lan> Seatside<R> for TextSeat<'_> {
         self.keys.timer = Some(client_seconds(asked.seconds));
         // The rules are the host's: a refusal is the one it sent with the
         // question, where it sent one.
+        self.keys.own = R::own_card;
         self.keys
             .ask_prompt(seat, &asked.prompt(), &|typed| asked.refusal(typed))
     }
@@ -708,6 +710,7 @@ fn join_game<R: TextGame>(args: &JoinArgs, addr: SocketAddr, set: &CardSet) -> R
             timer: None,
             cards: set,
             out: std::io::stdout(),
+            own: |_| true,
         },
         cpu: args.cpu,
     };

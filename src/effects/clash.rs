@@ -243,7 +243,9 @@ impl Target {
         )
     }
 
-    fn words(self) -> &'static str {
+    /// In words, as the card's text says it ("target Clash card you
+    /// don't control").
+    pub fn words(self) -> &'static str {
         match self {
             Target::This => "this card",
             Target::Attached => "the attached Clash card",

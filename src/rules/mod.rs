@@ -578,6 +578,14 @@ pub trait Ruleset: Clone + Sized + 'static {
         let _ = (seat, typed, cards);
         None
     }
+    /// Whether a card is one of this game's own (a card set holds every
+    /// game's cards, and names repeat across them: `show Greymon` at a
+    /// Digimon Card Game prompt means its Greymon, not the Card Game
+    /// Alpha's).
+    fn own_card(card: &crate::cards::Card) -> bool {
+        let _ = card;
+        true
+    }
     /// The refusals a keyboard at `seat` can give without the match (a LAN
     /// client holds only its view): lines a person may type that name a
     /// move of theirs (`play Greymon`), each with what [`Ruleset::refusal`]

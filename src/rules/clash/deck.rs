@@ -50,8 +50,20 @@ impl DeckFile {
     }
 }
 
+/// A card by name (an Alpha Clash card of that name first) or number.
+pub fn card<'a>(cards: &'a CardSet, name: &str) -> Result<&'a crate::cards::Card, String> {
+    if let Some(c) = cards
+        .cards()
+        .iter()
+        .find(|c| c.as_clash().is_some() && c.name().eq_ignore_ascii_case(name.trim()))
+    {
+        return Ok(c);
+    }
+    cards.resolve(name).map_err(|e| e.to_string())
+}
+
 fn resolve(cards: &CardSet, name: &str) -> Result<CardNumber, String> {
-    super::script::resolve(cards, name).map(|c| c.number())
+    card(cards, name).map(|c| c.number())
 }
 
 fn expand(lines: &[(u8, String)], cards: &CardSet, what: &str) -> Result<Vec<CardNumber>, String> {

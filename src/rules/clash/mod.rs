@@ -1189,6 +1189,17 @@ impl super::Ruleset for Match {
     fn describe(event: &Event, cards: &CardSet) -> String {
         text::describe(event, cards)
     }
+    fn refusal(&self, seat: Seat, typed: &str, cards: &CardSet) -> Option<String> {
+        // Words that name a move the rules refuse: the rule that stops it
+        // (the list of legal moves is what `help` shows).
+        match script::read_step(self, seat, typed, cards) {
+            Err(why) if !why.contains(" is not an action of this game now") => Some(why),
+            _ => None,
+        }
+    }
+    fn own_card(card: &crate::cards::Card) -> bool {
+        card.as_clash().is_some()
+    }
     fn setup_for(cards: Vec<Vec<CardNumber>>, seed: u64) -> Setup {
         Setup {
             decks: cards,

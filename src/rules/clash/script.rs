@@ -165,17 +165,7 @@ impl Script {
     }
 }
 
-/// A card by name (an Alpha Clash card of that name first) or number.
-pub fn resolve<'a>(cards: &'a CardSet, name: &str) -> Result<&'a crate::cards::Card, String> {
-    if let Some(c) = cards
-        .cards()
-        .iter()
-        .find(|c| c.as_clash().is_some() && c.name().eq_ignore_ascii_case(name.trim()))
-    {
-        return Ok(c);
-    }
-    cards.resolve(name).map_err(|e| e.to_string())
-}
+pub use super::deck::card as resolve;
 
 /// `"4x Cinder Whelp"` → (4, "Cinder Whelp").
 fn counted(entry: &str) -> (usize, &str) {

@@ -190,7 +190,7 @@ pub fn question(m: &Match, seat: Seat, _cards: &CardSet) -> Option<Question<Ask,
         }
         Ask::Target => {
             if let Some(ch) = &m.choosing {
-                let t = ch.need.first().map_or(String::new(), |t| format!("{t:?}"));
+                let t = ch.need.first().map_or("", |t| t.words());
                 lines.push(format!(
                     "{}: {}",
                     m.name(ch.entry.source),
@@ -201,7 +201,11 @@ pub fn question(m: &Match, seat: Seat, _cards: &CardSet) -> Option<Question<Ask,
                         .collect::<Vec<_>>()
                         .join(" ")
                 ));
-                format!("Choose a target ({t}):")
+                if t.is_empty() {
+                    "Choose a target:".to_string()
+                } else {
+                    format!("Choose the {t}:")
+                }
             } else {
                 "Choose a target:".into()
             }
@@ -219,6 +223,15 @@ pub fn question(m: &Match, seat: Seat, _cards: &CardSet) -> Option<Question<Ask,
     for (i, a) in answers.iter().enumerate() {
         lines.push(format!("  {:>2}. {}", i + 1, action_words(m, seat, *a)));
         keys.push(((i + 1).to_string(), Reply::Act(*a)));
+        // The words the list shows, typed as shown ("keep this hand").
+        let shown: String = action_words(m, seat, *a)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect();
+        if !keys.iter().any(|(k, _)| *k == shown) {
+            keys.push((shown, Reply::Act(*a)));
+        }
         for w in step_words(m, seat, *a) {
             let key: String = w.chars().filter(|c| !c.is_whitespace()).collect();
             if !keys.iter().any(|(k, _)| *k == key) {

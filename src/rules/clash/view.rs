@@ -396,7 +396,7 @@ impl View {
                     .iter()
                     .flat_map(|s| std::iter::once(&s.contender).chain(&s.clash))
                     .find(|u| u.card.id == c)
-                    .map_or("?".into(), |u| name(&u.card))
+                    .map_or("a card no longer in play".into(), |u| name(&u.card))
             };
             let mut line = format!(
                 "Clash — {}: {seat}'s {} attacks {}",

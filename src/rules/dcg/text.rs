@@ -392,7 +392,12 @@ pub fn question(m: &Match, seat: Seat, cards: &CardSet) -> Option<Question<Ask, 
                         "Choose {} ({}):",
                         crate::effects::dcg::target_words(t),
                         match c {
-                            Count::UpTo(_) => "then \"done\" to stop",
+                            // DCG-EFF-22: "up to N" picks at least one
+                            // when there is one to pick.
+                            Count::UpTo(_) if r.chosen.is_empty() => {
+                                "at least 1, then \"done\" to stop"
+                            }
+                            Count::UpTo(_) => "or \"done\" to stop",
                             _ => "as many as it says",
                         }
                     )
@@ -453,6 +458,15 @@ pub fn question(m: &Match, seat: Seat, cards: &CardSet) -> Option<Question<Ask, 
             action_words(m, seat, *a, cards)
         ));
         keys.push(((i + 1).to_string(), Reply::Act(*a)));
+        // The words the list shows, typed as shown ("keep this hand").
+        let shown: String = action_words(m, seat, *a, cards)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect();
+        if !keys.iter().any(|(k, _)| *k == shown) {
+            keys.push((shown, Reply::Act(*a)));
+        }
         let word = match a {
             Action::Pass => Some("pass"),
             Action::Keep => Some("keep"),
