@@ -212,6 +212,28 @@ fn every_clash_audit_3_scenario_holds() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The board says what waits in Standby and what it targets, so a player
+/// with priority answers knowing both: an Engage ability is marked as
+/// one, with its target.
+#[test]
+fn standby_shows_what_waits_and_its_targets() {
+    let own = CardSet::load(std::path::Path::new("tests/clash/audit3/cards"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let cards = CardSet::embedded()
+        .with_cards(own.cards())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let file = "tests/clash/audit3/trap-counter-play-cannot-answer-an-engage-ability.ron";
+    let report = run(&std::fs::read_to_string(file).unwrap(), &cards, None).unwrap();
+    assert!(
+        report
+            .state_lines
+            .iter()
+            .any(|l| l == "Standby (next first): P1's Test Idol (ability) → Test Grunt"),
+        "{:#?}",
+        report.state_lines
+    );
+}
+
 /// Our own scenarios for rules no pair of sample cards reaches: the sample
 /// set with test cards added (`tests/dcg/own-cards/cards/own.ron`).
 #[test]

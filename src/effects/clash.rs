@@ -431,7 +431,28 @@ impl Ability {
         if self.sacrifice {
             out.push_str("You may send this card to Oblivion. If you do, ");
         }
-        let said: Vec<String> = self.effects.iter().map(|e| e.words(lasting)).collect();
+        // A chosen target named again is the same card, chosen once
+        // (`chosen_targets`): "That card gains Necrotic", not a second
+        // "Target …".
+        let mut named: Vec<Target> = Vec::new();
+        let said: Vec<String> = self
+            .effects
+            .iter()
+            .map(|e| {
+                let words = e.words(lasting);
+                match e.target() {
+                    Some(t) if t.is_chosen() && named.contains(&t) => {
+                        let again = words.replacen(&capital(t.words()), "That card", 1);
+                        again.replacen(t.words(), "that card", 1)
+                    }
+                    Some(t) if t.is_chosen() => {
+                        named.push(t);
+                        words
+                    }
+                    _ => words,
+                }
+            })
+            .collect();
         let body = said.join(" ");
         if self.sacrifice {
             let mut c = body.chars();
@@ -462,6 +483,29 @@ impl Ability {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chosen_target_named_twice_reads_as_one_card() {
+        let a = Ability {
+            when: When::Resolve,
+            at_most: None,
+            cost: 0,
+            sacrifice: false,
+            effects: vec![
+                Effect::Stats(2, 0, Target::ChosenYours),
+                Effect::Grant(Keyword::Necrotic, Target::ChosenYours),
+                Effect::Damage(1, Target::ChosenOpposingClash),
+            ],
+        };
+        assert_eq!(a.chosen_targets().len(), 2);
+        assert!(
+            a.words().ends_with(
+                "Target Contender or Clash card you control gets +2/+0 until end of turn. That card gains Necrotic until end of turn. Deal 1 damage to target Clash card you don't control."
+            ),
+            "{}",
+            a.words()
+        );
+    }
 
     #[test]
     fn abilities_read_as_cards_print_them() {

@@ -418,8 +418,26 @@ impl View {
                 .iter()
                 .rev()
                 .map(|e| {
+                    // What waits, and what it targets: a player answers
+                    // knowing both.
+                    let what = match e.what {
+                        super::What::Play => String::new(),
+                        super::What::Trap => " (Trap)".into(),
+                        super::What::Ability(_) => " (ability)".into(),
+                        super::What::Barrage => " (Barrage)".into(),
+                        super::What::Awe => " (Awe Factor)".into(),
+                        super::What::Portal => " (opening the Portal)".into(),
+                    };
+                    let targets = if e.targets.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " → {}",
+                            e.targets.iter().map(name).collect::<Vec<_>>().join(", ")
+                        )
+                    };
                     format!(
-                        "{}'s {}{}",
+                        "{}'s {}{what}{targets}{}",
                         e.seat,
                         name(&e.card),
                         if e.negated { " (will not resolve)" } else { "" }
