@@ -22,6 +22,14 @@ fn scripts(dir: &str) -> Vec<std::path::PathBuf> {
     files
 }
 
+/// The sample set with a folder of test cards of the scenarios' own added.
+fn with_own_cards(dir: &str) -> CardSet {
+    let own = CardSet::load(std::path::Path::new(dir)).unwrap_or_else(|e| panic!("{e}"));
+    CardSet::embedded()
+        .with_cards(own.cards())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// Plays every script of `dir` (a script naming no game is `assume`'s);
 /// returns the failures.
 fn play_all(dir: &str, assume: Option<RulesetId>, at_least: usize) -> Vec<String> {
@@ -168,11 +176,7 @@ fn every_dcg_effects_audit_scenario_holds() {
 /// allows and bterm does not (DCG-LAN-1: 3 or 4).
 #[test]
 fn every_dcg_lan_audit_2_scenario_holds() {
-    let own = CardSet::load(std::path::Path::new("tests/dcg/audit-lan2/cards"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let cards = CardSet::embedded()
-        .with_cards(own.cards())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let cards = with_own_cards("tests/dcg/audit-lan2/cards");
     let failures = play_all_with("tests/dcg/audit-lan2", &cards, None, 35);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -186,11 +190,7 @@ fn every_dcg_lan_audit_2_scenario_holds() {
 /// (`cards/zz-audit.ron`).
 #[test]
 fn every_dcg_audit_6_scenario_holds() {
-    let own = CardSet::load(std::path::Path::new("tests/dcg/audit6/cards"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let cards = CardSet::embedded()
-        .with_cards(own.cards())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let cards = with_own_cards("tests/dcg/audit6/cards");
     let failures = play_all_with("tests/dcg/audit6", &cards, None, 50);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -203,11 +203,7 @@ fn every_dcg_audit_6_scenario_holds() {
 /// (`cards/audit-test.ron`, mostly free to play).
 #[test]
 fn every_clash_audit_3_scenario_holds() {
-    let own = CardSet::load(std::path::Path::new("tests/clash/audit3/cards"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let cards = CardSet::embedded()
-        .with_cards(own.cards())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let cards = with_own_cards("tests/clash/audit3/cards");
     let failures = play_all_with("tests/clash/audit3", &cards, None, 55);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -217,11 +213,7 @@ fn every_clash_audit_3_scenario_holds() {
 /// one, with its target.
 #[test]
 fn standby_shows_what_waits_and_its_targets() {
-    let own = CardSet::load(std::path::Path::new("tests/clash/audit3/cards"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let cards = CardSet::embedded()
-        .with_cards(own.cards())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let cards = with_own_cards("tests/clash/audit3/cards");
     let file = "tests/clash/audit3/trap-counter-play-cannot-answer-an-engage-ability.ron";
     let report = run(&std::fs::read_to_string(file).unwrap(), &cards, None).unwrap();
     assert!(
@@ -238,11 +230,7 @@ fn standby_shows_what_waits_and_its_targets() {
 /// set with test cards added (`tests/dcg/own-cards/cards/own.ron`).
 #[test]
 fn every_dcg_own_cards_scenario_holds() {
-    let own = CardSet::load(std::path::Path::new("tests/dcg/own-cards/cards"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let cards = CardSet::embedded()
-        .with_cards(own.cards())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let cards = with_own_cards("tests/dcg/own-cards/cards");
     let failures = play_all_with("tests/dcg/own-cards", &cards, None, 2);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

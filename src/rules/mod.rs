@@ -465,12 +465,26 @@ pub enum Reply<Action> {
 impl<Action: Copy> Prompt<Action> {
     /// The reply a typed line stands for, if any (case and spaces ignored).
     pub fn reply(&self, typed: &str) -> Option<Reply<Action>> {
-        let key: String = typed
+        let key = Self::key(typed);
+        self.keys.iter().find(|(k, _)| *k == key).map(|(_, r)| *r)
+    }
+
+    /// Words as a key: lowercase, no spaces (as [`Prompt::reply`] reads a
+    /// typed line).
+    pub fn key(words: &str) -> String {
+        words
             .chars()
             .filter(|c| !c.is_whitespace())
             .flat_map(char::to_lowercase)
-            .collect();
-        self.keys.iter().find(|(k, _)| *k == key).map(|(_, r)| *r)
+            .collect()
+    }
+
+    /// Adds `words` as a key for `reply`, unless an earlier answer has it.
+    pub fn add_key(keys: &mut Vec<(String, Reply<Action>)>, words: &str, reply: Reply<Action>) {
+        let key = Self::key(words);
+        if !keys.iter().any(|(k, _)| *k == key) {
+            keys.push((key, reply));
+        }
     }
 }
 

@@ -228,6 +228,10 @@ fn every_action(m: &Match, seat: Seat) -> Vec<Action> {
     out
 }
 
+/// What [`read_step`] says of words that name no action of the game (the
+/// terminal's refusal then adds nothing to "not a choice now").
+pub(crate) const NOT_AN_ACTION: &str = " is not an action of this game now";
+
 /// Reads a step: the words of a legal action, or a key of the question.
 pub fn read_step(
     m: &Match,
@@ -269,7 +273,7 @@ pub fn read_step(
         .collect();
     words.dedup();
     Err(format!(
-        "\"{}\" is not an action of this game now; the legal ones: {}",
+        "\"{}\"{NOT_AN_ACTION}; the legal ones: {}",
         text.trim(),
         words.join(" | ")
     ))

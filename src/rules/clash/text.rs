@@ -224,14 +224,7 @@ pub fn question(m: &Match, seat: Seat, _cards: &CardSet) -> Option<Question<Ask,
         lines.push(format!("  {:>2}. {}", i + 1, action_words(m, seat, *a)));
         keys.push(((i + 1).to_string(), Reply::Act(*a)));
         // The words the list shows, typed as shown ("keep this hand").
-        let shown: String = action_words(m, seat, *a)
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .flat_map(char::to_lowercase)
-            .collect();
-        if !keys.iter().any(|(k, _)| *k == shown) {
-            keys.push((shown, Reply::Act(*a)));
-        }
+        Prompt::add_key(&mut keys, &action_words(m, seat, *a), Reply::Act(*a));
         for w in step_words(m, seat, *a) {
             let key: String = w.chars().filter(|c| !c.is_whitespace()).collect();
             if !keys.iter().any(|(k, _)| *k == key) {

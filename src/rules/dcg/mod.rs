@@ -1023,7 +1023,7 @@ impl super::Ruleset for Match {
         // Words that name a move the rules refuse: the rule that stops it
         // (the list of legal moves is what `help` shows).
         match script::read_step(self, seat, typed, cards) {
-            Err(why) if !why.contains(" is not an action of this game now") => Some(why),
+            Err(why) if !why.contains(script::NOT_AN_ACTION) => Some(why),
             _ => None,
         }
     }

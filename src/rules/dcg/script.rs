@@ -269,6 +269,10 @@ fn norm(s: &str) -> String {
         .to_lowercase()
 }
 
+/// What [`read_step`] says of words that name no action of the game (the
+/// terminal's refusal then adds nothing to "not a choice now").
+pub(crate) const NOT_AN_ACTION: &str = " is not an action of this game now";
+
 /// Reads a step: the words of a legal action, or a key of the question.
 pub fn read_step(
     m: &Match,
@@ -341,7 +345,7 @@ pub fn read_step(
         ));
     }
     Err(format!(
-        "\"{}\" is not an action of this game now; the legal ones: {}",
+        "\"{}\"{NOT_AN_ACTION}; the legal ones: {}",
         text.trim(),
         answer_words(m, seat, &legal)
     ))

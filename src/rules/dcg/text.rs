@@ -459,14 +459,7 @@ pub fn question(m: &Match, seat: Seat, cards: &CardSet) -> Option<Question<Ask, 
         ));
         keys.push(((i + 1).to_string(), Reply::Act(*a)));
         // The words the list shows, typed as shown ("keep this hand").
-        let shown: String = action_words(m, seat, *a, cards)
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .flat_map(char::to_lowercase)
-            .collect();
-        if !keys.iter().any(|(k, _)| *k == shown) {
-            keys.push((shown, Reply::Act(*a)));
-        }
+        Prompt::add_key(&mut keys, &action_words(m, seat, *a, cards), Reply::Act(*a));
         let word = match a {
             Action::Pass => Some("pass"),
             Action::Keep => Some("keep"),
