@@ -351,6 +351,25 @@ impl CardSet {
             .map(|&i| &self.cards[i])
     }
 
+    /// As [`CardSet::resolve`], but a name several games' cards share
+    /// means the first card of that name that `prefer` picks (a game's own
+    /// card: "Greymon" at a Digimon Card Game prompt is its Greymon).
+    pub fn resolve_preferring(
+        &self,
+        input: &str,
+        prefer: impl Fn(&Card) -> bool,
+    ) -> Result<&Card, ResolveError> {
+        let want = squash(input);
+        match self
+            .cards
+            .iter()
+            .find(|c| prefer(c) && squash(c.name()) == want)
+        {
+            Some(card) => Ok(card),
+            None => self.resolve(input),
+        }
+    }
+
     /// Resolves what a person typed: a card number in any forgiving form
     /// (`da-001`, `Dα-001`, `DA001`), or else a card name. Unknown input
     /// suggests the nearest card.

@@ -139,7 +139,6 @@ pub(super) fn alpha(args: AlphaArgs) -> Result<(), CliError> {
             timer: None,
             cards: &set,
             out: std::io::stdout(),
-            own: |_| true,
         },
         curtain: people > 1,
         last: None,
@@ -199,9 +198,10 @@ impl People<Match> for Terminal<'_> {
         for line in view.table_lines() {
             let _ = writeln!(self.keys.out, "{}", escape_lines(&line));
         }
-        self.keys.ask_prompt(seat, &question.prompt, &|typed| {
-            table.game().refusal(seat, typed)
-        })
+        self.keys
+            .ask_prompt(seat, &question.prompt, Match::own_card, &|typed| {
+                table.game().refusal(seat, typed)
+            })
     }
 
     fn show(&mut self, events: &[<Match as Ruleset>::Event]) {

@@ -118,7 +118,6 @@ pub(super) fn battle(args: BattleArgs) -> Result<(), CliError> {
         timer: args.timer,
         cards: &set,
         out: std::io::stdout(),
-        own: |_| true,
     };
     for line in matchup(&table, &teams, [args.p1, args.p2], &set) {
         let _ = writeln!(keyboard.out, "{}", escape_lines(&line));
@@ -318,9 +317,6 @@ pub(super) struct Keyboard<'a> {
     pub(super) timer: Option<f32>,
     pub(super) cards: &'a CardSet,
     pub(super) out: std::io::Stdout,
-    /// The game's own cards, which `show NAME` looks among first
-    /// ([`Ruleset::own_card`]; set by the game asking).
-    pub(super) own: fn(&crate::cards::Card) -> bool,
 }
 
 /// The Terminal Battle at the terminal: a team of card numbers or names,
@@ -346,8 +342,7 @@ impl<R: Ruleset> People<R> for Keyboard<'_> {
     ) -> Result<Option<Reply<R::Action>>, CliError> {
         // (The question's own `seconds` are the cabinet's; see `timer`.)
         let cards = self.cards;
-        self.own = R::own_card;
-        self.ask_prompt(seat, &question.prompt, &|typed| {
+        self.ask_prompt(seat, &question.prompt, R::own_card, &|typed| {
             table.game().refusal(seat, typed, cards)
         })
     }
@@ -405,10 +400,10 @@ impl<R: Ruleset> People<R> for Seated<'_> {
             let _ = writeln!(self.keys.out, "{}", escape_lines(&line));
         }
         let cards = self.keys.cards;
-        self.keys.own = R::own_card;
-        self.keys.ask_prompt(seat, &question.prompt, &|typed| {
-            table.game().refusal(seat, typed, cards)
-        })
+        self.keys
+            .ask_prompt(seat, &question.prompt, R::own_card, &|typed| {
+                table.game().refusal(seat, typed, cards)
+            })
     }
 
     fn show(&mut self, events: &[R::Event]) {
@@ -425,10 +420,13 @@ impl Keyboard<'_> {
     /// timer ran out. At every prompt `help` lists the choices again and
     /// `show CARD` prints a card; a line that is not a choice is refused
     /// with why (`refusal`: the ruleset's words, where it can tell).
+    /// `show NAME` looks among the game's own cards first (`own`:
+    /// [`Ruleset::own_card`]).
     pub(super) fn ask_prompt<A: Copy>(
         &mut self,
         seat: Seat,
         prompt: &crate::rules::Prompt<A>,
+        own: fn(&crate::cards::Card) -> bool,
         refusal: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Option<Reply<A>>, CliError> {
         for line in &prompt.lines {
@@ -477,7 +475,7 @@ impl Keyboard<'_> {
             if let Some(reply) = prompt.reply(&line) {
                 return Ok(Some(reply));
             }
-            let said = self.aside(&line, prompt, refusal);
+            let said = self.aside(&line, prompt, own, refusal);
             for l in said {
                 let _ = writeln!(self.out, "  {}", escape_lines(&l));
             }
@@ -490,6 +488,7 @@ impl Keyboard<'_> {
         &self,
         line: &str,
         prompt: &crate::rules::Prompt<A>,
+        own: fn(&crate::cards::Card) -> bool,
         refusal: &dyn Fn(&str) -> Option<String>,
     ) -> Vec<String> {
         let typed = line.trim();
@@ -505,14 +504,7 @@ impl Keyboard<'_> {
         }
         if let Some(name) = lower.strip_prefix("show ") {
             let name = typed[typed.len() - name.len()..].trim();
-            let own = self.own;
-            let found = self
-                .cards
-                .cards()
-                .iter()
-                .find(|c| own(c) && c.name().eq_ignore_ascii_case(name))
-                .map_or_else(|| self.cards.resolve(name), Ok);
-            return match found {
+            return match self.cards.resolve_preferring(name, own) {
                 Ok(card) => super::cards::describe(card)
                     .lines()
                     .map(str::to_string)

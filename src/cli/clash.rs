@@ -106,7 +106,6 @@ pub(super) fn clash(args: ClashArgs) -> Result<(), CliError> {
             timer: None,
             cards: &set,
             out: std::io::stdout(),
-            own: |_| true,
         },
         people > 1,
     );

@@ -135,7 +135,6 @@ pub(super) fn dcg(args: DcgArgs) -> Result<(), CliError> {
             timer: None,
             cards: &set,
             out: std::io::stdout(),
-            own: |_| true,
         },
         people > 1,
     );

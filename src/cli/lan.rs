@@ -168,7 +168,6 @@ pub(super) fn host(args: HostArgs) -> Result<(), CliError> {
         timer: args.timer,
         cards: &set,
         out: std::io::stdout(),
-        own: |_| true,
     };
     let game = match (&args.resume, args.game) {
         (Some(path), _) => {
@@ -498,9 +497,10 @@ impl<R: Lan> Seatside<R> for TextSeat<'_> {
         self.keys.timer = Some(client_seconds(asked.seconds));
         // The rules are the host's: a refusal is the one it sent with the
         // question, where it sent one.
-        self.keys.own = R::own_card;
         self.keys
-            .ask_prompt(seat, &asked.prompt(), &|typed| asked.refusal(typed))
+            .ask_prompt(seat, &asked.prompt(), R::own_card, &|typed| {
+                asked.refusal(typed)
+            })
     }
 
     fn note(&mut self, text: &str) {
@@ -710,7 +710,6 @@ fn join_game<R: TextGame>(args: &JoinArgs, addr: SocketAddr, set: &CardSet) -> R
             timer: None,
             cards: set,
             out: std::io::stdout(),
-            own: |_| true,
         },
         cpu: args.cpu,
     };

@@ -340,6 +340,17 @@ pub fn refused_because(refused: Option<&StepError>, text: &str) -> Result<(), St
     }
 }
 
+/// What a ruleset's step reader says of words that name no action of its
+/// game; the terminal's refusal then adds nothing to "not a choice now".
+pub const NOT_AN_ACTION: &str = " is not an action of this game now";
+
+/// What a terminal says of a typed line a ruleset's step reader refused
+/// ([`Ruleset::refusal`]): the rule that stops the move it names, or
+/// nothing when the words name no move.
+pub fn refusal_of<A>(step: Result<Reply<A>, String>) -> Option<String> {
+    step.err().filter(|why| !why.contains(NOT_AN_ACTION))
+}
+
 /// What a `SetupRefused(text)` expectation finds when the game was set up.
 pub const SETUP_ACCEPTED: &str = "the rules accepted the setup and the game began";
 

@@ -52,14 +52,9 @@ impl DeckFile {
 
 /// A card by name (an Alpha Clash card of that name first) or number.
 pub fn card<'a>(cards: &'a CardSet, name: &str) -> Result<&'a crate::cards::Card, String> {
-    if let Some(c) = cards
-        .cards()
-        .iter()
-        .find(|c| c.as_clash().is_some() && c.name().eq_ignore_ascii_case(name.trim()))
-    {
-        return Ok(c);
-    }
-    cards.resolve(name).map_err(|e| e.to_string())
+    cards
+        .resolve_preferring(name, <super::Match as crate::rules::Ruleset>::own_card)
+        .map_err(|e| e.to_string())
 }
 
 fn resolve(cards: &CardSet, name: &str) -> Result<CardNumber, String> {

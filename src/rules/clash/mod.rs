@@ -1192,10 +1192,7 @@ impl super::Ruleset for Match {
     fn refusal(&self, seat: Seat, typed: &str, cards: &CardSet) -> Option<String> {
         // Words that name a move the rules refuse: the rule that stops it
         // (the list of legal moves is what `help` shows).
-        match script::read_step(self, seat, typed, cards) {
-            Err(why) if !why.contains(script::NOT_AN_ACTION) => Some(why),
-            _ => None,
-        }
+        crate::rules::script::refusal_of(script::read_step(self, seat, typed, cards))
     }
     fn own_card(card: &crate::cards::Card) -> bool {
         card.as_clash().is_some()

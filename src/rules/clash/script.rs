@@ -228,10 +228,6 @@ fn every_action(m: &Match, seat: Seat) -> Vec<Action> {
     out
 }
 
-/// What [`read_step`] says of words that name no action of the game (the
-/// terminal's refusal then adds nothing to "not a choice now").
-pub(crate) const NOT_AN_ACTION: &str = " is not an action of this game now";
-
 /// Reads a step: the words of a legal action, or a key of the question.
 pub fn read_step(
     m: &Match,
@@ -273,8 +269,9 @@ pub fn read_step(
         .collect();
     words.dedup();
     Err(format!(
-        "\"{}\"{NOT_AN_ACTION}; the legal ones: {}",
+        "\"{}\"{}; the legal ones: {}",
         text.trim(),
+        crate::rules::script::NOT_AN_ACTION,
         words.join(" | ")
     ))
 }

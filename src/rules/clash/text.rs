@@ -226,10 +226,7 @@ pub fn question(m: &Match, seat: Seat, _cards: &CardSet) -> Option<Question<Ask,
         // The words the list shows, typed as shown ("keep this hand").
         Prompt::add_key(&mut keys, &action_words(m, seat, *a), Reply::Act(*a));
         for w in step_words(m, seat, *a) {
-            let key: String = w.chars().filter(|c| !c.is_whitespace()).collect();
-            if !keys.iter().any(|(k, _)| *k == key) {
-                keys.push((key, Reply::Act(*a)));
-            }
+            Prompt::add_key(&mut keys, &w, Reply::Act(*a));
         }
     }
     keys.push(("concede".to_string(), Reply::Act(Action::Concede)));

@@ -172,14 +172,9 @@ impl Script {
 /// A card of this game by number or name (a name the older games share,
 /// such as Agumon, means this game's card).
 pub fn resolve<'a>(cards: &'a CardSet, name: &str) -> Result<&'a crate::cards::Card, String> {
-    if let Some(c) = cards
-        .cards()
-        .iter()
-        .find(|c| c.as_dcg().is_some() && c.name().eq_ignore_ascii_case(name.trim()))
-    {
-        return Ok(c);
-    }
-    cards.resolve(name).map_err(|e| e.to_string())
+    cards
+        .resolve_preferring(name, <Match as Ruleset>::own_card)
+        .map_err(|e| e.to_string())
 }
 
 /// `"4x Agumon"` → (4, "Agumon").
@@ -269,10 +264,6 @@ fn norm(s: &str) -> String {
         .to_lowercase()
 }
 
-/// What [`read_step`] says of words that name no action of the game (the
-/// terminal's refusal then adds nothing to "not a choice now").
-pub(crate) const NOT_AN_ACTION: &str = " is not an action of this game now";
-
 /// Reads a step: the words of a legal action, or a key of the question.
 pub fn read_step(
     m: &Match,
@@ -345,8 +336,9 @@ pub fn read_step(
         ));
     }
     Err(format!(
-        "\"{}\"{NOT_AN_ACTION}; the legal ones: {}",
+        "\"{}\"{}; the legal ones: {}",
         text.trim(),
+        crate::rules::script::NOT_AN_ACTION,
         answer_words(m, seat, &legal)
     ))
 }

@@ -1169,3 +1169,44 @@ fn rule_pending_effect_of_a_card_gone_from_play_does_not_activate() {
         assert_eq!(m.waiting(), Some((Seat::P1, Ask::Main)), "engine {engine}");
     }
 }
+
+#[test]
+fn rule_n_versus_up_to_n_targets() {
+    // DCG-EFF-22: Zudomon's [When Digivolving] suspends "up to 2" of the
+    // opponent's Digimon. Before a pick, "done" is no answer and the
+    // question says at least 1 is taken; after one pick it may stop.
+    let mut m = game(
+        &["ST2-06", "ST2-10", "3x ST1-05", "5x ST1-16", "5x ST1-05"],
+        &["ST1-02", "ST3-04", "3x ST2-03", "5x ST2-02", "5x ST2-03"],
+    );
+    step(&mut m, Seat::P1, "play Garurumon");
+    step(&mut m, Seat::P2, "play Lopmon");
+    step(&mut m, Seat::P2, "play Agumon");
+    step(&mut m, Seat::P2, "pass");
+    step(&mut m, Seat::P1, "digivolve Garurumon into Zudomon");
+    let asked = |m: &Match| {
+        <Match as Ruleset>::question(m, Seat::P1, &[], set())
+            .expect("a question")
+            .prompt
+            .text
+    };
+    assert!(!m.legal_actions(Seat::P1).contains(&Action::Done));
+    assert!(
+        asked(&m).contains("at least 1, then \"done\""),
+        "{}",
+        asked(&m)
+    );
+    assert!(read_step(&m, Seat::P1, "done", set()).is_err());
+    step(&mut m, Seat::P1, "choose Agumon");
+    assert!(m.legal_actions(Seat::P1).contains(&Action::Done));
+    assert!(asked(&m).contains("or \"done\" to stop"), "{}", asked(&m));
+    let events = texts(&step(&mut m, Seat::P1, "done"));
+    assert!(
+        events.iter().any(|e| e == "P2's Agumon is suspended."),
+        "{events:?}"
+    );
+    assert!(
+        !events.iter().any(|e| e.contains("Lopmon is suspended")),
+        "{events:?}"
+    );
+}

@@ -478,10 +478,7 @@ pub fn question(m: &Match, seat: Seat, cards: &CardSet) -> Option<Question<Ask, 
         }
         // The words a script uses work at the prompt too ("play agumon").
         for w in super::script::step_words(m, seat, *a) {
-            let key: String = w.chars().filter(|c| !c.is_whitespace()).collect();
-            if !keys.iter().any(|(k, _)| *k == key) {
-                keys.push((key, Reply::Act(*a)));
-            }
+            Prompt::add_key(&mut keys, &w, Reply::Act(*a));
         }
     }
     // A player may concede at any prompt (DCG-WIN-5); never a listed answer.
