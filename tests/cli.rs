@@ -733,6 +733,35 @@ fn a_card_game_prompt_shows_its_own_cards_takes_the_shown_words_and_says_why() {
     );
 }
 
+/// At the terminal a question with nothing to decide (its one answer is
+/// its default: the first turn's Primary Phase with nothing playable) is
+/// answered at once and said so, and `concede` asks once more: anything
+/// but `yes` goes back to the question.
+#[test]
+fn nothing_to_decide_is_not_asked_and_conceding_is_confirmed() {
+    let (code, out, err) = bterm_with_input(
+        &[
+            "clash", "ashfall", "skyward", "--seed", "3", "--p2", "normal",
+        ],
+        "keep this hand\nno resource this turn\nno resource this turn\nconcede\nno\nconcede\nyes\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("P1: end the turn (nothing else can be done now)"),
+        "{out}"
+    );
+    assert!(!out.contains("is not a choice now"), "{out}");
+    assert_eq!(
+        out.matches("Concede the game? Type yes").count(),
+        2,
+        "{out}"
+    );
+    assert!(
+        out.contains("P1 loses: conceded.") && out.contains("P2 wins the game."),
+        "{out}"
+    );
+}
+
 /// Absurd durations are refused with a message, never a panic (issue 41).
 #[test]
 fn absurd_durations_are_refused() {

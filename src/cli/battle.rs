@@ -341,6 +341,9 @@ impl<R: Ruleset> People<R> for Keyboard<'_> {
         question: &Question<R::Ask, R::Action>,
     ) -> Result<Option<Reply<R::Action>>, CliError> {
         // (The question's own `seconds` are the cabinet's; see `timer`.)
+        if let Some(only) = self.only_answer(seat, question) {
+            return Ok(Some(only));
+        }
         let cards = self.cards;
         self.ask_prompt(seat, &question.prompt, R::own_card, &|typed| {
             table.game().refusal(seat, typed, cards)
@@ -390,6 +393,10 @@ impl<R: Ruleset> People<R> for Seated<'_> {
         seat: Seat,
         question: &Question<R::Ask, R::Action>,
     ) -> Result<Option<Reply<R::Action>>, CliError> {
+        // Nothing to decide: no curtain, no board, the answer taken.
+        if let Some(only) = self.keys.only_answer(seat, question) {
+            return Ok(Some(only));
+        }
         if self.curtain && self.last != Some(seat) {
             self.keys.curtain(seat)?;
         }
@@ -416,6 +423,34 @@ impl<R: Ruleset> People<R> for Seated<'_> {
 }
 
 impl Keyboard<'_> {
+    /// A question with one answer, which is also its default (a priority
+    /// with nothing to respond with), is answered at once and said so:
+    /// nobody waits at a prompt with nothing to decide.
+    fn only_answer<Ask, A: Copy + PartialEq>(
+        &mut self,
+        seat: Seat,
+        question: &Question<Ask, A>,
+    ) -> Option<Reply<A>> {
+        self.take_only(seat, question.only_answer(), &question.prompt)
+    }
+
+    /// Takes `only` (a question's only answer, if it has one) and says so.
+    pub(super) fn take_only<A: Copy>(
+        &mut self,
+        seat: Seat,
+        only: Option<A>,
+        prompt: &crate::rules::Prompt<A>,
+    ) -> Option<Reply<A>> {
+        let only = only?;
+        let words = prompt.first_words().unwrap_or("the only choice");
+        let _ = writeln!(
+            self.out,
+            "  {seat}: {} (nothing else can be done now)",
+            escape_lines(words)
+        );
+        Some(Reply::Act(only))
+    }
+
     /// Asks a prompt until a key it knows is typed; `Ok(None)` when the
     /// timer ran out. At every prompt `help` lists the choices again and
     /// `show CARD` prints a card; a line that is not a choice is refused
@@ -473,12 +508,40 @@ impl Keyboard<'_> {
                 }
             };
             if let Some(reply) = prompt.reply(&line) {
+                // Conceding ends the game for good: asked once more.
+                if crate::rules::Prompt::<A>::key(&line) == "concede" && !self.sure(deadline)? {
+                    continue;
+                }
                 return Ok(Some(reply));
             }
             let said = self.aside(&line, prompt, own, refusal);
             for l in said {
                 let _ = writeln!(self.out, "  {}", escape_lines(&l));
             }
+        }
+    }
+
+    /// Whether the person means to concede: `yes` does, anything else (or
+    /// the time running out) goes back to the question.
+    fn sure(&mut self, deadline: Option<std::time::Instant>) -> Result<bool, CliError> {
+        let _ = write!(
+            self.out,
+            "  Concede the game? Type yes to concede, anything else to go on: "
+        );
+        let _ = self.out.flush();
+        let line = match deadline {
+            None => self.lines.recv().ok(),
+            Some(d) => self
+                .lines
+                .recv_timeout(d.saturating_duration_since(std::time::Instant::now()))
+                .ok(),
+        };
+        match line {
+            Some(Ok(line)) => Ok(matches!(line.trim().to_lowercase().as_str(), "yes" | "y")),
+            Some(Err(e)) => Err(CliError::failed(format!(
+                "error: cannot read the keyboard: {e}"
+            ))),
+            None => Ok(false),
         }
     }
 

@@ -483,6 +483,13 @@ impl<R: Lan> Seatside<R> for TextSeat<'_> {
             let cpu = crate::net::client::CpuSeat(strength);
             return Ok(cpu.choose(seat, view, asked).map(Reply::Act));
         }
+        // Nothing to decide (a priority with nothing to answer it with):
+        // answered at once, as at one terminal.
+        let prompt = asked.prompt();
+        let only = crate::rules::only_answer(&asked.answers, asked.on_timeout);
+        if let Some(reply) = self.keys.take_only(seat, only, &prompt) {
+            return Ok(Some(reply));
+        }
         if let Some(v) = view {
             say("");
             for line in R::view_lines(v, self.keys.cards) {
@@ -498,9 +505,7 @@ impl<R: Lan> Seatside<R> for TextSeat<'_> {
         // The rules are the host's: a refusal is the one it sent with the
         // question, where it sent one.
         self.keys
-            .ask_prompt(seat, &asked.prompt(), R::own_card, &|typed| {
-                asked.refusal(typed)
-            })
+            .ask_prompt(seat, &prompt, R::own_card, &|typed| asked.refusal(typed))
     }
 
     fn note(&mut self, text: &str) {

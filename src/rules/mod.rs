@@ -22,9 +22,17 @@ pub use crate::fingerprint::fnv1a;
 
 /// A seat at the table, 0-based, named P1, P2, … for people. A ruleset
 /// says how many seats it has; the Terminal Battle has two.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "SeatName", into = "SeatName")]
 pub struct Seat(u8);
+
+/// As a script writes it (`P1`): a script's failed expectation prints its
+/// seats so, not as `Seat(0)`.
+impl fmt::Debug for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
 
 impl Seat {
     /// The most seats any ruleset may have.
@@ -462,7 +470,37 @@ pub enum Reply<Action> {
     Pass,
 }
 
+impl<Ask, Action: Copy + PartialEq> Question<Ask, Action> {
+    /// The one answer there is, when it is also what the question takes
+    /// once its time runs out: nothing is left to decide (a priority with
+    /// nothing to respond with), so a terminal takes it without stopping.
+    pub fn only_answer(&self) -> Option<Action> {
+        only_answer(&self.answers, self.on_timeout)
+    }
+}
+
+/// The one answer of `answers` when it is also the default `on_timeout`
+/// ([`Question::only_answer`]; a LAN question asks the same).
+pub fn only_answer<Action: Copy + PartialEq>(
+    answers: &[Action],
+    on_timeout: Option<Action>,
+) -> Option<Action> {
+    match (answers, on_timeout) {
+        ([a], Some(d)) if *a == d => Some(d),
+        _ => None,
+    }
+}
+
 impl<Action: Copy> Prompt<Action> {
+    /// The words the prompt lists for its first answer (`"  1. pass"` reads
+    /// `"pass"`), if it lists them so.
+    pub fn first_words(&self) -> Option<&str> {
+        self.lines
+            .iter()
+            .find_map(|l| l.trim_start().strip_prefix("1. "))
+            .map(str::trim)
+    }
+
     /// The reply a typed line stands for, if any (case and spaces ignored).
     pub fn reply(&self, typed: &str) -> Option<Reply<Action>> {
         let key = Self::key(typed);
@@ -781,6 +819,8 @@ mod tests {
     fn seats_parse_as_people_type_them() {
         assert_eq!("p2".parse::<Seat>(), Ok(Seat::P2));
         assert_eq!(" 3 ".parse::<Seat>(), Ok(Seat(2)));
+        // Debug (a failed expectation's words) writes it as a script does.
+        assert_eq!(format!("{:?}", Some(Seat::P2)), "Some(P2)");
         assert!("P0".parse::<Seat>().is_err());
         assert!("P9".parse::<Seat>().is_err());
         assert_eq!(Seat(3).to_string(), "P4");
@@ -796,5 +836,27 @@ mod tests {
         assert_eq!(p.reply(" X a\n"), Some(Reply::Act(1)));
         assert_eq!(p.reply("N"), Some(Reply::Pass));
         assert_eq!(p.reply("q"), None);
+    }
+
+    #[test]
+    fn only_a_lone_answer_that_is_also_the_default_is_taken_unasked() {
+        let prompt = Prompt {
+            lines: vec!["P1 played it.".into(), "   1. pass".into()],
+            text: "Respond, or pass?".into(),
+            keys: vec![],
+        };
+        let q = |answers: Vec<u8>, on_timeout| Question {
+            ask: (),
+            answers,
+            seconds: 1.0,
+            on_timeout,
+            prompt: prompt.clone(),
+        };
+        assert_eq!(q(vec![7], Some(7)).only_answer(), Some(7));
+        // Two answers, a lone answer with another default, or none: asked.
+        assert_eq!(q(vec![7, 8], Some(7)).only_answer(), None);
+        assert_eq!(q(vec![7], Some(8)).only_answer(), None);
+        assert_eq!(q(vec![7], None).only_answer(), None);
+        assert_eq!(prompt.first_words(), Some("pass"));
     }
 }

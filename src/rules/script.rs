@@ -351,6 +351,46 @@ pub fn refusal_of<A>(step: Result<Reply<A>, String>) -> Option<String> {
     step.err().filter(|why| !why.contains(NOT_AN_ACTION))
 }
 
+/// The most refusals a question carries to a LAN seat (a bound on the
+/// message, whatever the board).
+pub const MOST_REFUSALS: usize = 400;
+
+/// A card game's refusals for a LAN keyboard ([`Ruleset::refusals`]): each
+/// of `every` move that is not `legal` now, under each of its `words` that
+/// no legal move also answers to, with `why` it is refused; each line once,
+/// at most [`MOST_REFUSALS`].
+pub fn refusals_of<A: PartialEq + Copy>(
+    every: Vec<A>,
+    legal: &[A],
+    words: impl Fn(A) -> Vec<String>,
+    why: impl Fn(A) -> String,
+) -> Vec<(String, String)> {
+    let answered: std::collections::HashSet<String> =
+        legal.iter().flat_map(|a| words(*a)).collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for a in every {
+        if legal.contains(&a) {
+            continue;
+        }
+        let lines: Vec<String> = words(a)
+            .into_iter()
+            .filter(|w| !answered.contains(w) && seen.insert(w.clone()))
+            .collect();
+        if lines.is_empty() {
+            continue;
+        }
+        let why = why(a);
+        for line in lines {
+            if out.len() == MOST_REFUSALS {
+                return out;
+            }
+            out.push((line, why.clone()));
+        }
+    }
+    out
+}
+
 /// What a `SetupRefused(text)` expectation finds when the game was set up.
 pub const SETUP_ACCEPTED: &str = "the rules accepted the setup and the game began";
 

@@ -1194,6 +1194,9 @@ impl super::Ruleset for Match {
         // (the list of legal moves is what `help` shows).
         crate::rules::script::refusal_of(script::read_step(self, seat, typed, cards))
     }
+    fn refusals(&self, seat: Seat, _cards: &CardSet) -> Vec<(String, String)> {
+        script::refusals(self, seat)
+    }
     fn own_card(card: &crate::cards::Card) -> bool {
         card.as_clash().is_some()
     }

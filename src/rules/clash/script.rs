@@ -276,6 +276,24 @@ pub fn read_step(
     ))
 }
 
+/// What a keyboard at `seat` refuses without the match ([`Ruleset::refusals`],
+/// for a LAN seat): the words of each move of `seat`'s that is not legal
+/// now, with the rule that stops it, as [`read_step`] says it. Only moves
+/// that name `seat`'s own cards or cards in play, so nothing hidden from
+/// `seat`.
+pub fn refusals(m: &Match, seat: Seat) -> Vec<(String, String)> {
+    if m.waiting().map(|w| w.0) != Some(seat) {
+        return Vec::new();
+    }
+    let legal = m.legal_actions(seat);
+    crate::rules::script::refusals_of(
+        every_action(m, seat),
+        &legal,
+        |a| step_words(m, seat, a),
+        |a| super::text::why_not(m, seat, a),
+    )
+}
+
 /// The first card of this name a seat has in play, or its Contender.
 fn find_in_play(m: &Match, seat: Seat, name: &str) -> Option<super::Cid> {
     let z = m.side(seat);

@@ -893,6 +893,48 @@ fn rule_cl_res_4_resource_cards_blank_but_coloured() {
     );
     // Blank: its effects do nothing from there.
     assert!(!m.clash_zone(first).iter().any(|u| u.card == c));
+    // Its own player knows it by name, to choose it with `pay with NAME`
+    // (CL-D29, CL-D30); the other seat's view holds only its colour (above).
+    let q = m.question(first, &[], &set).unwrap();
+    let listed = q
+        .prompt
+        .lines
+        .iter()
+        .find(|l| l.contains("Your ready resources"))
+        .unwrap_or_else(|| panic!("{:#?}", q.prompt.lines));
+    assert!(listed.contains(m.name(c)), "{listed}");
+}
+
+#[test]
+fn the_header_names_the_clash_step_while_a_clash_is_on() {
+    let set = cards();
+    let (mut in_clash, mut in_primary) = (false, false);
+    for seed in 0..6 {
+        let decks = vec![shipped(seed as usize % 4), shipped((seed as usize + 1) % 4)];
+        let mut m = Match::from_setup(&Match::setup_for(decks, seed), &set).unwrap();
+        let mut rng = Rng64::new(seed);
+        while let Some((s, _)) = m.waiting() {
+            let v = m.view(Some(s));
+            let head = Match::view_lines(&v, &set)[0].clone();
+            match (&v.fight, v.phase) {
+                (Some(f), Phase::Primary) => {
+                    in_clash = true;
+                    assert!(
+                        head.ends_with(&format!("Clash Phase, {}", f.4.words())),
+                        "{head}"
+                    );
+                }
+                (None, Phase::Primary) => {
+                    in_primary = true;
+                    assert!(head.ends_with("Primary Phase"), "{head}");
+                }
+                _ => {}
+            }
+            let legal = m.legal_actions(s);
+            m.apply(s, legal[rng.below(legal.len())]).unwrap();
+        }
+    }
+    assert!(in_clash && in_primary);
 }
 
 #[test]
@@ -1292,4 +1334,77 @@ fn rule_cl_zone_9_portal_activated_for_two_resources() {
     let old = played_by_engine(1, &p1, &p2, &steps).unwrap();
     assert!(old.side(Seat::P1).portal);
     assert_eq!(old.waiting().map(|w| w.0), Some(Seat::P1));
+}
+
+/// A LAN seat's keyboard refuses a move with the words the terminal uses
+/// (`Ruleset::refusals`, sent with the question): every line it carries
+/// reads, at the match, as that same refusal.
+#[test]
+fn a_lan_seat_hears_the_refusals_the_terminal_gives() {
+    let set = cards();
+    let mut m =
+        Match::from_setup(&Match::setup_for(vec![shipped(0), shipped(1)], 4), &set).unwrap();
+    let mut rng = Rng64::new(4);
+    let (mut checked, mut named_rule) = (0, false);
+    for _ in 0..300 {
+        let Some((s, _)) = m.waiting() else { break };
+        let lines = Ruleset::refusals(&m, s, &set);
+        assert!(lines.len() <= crate::rules::script::MOST_REFUSALS);
+        // A line the question's keys answer never comes to a refusal.
+        let q = Ruleset::question(&m, s, &[], &set).unwrap();
+        for (line, why) in lines
+            .iter()
+            .filter(|l| q.prompt.reply(&l.0).is_none())
+            .take(25)
+        {
+            assert_eq!(m.refusal(s, line, &set).as_ref(), Some(why), "{line}");
+            checked += 1;
+            named_rule |= why.contains("(CL-");
+        }
+        // The other seat is asked nothing: no refusals are sent to it.
+        let other = Seat::all(2).find(|o| *o != s).unwrap();
+        assert!(Ruleset::refusals(&m, other, &set).is_empty());
+        let legal = m.legal_actions(s);
+        m.apply(s, legal[rng.below(legal.len())]).unwrap();
+    }
+    assert!(checked > 100 && named_rule, "{checked}");
+}
+
+/// A Barrage's question says what it has dealt so far: once the most
+/// cards are chosen its list keeps only those, and the numbers move.
+#[test]
+fn a_barrage_question_says_what_it_has_dealt_so_far() {
+    let set = cards();
+    let mut seen = 0;
+    for seed in 0..60 {
+        let decks = vec![shipped(seed as usize % 4), shipped((seed as usize + 2) % 4)];
+        let mut m = Match::from_setup(&Match::setup_for(decks, seed), &set).unwrap();
+        let mut rng = Rng64::new(seed);
+        while let Some((s, ask)) = m.waiting() {
+            if ask == Ask::Barrage
+                && let Some(ch) = &m.choosing
+                && let Some(&first) = ch.entry.targets.first()
+            {
+                let dealt = ch.entry.targets.iter().filter(|c| **c == first).count();
+                let q = Ruleset::question(&m, s, &[], &set).unwrap();
+                let line = q
+                    .prompt
+                    .lines
+                    .iter()
+                    .find(|l| l.contains("Barrage so far: "))
+                    .unwrap_or_else(|| panic!("{:#?}", q.prompt.lines));
+                assert!(line.contains(&format!("{dealt} to ")), "{line}");
+                seen += 1;
+            }
+            let legal = m.legal_actions(s);
+            // Barrage picks are taken over a pass, to reach a second pick.
+            let a = if ask == Ask::Barrage && legal.len() > 1 {
+                legal[0]
+            } else {
+                legal[rng.below(legal.len())]
+            };
+            m.apply(s, a).unwrap();
+        }
+    }
+    assert!(seen > 0, "no Barrage dealt twice in these games");
 }

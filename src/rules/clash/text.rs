@@ -211,11 +211,32 @@ pub fn question(m: &Match, seat: Seat, _cards: &CardSet) -> Option<Question<Ask,
             }
         }
         Ask::Barrage => match &m.choosing {
-            Some(ch) => format!(
-                "Barrage: deal {} more damage, one at a time, among up to {} Clash cards (or pass):",
-                ch.barrage.map_or(0, |b| b.0),
-                ch.barrage.map_or(0, |b| b.1)
-            ),
+            Some(ch) => {
+                // What is dealt so far, since the list keeps only those once
+                // the most cards are chosen (the numbers move).
+                let mut so_far: Vec<(Cid, usize)> = Vec::new();
+                for &c in &ch.entry.targets {
+                    match so_far.iter_mut().find(|(x, _)| *x == c) {
+                        Some((_, n)) => *n += 1,
+                        None => so_far.push((c, 1)),
+                    }
+                }
+                if !so_far.is_empty() {
+                    lines.push(format!(
+                        "  Barrage so far: {}",
+                        so_far
+                            .iter()
+                            .map(|(c, n)| format!("{n} to {}", figures(m, *c)))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                format!(
+                    "Barrage: deal {} more damage, one at a time, among up to {} Clash cards (or pass):",
+                    ch.barrage.map_or(0, |b| b.0),
+                    ch.barrage.map_or(0, |b| b.1)
+                )
+            }
             None => "Barrage:".into(),
         },
     };
@@ -248,6 +269,22 @@ pub fn question(m: &Match, seat: Seat, _cards: &CardSet) -> Option<Question<Ask,
         if !keys.iter().any(|(k, _)| *k == key) {
             keys.push((key, Reply::Act(Action::PayWith(r))));
         }
+    }
+    // The seat's own ready resources by name: only their colour shows on
+    // the table (CL-RES-4), but `pay with NAME` needs the name (CL-D30).
+    let paying = matches!(ask, Ask::Primary | Ask::Respond | Ask::Counter | Ask::Buff);
+    let ready_names: Vec<String> = m
+        .side(seat)
+        .resources
+        .iter()
+        .filter(|(r, engaged)| !engaged && !m.prefer.contains(r))
+        .map(|&(r, _)| format!("{} ({})", m.name(r), colours(m, r)))
+        .collect();
+    if paying && !ready_names.is_empty() && answers.len() > 1 {
+        lines.push(format!(
+            "  Your ready resources (`pay with NAME` engages one first): {}",
+            ready_names.join(", ")
+        ));
     }
     if !chosen.is_empty() {
         lines.push(format!(

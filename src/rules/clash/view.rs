@@ -305,12 +305,16 @@ impl View {
                 self.turn,
                 self.active,
                 match self.phase {
-                    Phase::Mulligan => "",
-                    Phase::Resource => " — Resource Step",
-                    Phase::Primary => " — Primary Phase",
-                    Phase::Start => " — Start of Turn",
-                    Phase::End => " — End of Turn",
-                    Phase::Over => " — game over",
+                    Phase::Mulligan => String::new(),
+                    Phase::Resource => " — Resource Step".into(),
+                    // Declaring an attack starts the Clash Phase (CL-TURN-8).
+                    Phase::Primary => match &self.fight {
+                        Some(f) => format!(" — Clash Phase, {}", f.4.words()),
+                        None => " — Primary Phase".into(),
+                    },
+                    Phase::Start => " — Start of Turn".into(),
+                    Phase::End => " — End of Turn".into(),
+                    Phase::Over => " — game over".into(),
                 }
             )
         }];

@@ -325,15 +325,7 @@ pub fn read_step(
         .into_iter()
         .find(|a| step_words(m, seat, *a).contains(&want))
     {
-        let why = m.why_not(seat, a);
-        if !why.starts_with("the question now is") {
-            return Err(why);
-        }
-        // Only what is asked: then the answers it takes.
-        return Err(format!(
-            "{why}; the answers now: {}",
-            answer_words(m, seat, &legal)
-        ));
+        return Err(refused(m, seat, a, &legal));
     }
     Err(format!(
         "\"{}\"{}; the legal ones: {}",
@@ -341,6 +333,33 @@ pub fn read_step(
         crate::rules::script::NOT_AN_ACTION,
         answer_words(m, seat, &legal)
     ))
+}
+
+/// Why `a` (not one of the `legal` answers) is refused: the rules' words,
+/// and where only what is asked stops it, the answers it takes.
+fn refused(m: &Match, seat: Seat, a: Action, legal: &[Action]) -> String {
+    let why = m.why_not(seat, a);
+    if !why.starts_with("the question now is") {
+        return why;
+    }
+    format!("{why}; the answers now: {}", answer_words(m, seat, legal))
+}
+
+/// What a keyboard at `seat` refuses without the match ([`Ruleset::refusals`],
+/// for a LAN seat): the words of each move of `seat`'s that is not legal
+/// now, with what [`read_step`] says of it. Only moves that name `seat`'s
+/// own cards or cards in play, so nothing hidden from `seat`.
+pub fn refusals(m: &Match, seat: Seat) -> Vec<(String, String)> {
+    if m.waiting().map(|w| w.0) != Some(seat) {
+        return Vec::new();
+    }
+    let legal = m.legal_actions(seat);
+    crate::rules::script::refusals_of(
+        every_action(m, seat),
+        &legal,
+        |a| step_words(m, seat, a),
+        |a| refused(m, seat, a, &legal),
+    )
 }
 
 /// The first words of each legal answer, as a step would write them.

@@ -1210,3 +1210,67 @@ fn rule_n_versus_up_to_n_targets() {
         "{events:?}"
     );
 }
+
+/// A battle's line says who won it (the newcomer's report: a security
+/// battle the attacker won said nothing after the DP); who is deleted for
+/// it follows in its own line, since a Security Digimon never is and
+/// <Jamming> may save an attacker (DCG-BTL-1, DCG-SEC-6).
+#[test]
+fn a_battle_line_names_who_won() {
+    let n = |s: &str| numbers(&[s])[0];
+    let battle = |a: u32, d: u32| Event::Battle {
+        attacker: (n("Greymon"), a),
+        defender: (n("Garurumon"), d),
+    };
+    let lines = texts(&[battle(5000, 4000), battle(4000, 5000), battle(5000, 5000)]);
+    assert!(
+        lines[0].ends_with("(4000 DP). Greymon wins."),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].ends_with("(5000 DP). Garurumon wins."),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].ends_with("(5000 DP). A tie."), "{}", lines[2]);
+}
+
+/// A LAN seat's keyboard refuses a move with the words the terminal uses
+/// (`Ruleset::refusals`, sent with the question): every line it carries
+/// reads, at the match, as that same refusal.
+#[test]
+fn a_lan_seat_hears_the_refusals_the_terminal_gives() {
+    let cards = set();
+    let setup = <Match as Ruleset>::setup_for(
+        vec![
+            super::deck::embedded("red", cards).unwrap().unwrap(),
+            super::deck::embedded("blue", cards).unwrap().unwrap(),
+        ],
+        6,
+    );
+    let mut m = Match::from_setup(&setup, cards).unwrap();
+    let mut rng = Rng64::new(6);
+    let (mut checked, mut named_rule) = (0, false);
+    for _ in 0..300 {
+        let Some((s, _)) = m.waiting() else { break };
+        let lines = Ruleset::refusals(&m, s, cards);
+        assert!(lines.len() <= crate::rules::script::MOST_REFUSALS);
+        // A line the question's keys answer never comes to a refusal.
+        let q = Ruleset::question(&m, s, &[], cards).unwrap();
+        for (line, why) in lines
+            .iter()
+            .filter(|l| q.prompt.reply(&l.0).is_none())
+            .take(25)
+        {
+            assert_eq!(m.refusal(s, line, cards).as_ref(), Some(why), "{line}");
+            checked += 1;
+            named_rule |= why.contains("(DCG-");
+        }
+        let other = Seat::all(2).find(|o| *o != s).unwrap();
+        assert!(Ruleset::refusals(&m, other, cards).is_empty());
+        let legal = m.legal_actions(s);
+        m.apply(s, legal[rng.below(legal.len())]).unwrap();
+    }
+    assert!(checked > 100 && named_rule, "{checked}");
+}

@@ -157,12 +157,19 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
         },
         Event::Redirected { target } => format!("<Raid>: the attack now targets {}.", n(target)),
         Event::Blocked { seat, blocker } => format!("{seat}'s {} blocks!", n(blocker)),
+        // The higher DP wins (DCG-BTL-1, DCG-SEC-6); who is deleted for it
+        // comes next (a Security Digimon never is, <Jamming> may save one).
         Event::Battle { attacker, defender } => format!(
-            "Battle: {} ({} DP) against {} ({} DP).",
+            "Battle: {} ({} DP) against {} ({} DP). {}",
             n(&attacker.0),
             attacker.1,
             n(&defender.0),
-            defender.1
+            defender.1,
+            match attacker.1.cmp(&defender.1) {
+                std::cmp::Ordering::Greater => format!("{} wins.", n(&attacker.0)),
+                std::cmp::Ordering::Less => format!("{} wins.", n(&defender.0)),
+                std::cmp::Ordering::Equal => "A tie.".to_string(),
+            }
         ),
         Event::Revealed { seat, card } => {
             format!("Security check: {seat}'s {} is revealed.", n(card))
