@@ -341,14 +341,34 @@ pub fn refused_because(refused: Option<&StepError>, text: &str) -> Result<(), St
 }
 
 /// What a ruleset's step reader says of words that name no action of its
-/// game; the terminal's refusal then adds nothing to "not a choice now".
+/// game ([`Unread::NotAnAction`]'s words).
 pub const NOT_AN_ACTION: &str = " is not an action of this game now";
+
+/// Why a step's words were not taken (a card game's step reader).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unread {
+    /// The words name no move of the game now: what the legal ones are.
+    NotAnAction(String),
+    /// The words name a move the rules refuse now: why, by the rule.
+    Refused(String),
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unread::NotAnAction(w) | Unread::Refused(w) => f.write_str(w),
+        }
+    }
+}
 
 /// What a terminal says of a typed line a ruleset's step reader refused
 /// ([`Ruleset::refusal`]): the rule that stops the move it names, or
 /// nothing when the words name no move.
-pub fn refusal_of<A>(step: Result<Reply<A>, String>) -> Option<String> {
-    step.err().filter(|why| !why.contains(NOT_AN_ACTION))
+pub fn refusal_of<A>(step: Result<Reply<A>, Unread>) -> Option<String> {
+    match step {
+        Err(Unread::Refused(why)) => Some(why),
+        _ => None,
+    }
 }
 
 /// The most refusals a question carries to a LAN seat (a bound on the

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::text::{norm, step_words};
 use super::{Action, Match, Setup};
 use crate::cards::{CardNumber, CardSet};
+use crate::rules::script::Unread;
 use crate::rules::script::{
     Report, SETUP_ACCEPTED, Scripted, failures, in_order, play_steps, report_events,
 };
@@ -234,17 +235,17 @@ pub fn read_step(
     seat: Seat,
     text: &str,
     cards: &CardSet,
-) -> Result<Reply<Action>, String> {
+) -> Result<Reply<Action>, Unread> {
     let want = norm(text);
     if want == "concede" && m.outcome().is_none() {
         return Ok(Reply::Act(Action::Concede));
     }
     let legal = m.legal_actions(seat);
     if legal.is_empty() {
-        return Err(match m.waiting() {
+        return Err(Unread::Refused(match m.waiting() {
             Some((s, ask)) => format!("{seat} is asked nothing now; {s} is asked {}", ask.what()),
             None => format!("{seat} is asked nothing now (the game is over)"),
-        });
+        }));
     }
     if let Some(a) = legal
         .iter()
@@ -261,19 +262,19 @@ pub fn read_step(
         .into_iter()
         .find(|a| step_words(m, seat, *a).contains(&want))
     {
-        return Err(super::text::why_not(m, seat, a));
+        return Err(Unread::Refused(super::text::why_not(m, seat, a)));
     }
     let mut words: Vec<String> = legal
         .iter()
         .filter_map(|a| step_words(m, seat, *a).into_iter().next())
         .collect();
     words.dedup();
-    Err(format!(
+    Err(Unread::NotAnAction(format!(
         "\"{}\"{}; the legal ones: {}",
         text.trim(),
         crate::rules::script::NOT_AN_ACTION,
         words.join(" | ")
-    ))
+    )))
 }
 
 /// What a keyboard at `seat` refuses without the match ([`Ruleset::refusals`],
@@ -552,7 +553,7 @@ impl Scripted for Match {
         script.check_sideboards(&setup, cards)?;
         let mut m = Match::from_setup(&setup, cards).map_err(|e| e.to_string())?;
         let (events, refused) = play_steps(&mut m, &script.steps, cards, |g, s, text, _| {
-            read_step(g, s, text, cards)
+            read_step(g, s, text, cards).map_err(|e| e.to_string())
         });
         let events = report_events::<Match>(&events, cards);
         let texts: Vec<String> = events.iter().map(|e| e.text.clone()).collect();

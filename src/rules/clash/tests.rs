@@ -1408,3 +1408,30 @@ fn a_barrage_question_says_what_it_has_dealt_so_far() {
     }
     assert!(seen > 0, "no Barrage dealt twice in these games");
 }
+
+/// A step's words are refused as one of two kinds: words that name no move
+/// (the terminal adds nothing to "not a choice now") and a move the rules
+/// refuse (the terminal says why): the kind decides, not the words.
+#[test]
+fn unread_words_say_whether_they_name_a_move() {
+    use crate::rules::script::{Unread, refusal_of};
+    let set = cards();
+    let mut m =
+        Match::from_setup(&Match::setup_for(vec![shipped(0), shipped(1)], 2), &set).unwrap();
+    let first = m.first;
+    let other = Seat::new(1 - first.index()).unwrap();
+    m.apply(first, Action::Keep).unwrap();
+    m.apply(other, Action::Keep).unwrap();
+    let none = script::read_step(&m, first, "fly to the moon", &set);
+    assert!(matches!(&none, Err(Unread::NotAnAction(_))), "{none:?}");
+    assert_eq!(refusal_of(none), None);
+    // In the Resource Step a card in hand is not played (CL-CLASH-1 and
+    // the like name why).
+    let name = m.name(m.hand(first)[0]).to_string();
+    let play = script::read_step(&m, first, &format!("play {name}"), &set);
+    assert!(
+        matches!(&play, Err(Unread::Refused(w)) if w.contains("(CL-")),
+        "{play:?}"
+    );
+    assert!(refusal_of(play).is_some());
+}

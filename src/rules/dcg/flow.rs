@@ -175,6 +175,39 @@ pub(crate) enum Save {
 /// The mark that [End of Your Turn] effects have triggered this turn.
 const END_OF_TURN: (u32, Cid, u8) = (u32::MAX, 0, 0);
 
+/// Why an action is refused ([`Match::why_not`]): the rules' words, and
+/// what kind of refusal they are, for a caller that says more of one kind
+/// than another.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WhyNot {
+    /// Another seat is asked now, or nobody: whose move it is.
+    NotYours(String),
+    /// The seat is asked, but another question: which.
+    OtherQuestion(String),
+    /// A rule refuses the move itself: the rule, by its id.
+    Rule(String),
+}
+
+impl std::fmt::Display for WhyNot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WhyNot::NotYours(w) | WhyNot::OtherQuestion(w) | WhyNot::Rule(w) => f.write_str(w),
+        }
+    }
+}
+
+impl From<String> for WhyNot {
+    fn from(words: String) -> WhyNot {
+        WhyNot::Rule(words)
+    }
+}
+
+impl From<&str> for WhyNot {
+    fn from(words: &str) -> WhyNot {
+        WhyNot::Rule(words.to_string())
+    }
+}
+
 fn illegal(seat: Seat, reason: impl Into<String>) -> IllegalAction {
     IllegalAction {
         seat,
@@ -1465,7 +1498,7 @@ impl Match {
             return Ok(std::mem::take(&mut self.log));
         }
         if !self.is_legal(seat, action) {
-            return Err(illegal(seat, self.why_not(seat, action)));
+            return Err(illegal(seat, self.why_not(seat, action).to_string()));
         }
         self.log.clear();
         self.act(seat, action);
@@ -1473,10 +1506,11 @@ impl Match {
         Ok(std::mem::take(&mut self.log))
     }
 
-    /// Why an action is refused, in the rules' words.
-    pub(crate) fn why_not(&self, seat: Seat, action: Action) -> String {
+    /// Why an action is refused, in the rules' words, and of what kind (a
+    /// step reader says more of a rule than of whose move it is).
+    pub(crate) fn why_not(&self, seat: Seat, action: Action) -> WhyNot {
         let Some((s, ask)) = self.asked() else {
-            return "nothing is asked now".into();
+            return WhyNot::NotYours("nothing is asked now".into());
         };
         if s != seat {
             // A block by a suspended Digimon: no block was asked for it.
@@ -1487,7 +1521,7 @@ impl Match {
                 return format!(
                     "{} is suspended: only an unsuspended Digimon with <Blocker> may block, so no block was asked (DCG-ATK-8)",
                     self.info(p.top()).name
-                );
+                ).into();
             }
             // A block by anyone but the player attacked (DCG-ATK-8; at 3
             // and 4 seats the others are not asked, DCG-LAN-18).
@@ -1501,9 +1535,9 @@ impl Match {
                 };
                 return format!(
                     "only the player attacked may block, and that is {s}, asked now whether to block ({rule})"
-                );
+                ).into();
             }
-            return format!("it is {s}'s move ({})", ask.what());
+            return WhyNot::NotYours(format!("it is {s}'s move ({})", ask.what()));
         }
         let z = self.z(seat);
         let card = |i: u8| z.hand.get(usize::from(i)).map(|&c| self.info(c));
@@ -1534,9 +1568,9 @@ impl Match {
                     (Some(b), _) => format!(
                         "your breeding area already holds {}, and it holds one Digimon (DCG-TURN-7, DCG-BREED-1)",
                         self.info(b.top()).name
-                    ),
+                    ).into(),
                     (None, true) => "your Digi-Egg deck is empty (DCG-TURN-7)".into(),
-                    _ => phase(),
+                    _ => phase().into(),
                 };
             }
             Action::MoveOut => {
@@ -1546,11 +1580,11 @@ impl Match {
                         "{} is level {}; only a level 3 or higher Digimon moves out of the breeding area (DCG-TURN-8)",
                         self.info(b.top()).name,
                         self.info(b.top()).level
-                    ),
-                    Some(_) => phase(),
+                    ).into(),
+                    Some(_) => phase().into(),
                 };
             }
-            Action::StayBreeding if ask != Ask::Breeding => return phase(),
+            Action::StayBreeding if ask != Ask::Breeding => return phase().into(),
             Action::Play { .. }
             | Action::UseOption { .. }
             | Action::Digivolve { .. }
@@ -1561,23 +1595,23 @@ impl Match {
                 return format!(
                     "that is a main-phase action, taken when nothing else is asked (DCG-MAIN-1); the question now is {}",
                     ask.what()
-                );
+                ).into();
             }
             _ => {}
         }
         match (ask, action) {
             (Ask::Main, Action::Play { card: i }) | (Ask::Main, Action::UseOption { card: i }) => {
                 match card(i) {
-                    None => format!("there is no card {} in your hand", u16::from(i) + 1),
+                    None => format!("there is no card {} in your hand", u16::from(i) + 1).into(),
                     Some(c) if c.kind == DcgKind::DigiEgg => {
                         "a Digi-Egg is hatched in the breeding phase, not played".into()
                     }
                     Some(c) if !self.can_pay(c.cost) => format!(
                         "{} costs {} and you have {} memory; a cost may take the gauge no further than 10 on your opponent's side (DCG-MEM-3)",
                         c.name, c.cost, self.memory
-                    ),
+                    ).into(),
                     Some(c) if c.kind == DcgKind::Option && matches!(action, Action::Play { .. }) => {
-                        format!("{} is an Option: it is used, not played", c.name)
+                        format!("{} is an Option: it is used, not played", c.name).into()
                     }
                     Some(c) if c.kind == DcgKind::Option => format!(
                         "{} needs a Digimon or Tamer of each of its colours ({}) in your battle or breeding area (DCG-MAIN-9)",
@@ -1587,13 +1621,13 @@ impl Match {
                             .map(|c| c.word())
                             .collect::<Vec<_>>()
                             .join(" and ")
-                    ),
-                    Some(c) => format!("{} is a {}: it is played, not used", c.name, c.kind),
+                    ).into(),
+                    Some(c) => format!("{} is a {}: it is played, not used", c.name, c.kind).into(),
                 }
             }
             (Ask::Main, Action::Digivolve { card: i, onto }) => {
                 let Some(c) = card(i) else {
-                    return format!("there is no card {} in your hand", u16::from(i) + 1);
+                    return format!("there is no card {} in your hand", u16::from(i) + 1).into();
                 };
                 let target = z.breeding.iter().chain(&z.field).find(|p| p.id == onto);
                 match target {
@@ -1615,11 +1649,11 @@ impl Match {
                                 .map(ToString::to_string)
                                 .collect::<Vec<_>>()
                                 .join("/")
-                        ),
+                        ).into(),
                         Some(cost) => format!(
                             "digivolving costs {cost} and you have {} memory (DCG-MEM-3)",
                             self.memory
-                        ),
+                        ).into(),
                     },
                 }
             }
@@ -1628,26 +1662,26 @@ impl Match {
                     return format!(
                         "{} is in the breeding area, and a Digimon there cannot attack (DCG-BREED-2)",
                         name(attacker)
-                    );
+                    ).into();
                 };
                 if let Some(why) = self.cannot_attack(seat, p) {
-                    return format!("{} cannot attack: {why}", self.info(p.top()).name);
+                    return format!("{} cannot attack: {why}", self.info(p.top()).name).into();
                 }
                 match target.and_then(|t| self.find(t)) {
                     Some((owner, t)) if owner != self.opponent(seat) && owner != seat => format!(
                         "{} is {owner}'s, and {owner} is not your Target Opponent ({}): you may attack only your Target Opponent and its suspended Digimon (DCG-LAN-16)",
                         self.info(t.top()).name,
                         self.opponent(seat)
-                    ),
+                    ).into(),
                     Some((_, t)) if !self.is_digimon(t) => format!(
                         "{} is a {}; only the player or a suspended Digimon may be attacked (DCG-ATK-4)",
                         self.info(t.top()).name,
                         self.info(t.top()).kind
-                    ),
+                    ).into(),
                     Some((_, t)) if !t.suspended => format!(
                         "{} is unsuspended; only a suspended Digimon may be attacked (DCG-ATK-4)",
                         self.info(t.top()).name
-                    ),
+                    ).into(),
                     _ => "that attack is not possible now".into(),
                 }
             }
@@ -1672,13 +1706,13 @@ impl Match {
                 } else if to == seat {
                     "your Target Opponent is another remaining player, never yourself (DCG-LAN-11)".into()
                 } else if to.index() >= self.seats.len() {
-                    format!("there is no {to} at this table")
+                    format!("there is no {to} at this table").into()
                 } else if self.z(to).defeated {
-                    format!("{to} is out of the game: only a remaining player can be your Target Opponent (DCG-LAN-11)")
+                    format!("{to} is out of the game: only a remaining player can be your Target Opponent (DCG-LAN-11)").into()
                 } else if to.index() == usize::from(self.z(seat).target) {
-                    format!("{to} is already your Target Opponent")
+                    format!("{to} is already your Target Opponent").into()
                 } else {
-                    format!("you can't switch to {to} now (DCG-LAN-12)")
+                    format!("you can't switch to {to} now (DCG-LAN-12)").into()
                 }
             }
             (Ask::Main, Action::TrashDelay { id }) => {
@@ -1690,7 +1724,7 @@ impl Match {
                     Some(_) => "<Delay> can't be used the turn its card was placed: trash it in the main phase of a later turn (DCG-KW-15)".into(),
                 }
             }
-            (ask, _) => format!("the question now is {}", ask.what()),
+            (ask, _) => WhyNot::OtherQuestion(format!("the question now is {}", ask.what())),
         }
     }
 

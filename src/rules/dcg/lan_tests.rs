@@ -317,7 +317,9 @@ fn rule_lan_attack_only_target() {
     assert!(!m.legal_actions(P1).contains(&at_p3));
     let err = m.apply(P1, at_p3).unwrap_err();
     assert!(err.reason.contains("DCG-LAN-16"), "{}", err.reason);
-    let err = super::script::read_step(&m, P1, "Greymon attacks P3", set()).unwrap_err();
+    let err = super::script::read_step(&m, P1, "Greymon attacks P3", set())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("DCG-LAN-16"), "{err}");
     step(&mut m, P1, "target P3");
     assert!(m.legal_actions(P1).contains(&at_p3));

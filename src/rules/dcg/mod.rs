@@ -15,6 +15,7 @@
 
 pub mod deck;
 mod flow;
+pub use flow::WhyNot;
 #[cfg(test)]
 mod lan_tests;
 pub mod layout;

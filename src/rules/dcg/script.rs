@@ -5,8 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Action, Format, Match, Setup};
+use super::{Action, Format, Match, Setup, WhyNot};
 use crate::cards::{CardNumber, CardSet};
+use crate::rules::script::Unread;
 use crate::rules::script::{
     Report, SETUP_ACCEPTED, Scripted, failures, in_order, play_steps, report_events,
 };
@@ -270,7 +271,7 @@ pub fn read_step(
     seat: Seat,
     text: &str,
     cards: &CardSet,
-) -> Result<Reply<Action>, String> {
+) -> Result<Reply<Action>, Unread> {
     let want = norm(text);
     if want == "concede" && m.outcome().is_none() {
         return Ok(Reply::Act(Action::Concede));
@@ -284,9 +285,9 @@ pub fn read_step(
     {
         let opp = m.opponent(seat);
         if p != opp {
-            return Err(format!(
+            return Err(Unread::Refused(format!(
                 "{p} is not your Target Opponent ({opp}): you may attack only your Target Opponent and its suspended Digimon (DCG-LAN-16); switch first with \"target {p}\" in your main phase"
-            ));
+            )));
         }
         return read_step(m, seat, &format!("{who} attacks player"), cards);
     }
@@ -298,16 +299,14 @@ pub fn read_step(
             .into_iter()
             .find(|a| step_words(m, seat, *a).contains(&want))
             && m.waiting().is_some()
+            && let WhyNot::Rule(why) = m.why_not(seat, a)
         {
-            let why = m.why_not(seat, a);
-            if !why.starts_with("it is ") {
-                return Err(why);
-            }
+            return Err(Unread::Refused(why));
         }
-        return Err(match m.waiting() {
+        return Err(Unread::Refused(match m.waiting() {
             Some((s, ask)) => format!("{seat} is asked nothing now; {s} is asked {}", ask.what()),
             None => format!("{seat} is asked nothing now (the game is over)"),
-        });
+        }));
     }
     if let Some(a) = legal
         .iter()
@@ -325,24 +324,25 @@ pub fn read_step(
         .into_iter()
         .find(|a| step_words(m, seat, *a).contains(&want))
     {
-        return Err(refused(m, seat, a, &legal));
+        return Err(Unread::Refused(refused(m, seat, a, &legal)));
     }
-    Err(format!(
+    Err(Unread::NotAnAction(format!(
         "\"{}\"{}; the legal ones: {}",
         text.trim(),
         crate::rules::script::NOT_AN_ACTION,
         answer_words(m, seat, &legal)
-    ))
+    )))
 }
 
 /// Why `a` (not one of the `legal` answers) is refused: the rules' words,
 /// and where only what is asked stops it, the answers it takes.
 fn refused(m: &Match, seat: Seat, a: Action, legal: &[Action]) -> String {
-    let why = m.why_not(seat, a);
-    if !why.starts_with("the question now is") {
-        return why;
+    match m.why_not(seat, a) {
+        WhyNot::OtherQuestion(why) => {
+            format!("{why}; the answers now: {}", answer_words(m, seat, legal))
+        }
+        why => why.to_string(),
     }
-    format!("{why}; the answers now: {}", answer_words(m, seat, legal))
 }
 
 /// What a keyboard at `seat` refuses without the match ([`Ruleset::refusals`],
@@ -437,7 +437,7 @@ impl Scripted for Match {
         let setup = script.setup(cards)?;
         let mut game = Match::from_setup(&setup, cards).map_err(|e| e.to_string())?;
         let (events, refused) = play_steps(&mut game, &script.steps, cards, |m, seat, text, _| {
-            read_step(m, seat, text, cards)
+            read_step(m, seat, text, cards).map_err(|e| e.to_string())
         });
         let texts: Vec<String> = events
             .iter()

@@ -325,13 +325,13 @@ fn rule_played_digimon_cannot_attack_same_turn() {
     step(&mut m, Seat::P2, "pass");
     step(&mut m, Seat::P1, "play Agumon");
     let id = m.field(Seat::P1)[0].id;
-    let why = m.why_not(
+    let why = rule_refusal(m.why_not(
         Seat::P1,
         Action::Attack {
             attacker: id,
             target: None,
         },
-    );
+    ));
     assert!(why.contains("DCG-MAIN-3"), "{why}");
 }
 
@@ -364,13 +364,13 @@ fn rule_digivolve_requirement_level_and_colour() {
             .unwrap() as u8
     };
     let garurumon = at(&m, "Garurumon");
-    let why = m.why_not(
+    let why = rule_refusal(m.why_not(
         Seat::P1,
         Action::Digivolve {
             card: garurumon,
             onto: id,
         },
-    );
+    ));
     assert!(why.contains("DCG-MAIN-5") && why.contains("Blue"), "{why}");
     let before = m.hand(Seat::P1).len();
     step(&mut m, Seat::P1, "digivolve Agumon into Greymon");
@@ -405,7 +405,7 @@ fn rule_option_needs_colour() {
         &["Howling Blaster", "Mega Flame", "3x Agumon", FILLER],
         &["5x Gabumon", FILLER],
     );
-    let why = m.why_not(Seat::P1, Action::UseOption { card: 0 });
+    let why = rule_refusal(m.why_not(Seat::P1, Action::UseOption { card: 0 }));
     assert!(why.contains("DCG-MAIN-9"), "{why}");
     step(&mut m, Seat::P1, "play Agumon");
     step(&mut m, Seat::P2, "play Gabumon");
@@ -422,7 +422,7 @@ fn rule_option_needs_colour() {
         "{ev:?}"
     );
     assert!(names(&m, &m.z(Seat::P1).trash).contains(&"Mega Flame".to_string()));
-    let why = m.why_not(Seat::P1, Action::UseOption { card: 0 });
+    let why = rule_refusal(m.why_not(Seat::P1, Action::UseOption { card: 0 }));
     assert!(why.contains("DCG-MAIN-9"), "{why}");
 }
 
@@ -434,13 +434,13 @@ fn rule_only_suspended_digimon_attacked() {
     step(&mut m, Seat::P2, "pass");
     let target = m.field(Seat::P2)[0].id;
     let attacker = m.field(Seat::P1)[0].id;
-    let why = m.why_not(
+    let why = rule_refusal(m.why_not(
         Seat::P1,
         Action::Attack {
             attacker,
             target: Some(target),
         },
-    );
+    ));
     assert!(why.contains("DCG-ATK-4"), "{why}");
 }
 
@@ -748,7 +748,7 @@ fn rule_multicolour_card_has_every_colour() {
         !m.legal_actions(Seat::P1).contains(&twin),
         "red alone is not enough"
     );
-    let why = m.why_not(Seat::P1, twin);
+    let why = rule_refusal(m.why_not(Seat::P1, twin));
     assert!(
         why.contains("red and blue") && why.contains("DCG-MAIN-9"),
         "{why}"
@@ -1273,4 +1273,40 @@ fn a_lan_seat_hears_the_refusals_the_terminal_gives() {
         m.apply(s, legal[rng.below(legal.len())]).unwrap();
     }
     assert!(checked > 100 && named_rule, "{checked}");
+}
+
+/// A refusal by a rule itself (not whose move it is, nor another
+/// question): its words.
+fn rule_refusal(why: WhyNot) -> String {
+    match why {
+        WhyNot::Rule(words) => words,
+        other => panic!("not a rule's refusal: {other:?}"),
+    }
+}
+
+/// A refusal says what kind it is, so a step reader can say more of a
+/// rule than of whose move it is, without reading its words.
+#[test]
+fn a_refusal_says_whose_move_another_question_or_a_rule() {
+    let cards = set();
+    let setup = <Match as Ruleset>::setup_for(
+        vec![
+            super::deck::embedded("red", cards).unwrap().unwrap(),
+            super::deck::embedded("blue", cards).unwrap().unwrap(),
+        ],
+        3,
+    );
+    let m = Match::from_setup(&setup, cards).unwrap();
+    let (asked, ask) = m.waiting().unwrap();
+    assert_eq!(ask, Ask::Mulligan);
+    let other = Seat::all(2).find(|s| *s != asked).unwrap();
+    assert!(
+        matches!(m.why_not(other, Action::Keep), WhyNot::NotYours(w) if w.contains(&format!("it is {asked}'s move")))
+    );
+    assert!(
+        matches!(m.why_not(asked, Action::NoBlock), WhyNot::OtherQuestion(w) if w.starts_with("the question now is"))
+    );
+    assert!(
+        matches!(m.why_not(asked, Action::MoveOut), WhyNot::Rule(w) if w.contains("DCG-TURN-8"))
+    );
 }
