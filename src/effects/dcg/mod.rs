@@ -512,4 +512,29 @@ pub enum Effect {
     AddToHand,
     /// A security Tamer is played for free.
     PlayThis,
+    /// "<target> can't attack" / "can't block": forbidden while a
+    /// continuous effect applies, for the turn when a triggered effect
+    /// says it. A prohibition wins over a permission such as <Rush>
+    /// (DCG-EFF-4).
+    Forbid(Target, Deed),
+}
+
+/// What an effect may forbid a Digimon ([`Effect::Forbid`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(Arbitrary))]
+pub enum Deed {
+    /// "can't attack".
+    Attack,
+    /// "can't block".
+    Block,
+}
+
+impl Deed {
+    /// The verb as a card writes it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Deed::Attack => "attack",
+            Deed::Block => "block",
+        }
+    }
 }

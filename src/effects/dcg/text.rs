@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    Ability, Color, Condition, Count, Effect, Filter, Happening, Keyword, Target, Timing, Trigger,
-    Whose,
+    Ability, Color, Condition, Count, Deed, Effect, Filter, Happening, Keyword, Target, Timing,
+    Trigger, Whose,
 };
 
 pub use crate::effects::cursor::ParseError;
@@ -182,6 +182,7 @@ fn effect_words(e: &Effect) -> String {
             if plural(t) { "gain" } else { "gains" },
             k.words()
         ),
+        Effect::Forbid(t, d) => format!("{} can't {}", target_words(t), d.words()),
         Effect::TrashSecurity(n) => {
             format!("trash the top {n} cards of your opponent's security stack")
         }
@@ -510,7 +511,15 @@ fn effect(c: &mut Cursor) -> PResult<Effect> {
         c.expect(" for the turn")?;
         return Ok(Effect::Gains(t, k));
     }
-    c.error("\"gets\" or \"gains\" (docs/dcg-cards.md lists the effects)")
+    if c.eat(" can't ") {
+        for d in [Deed::Attack, Deed::Block] {
+            if c.eat(d.words()) {
+                return Ok(Effect::Forbid(t, d));
+            }
+        }
+        return c.error("\"attack\" or \"block\"");
+    }
+    c.error("\"gets\", \"gains\" or \"can't\" (docs/dcg-cards.md lists the effects)")
 }
 
 #[cfg(test)]
@@ -569,6 +578,10 @@ mod tests {
             "[On Deletion] Return up to 1 of your opponent's Digimon with a play cost of 4 or less to the hand.",
         );
         roundtrip("[All Turns] When this Digimon would be deleted, you may suspend this Digimon.");
+        let a = roundtrip("[Opponent's Turn] All of your opponent's Digimon can't attack.");
+        assert!(a.is_continuous());
+        assert!(matches!(a.effects[0], Effect::Forbid(_, Deed::Attack)));
+        roundtrip("[On Play] 1 of your opponent's Digimon can't block.");
     }
 
     #[test]

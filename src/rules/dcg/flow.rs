@@ -15,7 +15,8 @@ use super::{
 };
 use crate::cards::{CardSet, DcgKind};
 use crate::effects::dcg::{
-    Ability, Condition, Count, Effect, Filter, Happening, Keyword, Target, Timing, Trigger, Whose,
+    Ability, Condition, Count, Deed, Effect, Filter, Happening, Keyword, Target, Timing, Trigger,
+    Whose,
 };
 use crate::rules::alpha::Rng64;
 use crate::rules::{IllegalAction, Outcome, Seat};
@@ -306,6 +307,7 @@ pub(super) fn start(setup: &Setup, set: &CardSet) -> Result<Match, SetupError> {
         .stacked
         .filter(|s| s.index() < n)
         .unwrap_or_else(|| Seat::new(rng.below(n)).unwrap_or(Seat::P1));
+    let forbids = table.iter().any(|i| i.continuous_forbid);
     let mut m = Match {
         setup: setup.clone(),
         cards: Arc::from(table),
@@ -321,6 +323,8 @@ pub(super) fn start(setup: &Setup, set: &CardSet) -> Result<Match, SetupError> {
         group: 0,
         turn_dp: Vec::new(),
         turn_keywords: Vec::new(),
+        turn_forbid: Vec::new(),
+        forbids,
         used: Vec::new(),
         next_id: 1,
         rng,
@@ -507,6 +511,7 @@ impl Match {
             self.emit(Event::TurnEnded(seat));
             self.turn_dp.clear();
             self.turn_keywords.clear();
+            self.turn_forbid.clear();
             self.used.clear();
             self.phase = Phase::Turnover;
         }
@@ -1368,10 +1373,43 @@ impl Match {
         if p.suspended {
             return Some("it is suspended");
         }
+        if self.forbidden(seat, p, Deed::Attack) {
+            return Some(
+                "an effect says it can't attack, and a prohibition wins over any permission, <Rush> included (DCG-EFF-4)",
+            );
+        }
         if p.since == self.turn && !self.has(seat, p, Keyword::Rush) {
             return Some("it was played this turn and has no <Rush> (DCG-MAIN-3)");
         }
         None
+    }
+
+    /// Whether an effect forbids `p` (owned by `owner`) the deed: for the
+    /// turn, or while a continuous effect of a card in play applies
+    /// (DCG-EFF-4: the prohibition wins over any permission).
+    pub(crate) fn forbidden(&self, owner: Seat, p: &Perm, d: Deed) -> bool {
+        if self.turn_forbid.iter().any(|&(id, x)| id == p.id && x == d) {
+            return true;
+        }
+        if !self.forbids {
+            return false;
+        }
+        let under = |q: &Perm| {
+            std::iter::once(q.top())
+                .chain(q.cards.iter().rev().skip(1).copied())
+                .any(|c| self.info(c).continuous_forbid)
+        };
+        Seat::all(self.seats.len()).any(|s| {
+            self.z(s).field.iter().filter(|q| under(q)).any(|q| {
+                self.abilities_of(q).any(|(_, _, _, a)| {
+                    self.continuous_on(s, q, a)
+                        && a.effects.iter().any(|e| {
+                            matches!(e, Effect::Forbid(t, x)
+                                if *x == d && self.continuous_target(s, q, t, owner, p))
+                        })
+                })
+            })
+        })
     }
 
     fn can_attack(&self, seat: Seat, p: &Perm) -> bool {
@@ -1424,6 +1462,7 @@ impl Match {
                     && !p.suspended
                     && Some(p.id) != a.target
                     && self.has(def, p, Keyword::Blocker)
+                    && !self.forbidden(def, p, Deed::Block)
             })
             .map(|p| p.id)
             .collect()
@@ -1512,6 +1551,19 @@ impl Match {
         let Some((s, ask)) = self.asked() else {
             return WhyNot::NotYours("nothing is asked now".into());
         };
+        // A block by a Digimon an effect forbids to block (DCG-EFF-4).
+        if let Action::Block { blocker } = action
+            && let Some(p) = self.z(seat).field.iter().find(|p| p.id == blocker)
+            && !p.suspended
+            && self.has(seat, p, Keyword::Blocker)
+            && self.forbidden(seat, p, Deed::Block)
+        {
+            return format!(
+                "{} can't block: an effect forbids it, and a prohibition wins over <Blocker> (DCG-EFF-4)",
+                self.info(p.top()).name
+            )
+            .into();
+        }
         if s != seat {
             // A block by a suspended Digimon: no block was asked for it.
             if let Action::Block { blocker } = action
@@ -2464,6 +2516,7 @@ impl Match {
         self.emit(Event::TurnEnded(tp));
         self.turn_dp.clear();
         self.turn_keywords.clear();
+        self.turn_forbid.clear();
         self.used.clear();
         if self.lan() {
             // DCG-LAN-5, L7: X into each other player's lowest bank.
@@ -3031,6 +3084,18 @@ impl Match {
                     }
                 }
             }
+            Effect::Forbid(_, d) => {
+                for id in chosen {
+                    self.turn_forbid.push((id, *d));
+                    if let Some((seat, card)) = named(self, id) {
+                        self.emit(Event::Forbidden {
+                            seat,
+                            card,
+                            deed: *d,
+                        });
+                    }
+                }
+            }
             Effect::Gains(_, k) => {
                 for id in chosen {
                     self.turn_keywords.push((id, *k));
@@ -3360,7 +3425,8 @@ pub(crate) fn target_of(e: &Effect) -> Option<&Target> {
         | Effect::ReturnToHand(t)
         | Effect::ToDeckBottom(t)
         | Effect::Dp(t, _)
-        | Effect::Gains(t, _) => Some(t),
+        | Effect::Gains(t, _)
+        | Effect::Forbid(t, _) => Some(t),
         _ => None,
     }
 }

@@ -38,7 +38,7 @@ pub use view::{PermView, SeatView, View};
 use super::alpha::Rng64;
 use super::{IllegalAction, Outcome, Seat};
 use crate::cards::{Card, CardNumber, CardSet, DcgKind, DigivolveCost};
-use crate::effects::dcg::{Ability, Color, Keyword};
+use crate::effects::dcg::{Ability, Color, Deed, Keyword};
 
 /// The engine's version: bumped whenever the rules' code changes behaviour.
 /// Engine 2 (2026-11-28): a pending effect of a Digimon or Tamer that has
@@ -185,6 +185,9 @@ pub(crate) struct Info {
     pub inherited_dp: bool,
     /// Whether its effects (own or inherited) hold a continuous DP loss.
     pub continuous_minus: bool,
+    /// Whether its effects (own or inherited) hold a continuous
+    /// prohibition ("can't attack", "can't block").
+    pub continuous_forbid: bool,
     /// What follows is worked out from the fields above once, when the
     /// match starts, so that the rules need not work it out again and
     /// again: `colors` as bits (`1 << colour`).
@@ -228,6 +231,12 @@ impl Info {
                     .iter()
                     .any(|e| matches!(e, crate::effects::dcg::Effect::Dp(_, n) if *n < 0))
         };
+        let forbid = |a: &Ability| {
+            a.is_continuous()
+                && a.effects
+                    .iter()
+                    .any(|e| matches!(e, crate::effects::dcg::Effect::Forbid(..)))
+        };
         let inherited: Vec<Ability> = c.inherited_abilities().cloned().collect();
         let gives_keyword = |list: &[Ability]| {
             list.iter().any(|a| {
@@ -251,6 +260,7 @@ impl Info {
         let digimon = matches!(c.kind, DcgKind::Digimon | DcgKind::DigiEgg);
         Some(Info {
             continuous_minus: effects.iter().any(minus) || c.inherited_abilities().any(minus),
+            continuous_forbid: effects.iter().any(forbid) || c.inherited_abilities().any(forbid),
             continuous_dp: effects.iter().any(dp_change),
             inherited_dp: c.inherited_abilities().any(dp_change),
             number: c.number,
@@ -716,6 +726,15 @@ pub enum Event {
         /// Why, in words.
         why: String,
     },
+    /// An effect forbade a Digimon a deed for the turn (DCG-EFF-4).
+    Forbidden {
+        /// Whose.
+        seat: Seat,
+        /// The Digimon.
+        card: CardNumber,
+        /// What it may not do.
+        deed: Deed,
+    },
 }
 
 /// A Digimon Card Game match in progress.
@@ -741,6 +760,11 @@ pub struct Match {
     turn_dp: Vec<(u16, i32)>,
     /// For-the-turn keywords.
     turn_keywords: Vec<(u16, Keyword)>,
+    /// For-the-turn prohibitions ("can't attack").
+    turn_forbid: Vec<(u16, Deed)>,
+    /// Whether any card of the match has a continuous prohibition (else
+    /// none need be looked for).
+    forbids: bool,
     /// Once-per-turn effects used this turn: (source id or card, card, slot).
     used: Vec<(u32, Cid, u8)>,
     next_id: u16,

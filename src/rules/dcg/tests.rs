@@ -1310,3 +1310,85 @@ fn a_refusal_says_whose_move_another_question_or_a_rule() {
         matches!(m.why_not(asked, Action::MoveOut), WhyNot::Rule(w) if w.contains("DCG-TURN-8"))
     );
 }
+
+/// Test cards that forbid: Wardmon's continuous "can't attack" in its
+/// opponent's turn, and Gatemon's "can't block" for the turn.
+const FORBIDDING: &str = r#"[
+    Dcg(number: "ST9-04", name: "Wardmon", kind: Digimon, colors: [Yellow], level: 3, cost: 3,
+        digivolve: [(color: Yellow, level: 2, cost: 0)], dp: 3000,
+        effects: ["[Opponent's Turn] All of your opponent's Digimon can't attack."]),
+    Dcg(number: "ST9-05", name: "Gatemon", kind: Digimon, colors: [Red], level: 3, cost: 0,
+        digivolve: [(color: Red, level: 2, cost: 0)], dp: 1000,
+        effects: ["[On Play] 1 of your opponent's Digimon can't block."]),
+]"#;
+
+/// A Digimon of a match's own cards straight into `seat`'s battle area,
+/// in play since `since`; returns its id.
+fn put_own(m: &mut Match, seat: Seat, name: &str, since: u32) -> u16 {
+    let c = m
+        .cards
+        .iter()
+        .position(|c| c.name == name || c.number.to_string() == name)
+        .unwrap() as Cid;
+    let mut p = m.new_perm_for_test(vec![c]);
+    p.since = since;
+    let id = p.id;
+    m.seats[seat.index()].field.push(p);
+    id
+}
+
+#[test]
+fn rule_prohibition_beats_permission() {
+    // P1's Greymon comes into play this turn: <Rush> permits its attack.
+    // P2's Wardmon says P1's Digimon can't attack in P1's turn: the
+    // prohibition wins (DCG-EFF-4), and the refusal says so.
+    let (_, mut m) = custom(
+        FORBIDDING,
+        &["5x Hawkmon", "9x Hawkmon", "Gatemon", "BT1-028"],
+        &["5x Hawkmon", "10x Hawkmon", "Wardmon"],
+    );
+    step(&mut m, Seat::P1, "pass");
+    step(&mut m, Seat::P2, "pass");
+    let now = m.turn;
+    // BT1-028 Greymon has <Rush>.
+    let greymon = put_own(&mut m, Seat::P1, "BT1-028", now);
+    let attack = Action::Attack {
+        attacker: greymon,
+        target: None,
+    };
+    assert!(
+        m.legal_actions(Seat::P1).contains(&attack),
+        "<Rush>: it attacks the turn it came"
+    );
+    let ward = put_own(&mut m, Seat::P2, "Wardmon", 0);
+    assert!(!m.legal_actions(Seat::P1).contains(&attack));
+    let why = rule_refusal(m.why_not(Seat::P1, attack));
+    assert!(
+        why.contains("can't attack") && why.contains("DCG-EFF-4"),
+        "{why}"
+    );
+    // Gone Wardmon, the permission stands again.
+    m.seats[1].field.retain(|p| p.id != ward);
+    assert!(m.legal_actions(Seat::P1).contains(&attack));
+
+    // Gatemon's [On Play]: P2's Syakomon (<Blocker>) can't block this
+    // turn; P1's attack then asks P2 nothing, and a block is refused with
+    // the rule.
+    let syakomon = put(&mut m, Seat::P2, &["Syakomon"], false);
+    let gatemon = numbers_in(&m, "Gatemon");
+    m.seats[0].hand.push(gatemon);
+    let ev = texts(&step(&mut m, Seat::P1, "play Gatemon"));
+    assert!(
+        ev.iter()
+            .any(|e| e == "P2's Syakomon can't block this turn."),
+        "{ev:#?}"
+    );
+    assert_eq!(m.turn_player(), Seat::P1, "Gatemon costs 0");
+    step(&mut m, Seat::P1, "Greymon attacks player");
+    assert_ne!(m.waiting().map(|w| w.0), Some(Seat::P2), "no block asked");
+    let why = rule_refusal(m.why_not(Seat::P2, Action::Block { blocker: syakomon }));
+    assert!(
+        why.contains("Syakomon can't block") && why.contains("DCG-EFF-4"),
+        "{why}"
+    );
+}

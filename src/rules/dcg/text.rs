@@ -229,6 +229,9 @@ pub fn describe(e: &Event, cards: &CardSet) -> String {
             n(card),
             keyword.words()
         ),
+        Event::Forbidden { seat, card, deed } => {
+            format!("{seat}'s {} can't {} this turn.", n(card), deed.words())
+        }
         Event::SecurityChanged { seat, by } => {
             if *by > 0 {
                 format!(
