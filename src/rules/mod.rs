@@ -22,17 +22,14 @@ pub use crate::fingerprint::fnv1a;
 
 /// A seat at the table, 0-based, named P1, P2, … for people. A ruleset
 /// says how many seats it has; the Terminal Battle has two.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+///
+/// Its `Debug` stays `Seat(0)`: the CPUs seed their choices from a view's
+/// `Debug` words, so changing it changes every CPU game. A script's
+/// failed expectation writes seats as a script does through
+/// [`script::seats_as_written`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "SeatName", into = "SeatName")]
 pub struct Seat(u8);
-
-/// As a script writes it (`P1`): a script's failed expectation prints its
-/// seats so, not as `Seat(0)`.
-impl fmt::Debug for Seat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
 
 impl Seat {
     /// The most seats any ruleset may have.
@@ -819,8 +816,11 @@ mod tests {
     fn seats_parse_as_people_type_them() {
         assert_eq!("p2".parse::<Seat>(), Ok(Seat::P2));
         assert_eq!(" 3 ".parse::<Seat>(), Ok(Seat(2)));
-        // Debug (a failed expectation's words) writes it as a script does.
-        assert_eq!(format!("{:?}", Some(Seat::P2)), "Some(P2)");
+        // A failed expectation's words write it as a script does.
+        assert_eq!(
+            script::seats_as_written(format!("{:?}", Some(Seat::P2))),
+            "Some(P2)"
+        );
         assert!("P0".parse::<Seat>().is_err());
         assert!("P9".parse::<Seat>().is_err());
         assert_eq!(Seat(3).to_string(), "P4");

@@ -429,6 +429,36 @@ pub fn report_events<R: Ruleset<Event: Serialize>>(
         .collect()
 }
 
+/// `Debug` words with each `Seat(N)` written as a script writes the seat
+/// (`Seat(0)` is `P1`), for a failed expectation.
+pub fn seats_as_written(words: String) -> String {
+    if !words.contains("Seat(") {
+        return words;
+    }
+    let mut out = String::with_capacity(words.len());
+    let mut rest = words.as_str();
+    while let Some(at) = rest.find("Seat(") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 5..];
+        let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+        match (
+            digits.parse::<usize>(),
+            after[digits.len()..].starts_with(')'),
+        ) {
+            (Ok(n), true) => {
+                out.push_str(&format!("P{}", n + 1));
+                rest = &after[digits.len() + 1..];
+            }
+            _ => {
+                out.push_str("Seat(");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The failures of a script's expectations, given each one's result, and a
 /// refusal no expectation allowed for.
 pub fn failures<E: std::fmt::Debug>(
@@ -440,7 +470,7 @@ pub fn failures<E: std::fmt::Debug>(
         .into_iter()
         .filter_map(|(e, r)| {
             r.err()
-                .map(|found| format!("expected {e:?}; found {found}"))
+                .map(|found| seats_as_written(format!("expected {e:?}; found {found}")))
         })
         .collect();
     if let Some(r) = refused

@@ -289,7 +289,9 @@ impl Played {
                     ),
                     _ => crate::rules::script::outcome_words(self.game.outcome()),
                 };
-                bad.push(format!("expected {e:?}; found {found}"));
+                bad.push(crate::rules::script::seats_as_written(format!(
+                    "expected {e:?}; found {found}"
+                )));
             }
         }
         if let Some(r) = &self.refused
