@@ -127,10 +127,12 @@ fn every_dcg_official_rules_scenario_holds() {
 /// unequal starting points (`fewer_points_first_on_turn_1_too.ron`). A
 /// third set joined on 2026-11-28 (45 files, the same way; all held):
 /// deck rules, each Preparation step, Cost and Burst, alpha-attacks and
-/// blocks, three seats.
+/// blocks, three seats. A fourth, later that day (78 files, `s32-*`, the
+/// same way; all held): Evolution and Jogress, the one-card limit,
+/// Lifespan, Speed order, Commands and Options, winning.
 #[test]
 fn every_alpha_audit_scenario_holds() {
-    let failures = play_all("tests/alpha/audit", Some(RulesetId::Alpha), 80);
+    let failures = play_all("tests/alpha/audit", Some(RulesetId::Alpha), 200);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
