@@ -760,6 +760,15 @@ fn nothing_to_decide_is_not_asked_and_conceding_is_confirmed() {
         out.contains("P1 loses: conceded.") && out.contains("P2 wins the game."),
         "{out}"
     );
+    // Input that ends at the question concedes: nothing else can answer.
+    let (code, out, err) = bterm_with_input(
+        &[
+            "clash", "ashfall", "skyward", "--seed", "3", "--p2", "normal",
+        ],
+        "keep this hand\nconcede\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("P1 loses: conceded."), "{out}");
 }
 
 /// Absurd durations are refused with a message, never a panic (issue 41).

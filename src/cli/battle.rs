@@ -522,7 +522,9 @@ impl Keyboard<'_> {
     }
 
     /// Whether the person means to concede: `yes` does, anything else (or
-    /// the time running out) goes back to the question.
+    /// the time running out) goes back to the question. Input that ends
+    /// there concedes: nothing else can answer (a piped game that ends on
+    /// `concede` ends as it did before this question was asked).
     fn sure(&mut self, deadline: Option<std::time::Instant>) -> Result<bool, CliError> {
         let _ = write!(
             self.out,
@@ -530,18 +532,21 @@ impl Keyboard<'_> {
         );
         let _ = self.out.flush();
         let line = match deadline {
-            None => self.lines.recv().ok(),
+            None => self
+                .lines
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
             Some(d) => self
                 .lines
-                .recv_timeout(d.saturating_duration_since(std::time::Instant::now()))
-                .ok(),
+                .recv_timeout(d.saturating_duration_since(std::time::Instant::now())),
         };
         match line {
-            Some(Ok(line)) => Ok(matches!(line.trim().to_lowercase().as_str(), "yes" | "y")),
-            Some(Err(e)) => Err(CliError::failed(format!(
+            Ok(Ok(line)) => Ok(matches!(line.trim().to_lowercase().as_str(), "yes" | "y")),
+            Ok(Err(e)) => Err(CliError::failed(format!(
                 "error: cannot read the keyboard: {e}"
             ))),
-            None => Ok(false),
+            Err(RecvTimeoutError::Timeout) => Ok(false),
+            Err(RecvTimeoutError::Disconnected) => Ok(true),
         }
     }
 

@@ -821,6 +821,10 @@ mod tests {
             script::seats_as_written(format!("{:?}", Some(Seat::P2))),
             "Some(P2)"
         );
+        // Words a script wrote that only look like it are left alone.
+        for odd in ["Seat(", "Seat(99999999999999999999)", "Seat(x)", "Seat(7"] {
+            assert_eq!(script::seats_as_written(odd.to_string()), odd);
+        }
         assert!("P0".parse::<Seat>().is_err());
         assert!("P9".parse::<Seat>().is_err());
         assert_eq!(Seat(3).to_string(), "P4");

@@ -375,21 +375,27 @@ pub fn refusal_of<A>(step: Result<Reply<A>, Unread>) -> Option<String> {
 /// message, whatever the board).
 pub const MOST_REFUSALS: usize = 400;
 
-/// A card game's refusals for a LAN keyboard ([`Ruleset::refusals`]): each
-/// of `every` move that is not `legal` now, under each of its `words` that
-/// no legal move also answers to, with `why` it is refused; each line once,
-/// at most [`MOST_REFUSALS`].
-pub fn refusals_of<A: PartialEq + Copy>(
-    every: Vec<A>,
-    legal: &[A],
-    words: impl Fn(A) -> Vec<String>,
-    why: impl Fn(A) -> String,
+/// A card game's refusals for a LAN keyboard at `seat`
+/// ([`Ruleset::refusals`]; none when `seat` is asked nothing): each of
+/// `every` move that is not legal now, under each of its `words` that no
+/// legal move also answers to, with `why` it is refused (given the legal
+/// moves); each line once, at most [`MOST_REFUSALS`].
+pub fn refusals_of<R: Ruleset>(
+    m: &R,
+    seat: crate::rules::Seat,
+    every: impl FnOnce() -> Vec<R::Action>,
+    words: impl Fn(R::Action) -> Vec<String>,
+    why: impl Fn(R::Action, &[R::Action]) -> String,
 ) -> Vec<(String, String)> {
+    let legal = m.legal_actions(seat);
+    if legal.is_empty() {
+        return Vec::new();
+    }
     let answered: std::collections::HashSet<String> =
         legal.iter().flat_map(|a| words(*a)).collect();
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
-    for a in every {
+    for a in every() {
         if legal.contains(&a) {
             continue;
         }
@@ -400,7 +406,7 @@ pub fn refusals_of<A: PartialEq + Copy>(
         if lines.is_empty() {
             continue;
         }
-        let why = why(a);
+        let why = why(a, &legal);
         for line in lines {
             if out.len() == MOST_REFUSALS {
                 return out;
@@ -441,12 +447,9 @@ pub fn seats_as_written(words: String) -> String {
         out.push_str(&rest[..at]);
         let after = &rest[at + 5..];
         let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
-        match (
-            digits.parse::<usize>(),
-            after[digits.len()..].starts_with(')'),
-        ) {
+        match (digits.parse::<u8>(), after[digits.len()..].starts_with(')')) {
             (Ok(n), true) => {
-                out.push_str(&format!("P{}", n + 1));
+                out.push_str(&format!("P{}", u16::from(n) + 1));
                 rest = &after[digits.len() + 1..];
             }
             _ => {

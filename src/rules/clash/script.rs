@@ -283,15 +283,12 @@ pub fn read_step(
 /// that name `seat`'s own cards or cards in play, so nothing hidden from
 /// `seat`.
 pub fn refusals(m: &Match, seat: Seat) -> Vec<(String, String)> {
-    if m.waiting().map(|w| w.0) != Some(seat) {
-        return Vec::new();
-    }
-    let legal = m.legal_actions(seat);
     crate::rules::script::refusals_of(
-        every_action(m, seat),
-        &legal,
+        m,
+        seat,
+        || every_action(m, seat),
         |a| step_words(m, seat, a),
-        |a| super::text::why_not(m, seat, a),
+        |a, _| super::text::why_not(m, seat, a),
     )
 }
 

@@ -877,13 +877,7 @@ fn rule_cl_res_3_resource_cards_count_as_in_play() {
 
 #[test]
 fn rule_cl_res_4_resource_cards_blank_but_coloured() {
-    let set = cards();
-    let mut m =
-        Match::from_setup(&Match::setup_for(vec![shipped(0), shipped(1)], 1), &set).unwrap();
-    let first = m.first;
-    let other = Seat::new(1 - first.index()).unwrap();
-    m.apply(first, Action::Keep).unwrap();
-    m.apply(other, Action::Keep).unwrap();
+    let (mut m, first, other) = hands_kept(1);
     let c = m.hand(first)[0];
     m.apply(first, Action::Resource(c)).unwrap();
     let v = m.view(Some(other));
@@ -895,13 +889,7 @@ fn rule_cl_res_4_resource_cards_blank_but_coloured() {
     assert!(!m.clash_zone(first).iter().any(|u| u.card == c));
     // Its own player knows it by name, to choose it with `pay with NAME`
     // (CL-D29, CL-D30); the other seat's view holds only its colour (above).
-    let q = m.question(first, &[], &set).unwrap();
-    let listed = q
-        .prompt
-        .lines
-        .iter()
-        .find(|l| l.contains("Your ready resources"))
-        .unwrap_or_else(|| panic!("{:#?}", q.prompt.lines));
+    let listed = prompt_line(&m, first, "Your ready resources");
     assert!(listed.contains(m.name(c)), "{listed}");
 }
 
@@ -1386,13 +1374,7 @@ fn a_barrage_question_says_what_it_has_dealt_so_far() {
                 && let Some(&first) = ch.entry.targets.first()
             {
                 let dealt = ch.entry.targets.iter().filter(|c| **c == first).count();
-                let q = Ruleset::question(&m, s, &[], &set).unwrap();
-                let line = q
-                    .prompt
-                    .lines
-                    .iter()
-                    .find(|l| l.contains("Barrage so far: "))
-                    .unwrap_or_else(|| panic!("{:#?}", q.prompt.lines));
+                let line = prompt_line(&m, s, "Barrage so far: ");
                 assert!(line.contains(&format!("{dealt} to ")), "{line}");
                 seen += 1;
             }
@@ -1416,12 +1398,7 @@ fn a_barrage_question_says_what_it_has_dealt_so_far() {
 fn unread_words_say_whether_they_name_a_move() {
     use crate::rules::script::{Unread, refusal_of};
     let set = cards();
-    let mut m =
-        Match::from_setup(&Match::setup_for(vec![shipped(0), shipped(1)], 2), &set).unwrap();
-    let first = m.first;
-    let other = Seat::new(1 - first.index()).unwrap();
-    m.apply(first, Action::Keep).unwrap();
-    m.apply(other, Action::Keep).unwrap();
+    let (m, first, _) = hands_kept(2);
     let none = script::read_step(&m, first, "fly to the moon", &set);
     assert!(matches!(&none, Err(Unread::NotAnAction(_))), "{none:?}");
     assert_eq!(refusal_of(none), None);
@@ -1434,4 +1411,31 @@ fn unread_words_say_whether_they_name_a_move() {
         "{play:?}"
     );
     assert!(refusal_of(play).is_some());
+}
+
+/// The first two shipped decks with this seed, both opening hands kept:
+/// the match, the first seat and the other.
+fn hands_kept(seed: u64) -> (Match, Seat, Seat) {
+    let mut m = Match::from_setup(
+        &Match::setup_for(vec![shipped(0), shipped(1)], seed),
+        &cards(),
+    )
+    .unwrap();
+    let first = m.first;
+    let other = Seat::new(1 - first.index()).unwrap();
+    m.apply(first, Action::Keep).unwrap();
+    m.apply(other, Action::Keep).unwrap();
+    (m, first, other)
+}
+
+/// The line of `seat`'s question that holds `words` (a failure when none
+/// does).
+fn prompt_line(m: &Match, seat: Seat, words: &str) -> String {
+    let q = Ruleset::question(m, seat, &[], &cards()).unwrap();
+    q.prompt
+        .lines
+        .iter()
+        .find(|l| l.contains(words))
+        .cloned()
+        .unwrap_or_else(|| panic!("{:#?}", q.prompt.lines))
 }

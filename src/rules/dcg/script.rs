@@ -350,15 +350,12 @@ fn refused(m: &Match, seat: Seat, a: Action, legal: &[Action]) -> String {
 /// now, with what [`read_step`] says of it. Only moves that name `seat`'s
 /// own cards or cards in play, so nothing hidden from `seat`.
 pub fn refusals(m: &Match, seat: Seat) -> Vec<(String, String)> {
-    if m.waiting().map(|w| w.0) != Some(seat) {
-        return Vec::new();
-    }
-    let legal = m.legal_actions(seat);
     crate::rules::script::refusals_of(
-        every_action(m, seat),
-        &legal,
+        m,
+        seat,
+        || every_action(m, seat),
         |a| step_words(m, seat, a),
-        |a| refused(m, seat, a, &legal),
+        |a, legal| refused(m, seat, a, legal),
     )
 }
 

@@ -1242,14 +1242,7 @@ fn a_battle_line_names_who_won() {
 #[test]
 fn a_lan_seat_hears_the_refusals_the_terminal_gives() {
     let cards = set();
-    let setup = <Match as Ruleset>::setup_for(
-        vec![
-            super::deck::embedded("red", cards).unwrap().unwrap(),
-            super::deck::embedded("blue", cards).unwrap().unwrap(),
-        ],
-        6,
-    );
-    let mut m = Match::from_setup(&setup, cards).unwrap();
+    let mut m = red_against_blue(6);
     let mut rng = Rng64::new(6);
     let (mut checked, mut named_rule) = (0, false);
     for _ in 0..300 {
@@ -1288,15 +1281,7 @@ fn rule_refusal(why: WhyNot) -> String {
 /// rule than of whose move it is, without reading its words.
 #[test]
 fn a_refusal_says_whose_move_another_question_or_a_rule() {
-    let cards = set();
-    let setup = <Match as Ruleset>::setup_for(
-        vec![
-            super::deck::embedded("red", cards).unwrap().unwrap(),
-            super::deck::embedded("blue", cards).unwrap().unwrap(),
-        ],
-        3,
-    );
-    let m = Match::from_setup(&setup, cards).unwrap();
+    let m = red_against_blue(3);
     let (asked, ask) = m.waiting().unwrap();
     assert_eq!(ask, Ask::Mulligan);
     let other = Seat::all(2).find(|s| *s != asked).unwrap();
@@ -1391,4 +1376,13 @@ fn rule_prohibition_beats_permission() {
         why.contains("Syakomon can't block") && why.contains("DCG-EFF-4"),
         "{why}"
     );
+}
+
+/// The shipped red deck against the blue, with this seed, before the
+/// opening hands are kept.
+fn red_against_blue(seed: u64) -> Match {
+    let cards = set();
+    let deck = |name: &str| super::deck::embedded(name, cards).unwrap().unwrap();
+    let setup = <Match as Ruleset>::setup_for(vec![deck("red"), deck("blue")], seed);
+    Match::from_setup(&setup, cards).unwrap()
 }
