@@ -480,16 +480,7 @@ impl Keyboard<'_> {
             }
             .and_then(|()| self.out.flush())
             .map_err(super::output_error)?;
-            let line = match deadline {
-                None => self
-                    .lines
-                    .recv()
-                    .map_err(|_| RecvTimeoutError::Disconnected),
-                Some(d) => self
-                    .lines
-                    .recv_timeout(d.saturating_duration_since(std::time::Instant::now())),
-            };
-            let line = match line {
+            let line = match self.next_line(deadline) {
                 Ok(Ok(line)) => line,
                 Ok(Err(e)) => {
                     return Err(CliError::failed(format!(
@@ -521,6 +512,22 @@ impl Keyboard<'_> {
         }
     }
 
+    /// The next line typed, waiting until `deadline` at most.
+    fn next_line(
+        &self,
+        deadline: Option<std::time::Instant>,
+    ) -> Result<std::io::Result<String>, RecvTimeoutError> {
+        match deadline {
+            None => self
+                .lines
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+            Some(d) => self
+                .lines
+                .recv_timeout(d.saturating_duration_since(std::time::Instant::now())),
+        }
+    }
+
     /// Whether the person means to concede: `yes` does, anything else (or
     /// the time running out) goes back to the question. Input that ends
     /// there concedes: nothing else can answer (a piped game that ends on
@@ -531,16 +538,7 @@ impl Keyboard<'_> {
             "  Concede the game? Type yes to concede, anything else to go on: "
         );
         let _ = self.out.flush();
-        let line = match deadline {
-            None => self
-                .lines
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected),
-            Some(d) => self
-                .lines
-                .recv_timeout(d.saturating_duration_since(std::time::Instant::now())),
-        };
-        match line {
+        match self.next_line(deadline) {
             Ok(Ok(line)) => Ok(matches!(line.trim().to_lowercase().as_str(), "yes" | "y")),
             Ok(Err(e)) => Err(CliError::failed(format!(
                 "error: cannot read the keyboard: {e}"
