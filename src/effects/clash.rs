@@ -320,9 +320,16 @@ impl Effect {
 
     /// The effect in words.
     pub fn words(self, lasting: bool) -> String {
+        self.words_naming(lasting, false)
+    }
+
+    /// The effect in words, its target named "that card" when `again` (a
+    /// chosen target an earlier effect of the ability named).
+    pub fn words_naming(self, lasting: bool, again: bool) -> String {
         let until = if lasting { "" } else { " until end of turn" };
+        let tw = |t: Target| if again { "that card" } else { t.words() };
         match self {
-            Effect::Damage(n, t) => format!("Deal {n} damage to {}.", t.words()),
+            Effect::Damage(n, t) => format!("Deal {n} damage to {}.", tw(t)),
             Effect::Stats(a, d, t) => {
                 let gets = if matches!(
                     t,
@@ -335,11 +342,11 @@ impl Effect {
                 } else {
                     "gets"
                 };
-                format!("{} {gets} {a:+}/{d:+}{until}.", capital(t.words()))
+                format!("{} {gets} {a:+}/{d:+}{until}.", capital(tw(t)))
             }
             Effect::Grant(k, t) => format!(
                 "{} {} {}{until}.",
-                capital(t.words()),
+                capital(tw(t)),
                 if matches!(
                     t,
                     Target::AllClash | Target::AllOpposingClash | Target::AllYourClash
@@ -355,14 +362,14 @@ impl Effect {
             Effect::Draw(n) => format!("Draw {n} cards."),
             Effect::OpponentDiscards(1) => "Each opponent discards a card at random.".into(),
             Effect::OpponentDiscards(n) => format!("Each opponent discards {n} cards at random."),
-            Effect::Oblivion(t) => format!("Send {} to Oblivion.", t.words()),
-            Effect::Bounce(t) => format!("Return {} to its owner's hand.", t.words()),
-            Effect::Engage(t) => format!("Engage {}.", t.words()),
-            Effect::Ready(t) => format!("Ready {}.", t.words()),
+            Effect::Oblivion(t) => format!("Send {} to Oblivion.", tw(t)),
+            Effect::Bounce(t) => format!("Return {} to its owner's hand.", tw(t)),
+            Effect::Engage(t) => format!("Engage {}.", tw(t)),
+            Effect::Ready(t) => format!("Ready {}.", tw(t)),
             Effect::Prevent(n, t) => {
                 format!(
                     "Prevent the next {n} clash damage that would be dealt to {} this turn.",
-                    t.words()
+                    tw(t)
                 )
             }
             Effect::Negate => "It does not resolve: send it to its owner's Oblivion.".into(),
@@ -439,18 +446,12 @@ impl Ability {
             .effects
             .iter()
             .map(|e| {
-                let words = e.words(lasting);
-                match e.target() {
-                    Some(t) if t.is_chosen() && named.contains(&t) => {
-                        let again = words.replacen(&capital(t.words()), "That card", 1);
-                        again.replacen(t.words(), "that card", 1)
-                    }
-                    Some(t) if t.is_chosen() => {
-                        named.push(t);
-                        words
-                    }
-                    _ => words,
+                let chosen = e.target().filter(|t| t.is_chosen());
+                let again = chosen.is_some_and(|t| named.contains(&t));
+                if let Some(t) = chosen.filter(|_| !again) {
+                    named.push(t);
                 }
+                e.words_naming(lasting, again)
             })
             .collect();
         let body = said.join(" ");
@@ -484,19 +485,27 @@ impl Ability {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_chosen_target_named_twice_reads_as_one_card() {
-        let a = Ability {
-            when: When::Resolve,
+    /// An ability with no cost and no limit.
+    fn ability(when: When, effects: Vec<Effect>) -> Ability {
+        Ability {
+            when,
             at_most: None,
             cost: 0,
             sacrifice: false,
-            effects: vec![
+            effects,
+        }
+    }
+
+    #[test]
+    fn a_chosen_target_named_twice_reads_as_one_card() {
+        let a = ability(
+            When::Resolve,
+            vec![
                 Effect::Stats(2, 0, Target::ChosenYours),
                 Effect::Grant(Keyword::Necrotic, Target::ChosenYours),
                 Effect::Damage(1, Target::ChosenOpposingClash),
             ],
-        };
+        );
         assert_eq!(a.chosen_targets().len(), 2);
         assert!(
             a.words().ends_with(
@@ -509,27 +518,21 @@ mod tests {
 
     #[test]
     fn abilities_read_as_cards_print_them() {
-        let a = Ability {
-            when: When::CounterAttack,
-            at_most: None,
-            cost: 0,
-            sacrifice: false,
-            effects: vec![Effect::Prevent(2, Target::ChosenYourClash), Effect::Heal(2)],
-        };
+        let a = ability(
+            When::CounterAttack,
+            vec![Effect::Prevent(2, Target::ChosenYourClash), Effect::Heal(2)],
+        );
         assert_eq!(
             a.words(),
             "Counter - Attack: Prevent the next 2 clash damage that would be dealt to target Clash card you control this turn. Your Contender gains 2 health."
         );
-        let w = Ability {
-            when: When::Always,
-            at_most: None,
-            cost: 0,
-            sacrifice: false,
-            effects: vec![
+        let w = ability(
+            When::Always,
+            vec![
                 Effect::Stats(2, 2, Target::Attached),
                 Effect::Grant(Keyword::Flight, Target::Attached),
             ],
-        };
+        );
         assert_eq!(
             w.words(),
             "The attached Clash card gets +2/+2. The attached Clash card gains Flight."

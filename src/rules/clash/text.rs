@@ -273,18 +273,20 @@ pub fn question(m: &Match, seat: Seat, _cards: &CardSet) -> Option<Question<Ask,
     // The seat's own ready resources by name: only their colour shows on
     // the table (CL-RES-4), but `pay with NAME` needs the name (CL-D30).
     let paying = matches!(ask, Ask::Primary | Ask::Respond | Ask::Counter | Ask::Buff);
-    let ready_names: Vec<String> = m
-        .side(seat)
-        .resources
-        .iter()
-        .filter(|(r, engaged)| !engaged && !m.prefer.contains(r))
-        .map(|&(r, _)| format!("{} ({})", m.name(r), colours(m, r)))
-        .collect();
-    if paying && !ready_names.is_empty() && answers.len() > 1 {
-        lines.push(format!(
-            "  Your ready resources (`pay with NAME` engages one first): {}",
-            ready_names.join(", ")
-        ));
+    if paying && answers.len() > 1 {
+        let ready_names: Vec<String> = m
+            .side(seat)
+            .resources
+            .iter()
+            .filter(|(r, engaged)| !engaged && !m.prefer.contains(r))
+            .map(|&(r, _)| format!("{} ({})", m.name(r), colours(m, r)))
+            .collect();
+        if !ready_names.is_empty() {
+            lines.push(format!(
+                "  Your ready resources (`pay with NAME` engages one first): {}",
+                ready_names.join(", ")
+            ));
+        }
     }
     if !chosen.is_empty() {
         lines.push(format!(
